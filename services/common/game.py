@@ -1,0 +1,160 @@
+"""The interface every game implements, and the static facts it declares.
+
+A game is a pure engine over its own native state plus a codec to its protobuf messages. The
+gRPC servicer, the conformance suite, the gateway and the bots only talk to games through this
+interface, so nothing generic ever names a specific game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from google.protobuf.message import Message
+
+from services.common.rng import Rng
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One game option; `name` is the name of a field of the game's Config message."""
+
+    name: str
+    description: str
+    choices: tuple[str, ...]
+    default: str
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts of a game, read by GetGameInfo, lobbies and the conformance suite."""
+
+    name: str
+    display_name: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionInfo, ...]
+    has_chance: bool
+    has_hidden_information: bool
+    max_game_length: int
+    min_score: int
+    max_score: int
+
+    @property
+    def player_counts(self) -> range:
+        """Every supported number of seats."""
+        return range(self.min_players, self.max_players + 1)
+
+
+@dataclass(frozen=True)
+class SeatScore:
+    """One seat's score: the total, the lines adding up to it, and its tie-break value."""
+
+    seat: int
+    total: int
+    items: tuple[tuple[str, int], ...]
+    tiebreak: int
+    rank: int
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Every seat's score; `winners` is empty until the game is over."""
+
+    seats: tuple[SeatScore, ...]
+    winners: tuple[int, ...]
+    final: bool
+
+
+@dataclass(frozen=True)
+class Messages:
+    """The game's protobuf message classes."""
+
+    config: type[Message]
+    state: type[Message]
+    action: type[Message]
+    view: type[Message]
+    event: type[Message]
+    extra: tuple[type[Message], ...] = field(default=())
+
+
+class Game(Protocol):
+    """A game: engine (native, pure), codec (native <-> protobuf) and test support."""
+
+    info: GameInfo
+    messages: Messages
+
+    # Engine: pure functions over native values. `apply` never mutates its argument.
+    def new_game(self, player_count: int, config: Any, seed: bytes) -> tuple[Any, list[Any]]:
+        """The initial state and the setup events. Raises InvalidConfig."""
+        ...
+
+    def acting_seats(self, state: Any) -> tuple[int, ...]:
+        """The seats that act now; empty when the game is over."""
+        ...
+
+    def legal_actions(self, state: Any, seat: int) -> Sequence[Any]:
+        """The actions `seat` may take now, sorted and unique; empty if it does not act."""
+        ...
+
+    def label(self, state: Any, action: Any) -> str:
+        """A readable description of a legal action in `state`."""
+        ...
+
+    def apply(self, state: Any, seat: int, action: Any) -> tuple[Any, list[Any]]:
+        """The new state and the events. Raises IllegalAction, NotYourTurn or GameOver."""
+        ...
+
+    def copy_state(self, state: Any) -> Any:
+        """An independent copy of a native state."""
+        ...
+
+    def play(self, state: Any, seat: int, action: Any) -> list[Any]:
+        """Apply in place, for playouts and search that own their state; returns the events.
+
+        Raises like `apply`, and leaves the state unchanged when it does.
+        """
+        ...
+
+    def is_terminal(self, state: Any) -> bool:
+        """Whether the game is over."""
+        ...
+
+    def scores(self, state: Any) -> Scores:
+        """The score breakdown; final once the game is over."""
+        ...
+
+    # Codec: every *_from_proto raises MalformedRequest on input that is not a valid value.
+    def config_from_proto(self, message: Message) -> Any:
+        """The native config of a Config message (defaults filled in)."""
+        ...
+
+    def state_to_proto(self, state: Any) -> Message:
+        """The State message of a native state."""
+        ...
+
+    def state_from_proto(self, message: Message) -> Any:
+        """The native state of a State message, checked for consistency."""
+        ...
+
+    def action_to_proto(self, action: Any) -> Message:
+        """The Action message of a native action."""
+        ...
+
+    def action_from_proto(self, message: Message) -> Any:
+        """The native action of an Action message."""
+        ...
+
+    def view_to_proto(self, state: Any, seat: int | None) -> Message:
+        """What `seat` (None: a spectator) may see of `state`, as the View message."""
+        ...
+
+    def event_to_proto(self, event: Any) -> tuple[Message, str, tuple[int, ...]]:
+        """An event as (Event message, readable text, seats allowed to see it; empty: all)."""
+        ...
+
+    # Test support for the conformance suite.
+    def disturb_hidden(self, state: Any, seat: int | None, rng: Rng) -> Any:
+        """A copy of `state` differing only in what `seat` cannot see (others' secrets, stack order, RNG)."""
+        ...

@@ -1,0 +1,27 @@
+"""The game registry: one line per game. Everything generic finds games here."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from services.common.game import Game
+
+GAME_MODULES: tuple[str, ...] = (
+    "services.puertorico",
+)
+
+
+@cache
+def games() -> dict[str, Game]:
+    """Every registered game by name, in registry order."""
+    found: dict[str, Game] = {}
+    for module_name in GAME_MODULES:
+        game: Game = importlib.import_module(module_name).GAME
+        found[game.info.name] = game
+    return found
+
+
+def get(name: str) -> Game:
+    """The registered game called `name`; KeyError if there is none."""
+    return games()[name]
