@@ -1,0 +1,88 @@
+# Developer entry points. `make` alone lists the targets; `make test` on a fresh clone sets up everything.
+#
+# Set-up steps leave stamp files behind, so repeated runs skip work that is already done and redo it
+# only when its inputs (requirements.lock, the .proto files, package-lock.json) change.
+
+.DEFAULT_GOAL := help
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DELETE_ON_ERROR:
+MAKEFLAGS += --no-builtin-rules
+
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+ROOT := $(CURDIR)
+GEN := gen
+BUF := $(ROOT)/node_modules/.bin/buf
+PROTO_FILES := $(shell find protos -name '*.proto' | LC_ALL=C sort)
+PYTEST_ARGS ?=
+
+VENV_STAMP := $(VENV)/.deps.stamp
+PTH_STAMP := $(VENV)/.pth.stamp
+GEN_STAMP := $(GEN)/.stamp
+BUF_STAMP := node_modules/.buf.stamp
+SETUP_STAMPS := $(VENV_STAMP) $(PTH_STAMP) $(GEN_STAMP) $(BUF_STAMP)
+
+.PHONY: help setup protos run test lint bench golden clean
+
+help: ## List the targets with what they do
+	@echo "Usage: make TARGET"
+	@echo
+	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
+		awk 'BEGIN {FS = ":.*## "} {printf "  %-8s %s\n", $$1, $$2}'
+
+setup: $(SETUP_STAMPS) ## Create .venv, install the locked dependencies and buf, generate the protos
+
+protos: $(VENV_STAMP) ## Regenerate the Python code of every .proto into gen/ from scratch
+	$(call generate_protos)
+
+run: $(SETUP_STAMPS) ## Start every rules service (and a local Redis) in the foreground
+	$(PY) -m deploy.local
+
+test: $(SETUP_STAMPS) ## Run the test suite (sets up first if needed)
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(SETUP_STAMPS) ## Run ruff, mypy on services/ and buf lint on the protos
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy services/
+	cd protos && $(BUF) lint
+
+bench: $(SETUP_STAMPS) ## Run the benchmarks
+	$(PY) -m bench
+
+golden: $(SETUP_STAMPS) ## Regenerate the golden playthroughs on purpose
+	$(PY) -m tests.golden --regenerate
+
+clean: ## Remove generated code and caches (keeps .venv and node_modules)
+	rm -rf $(GEN) .pytest_cache .mypy_cache .ruff_cache
+	find . -name __pycache__ -not -path './.venv/*' -not -path './node_modules/*' -prune -exec rm -rf {} +
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV_STAMP): requirements.lock | $(VENV)/bin/python
+	$(PY) -m pip install --quiet --require-hashes -r requirements.lock
+	touch $@
+
+# A .pth file puts the repository root and gen/ on the venv's path, so `python -m services.<game>`
+# works from any directory.
+$(PTH_STAMP): | $(VENV)/bin/python
+	site="$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"; \
+		printf '%s\n%s\n' "$(ROOT)" "$(ROOT)/$(GEN)" > "$$site/boardgame-backend.pth"
+	touch $@
+
+$(GEN_STAMP): $(PROTO_FILES) $(VENV_STAMP)
+	$(call generate_protos)
+
+$(BUF_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+define generate_protos
+	rm -rf $(GEN)
+	mkdir -p $(GEN)
+	$(PY) -m grpc_tools.protoc -I protos \
+		--python_out=$(GEN) --pyi_out=$(GEN) --grpc_python_out=$(GEN) $(PROTO_FILES)
+	touch $(GEN_STAMP)
+endef
