@@ -1,0 +1,255 @@
+"""The generic `boardgame.rules.v1.RulesService`: a thin adapter from gRPC to any `Game`.
+
+It unpacks the game-typed `Any` fields after checking their type, calls the engine, packs the
+results deterministically, and maps every refusal onto a status with an ErrorInfo reason. It holds
+no game state: every call carries the whole state.
+
+A bad request never surfaces as UNKNOWN: undecodable input is INVALID_ARGUMENT (MALFORMED_REQUEST),
+what the rules refuse has the code of its `RulesError`, and an engine failure on a request it
+should have refused is logged and reported as INTERNAL (a bug to fix in that engine).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import grpc
+from boardgame.rules.v1 import rules_pb2, rules_pb2_grpc
+from google.protobuf import any_pb2
+from google.protobuf.message import DecodeError, Message
+
+from services.common.errors import InvalidConfig, MalformedRequest, RulesError
+from services.common.game import Game, GameInfo, Scores
+from services.common.rng import MAX_SEED_BYTES
+from services.common.status import abort, abort_with_error, error_status
+
+log = logging.getLogger(__name__)
+
+SERVICE_NAME = rules_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name
+
+M = TypeVar("M", bound=Message)
+Handler = Callable[[Any, Any, grpc.ServicerContext], Any]
+
+
+def pack(message: Message) -> any_pb2.Any:
+    """`message` packed into an Any, serialized deterministically."""
+    packed = any_pb2.Any()
+    packed.Pack(message, deterministic=True)
+    return packed
+
+
+def unpack(packed: any_pb2.Any, message_class: type[M], field: str) -> M:
+    """The `message_class` message inside `packed`; MalformedRequest if it is missing, mistyped or garbage."""
+    expected = message_class.DESCRIPTOR.full_name
+    if not packed.type_url:
+        raise MalformedRequest(f"{field} is missing: expected a packed {expected}", field=field)
+    if packed.TypeName() != expected:
+        raise MalformedRequest(
+            f"{field} has type {packed.type_url!r}, expected {expected}",
+            field=field,
+            expected=expected,
+            type_url=packed.type_url,
+        )
+    message = message_class()
+    try:
+        message.ParseFromString(packed.value)
+    except DecodeError as err:
+        raise MalformedRequest(f"{field} is not a valid {expected}: {err}", field=field) from err
+    return message
+
+
+def info_to_proto(info: GameInfo, game: Game) -> rules_pb2.GameInfo:
+    """The GameInfo message of a game's static facts and message types."""
+    messages = game.messages
+    return rules_pb2.GameInfo(
+        name=info.name,
+        display_name=info.display_name,
+        min_players=info.min_players,
+        max_players=info.max_players,
+        options=[
+            rules_pb2.GameOption(
+                name=option.name,
+                description=option.description,
+                choices=list(option.choices),
+                default_value=option.default,
+            )
+            for option in info.options
+        ],
+        has_chance=info.has_chance,
+        has_hidden_information=info.has_hidden_information,
+        max_game_length=info.max_game_length,
+        min_score=info.min_score,
+        max_score=info.max_score,
+        config_type=messages.config.DESCRIPTOR.full_name,
+        state_type=messages.state.DESCRIPTOR.full_name,
+        action_type=messages.action.DESCRIPTOR.full_name,
+        view_type=messages.view.DESCRIPTOR.full_name,
+        event_type=messages.event.DESCRIPTOR.full_name,
+    )
+
+
+def scores_to_proto(scores: Scores) -> rules_pb2.GetScoresResponse:
+    """The GetScoresResponse of a score breakdown."""
+    return rules_pb2.GetScoresResponse(
+        scores=[
+            rules_pb2.SeatScore(
+                seat=seat.seat,
+                total=seat.total,
+                items=[rules_pb2.ScoreItem(label=label, points=points) for label, points in seat.items],
+                tiebreak=seat.tiebreak,
+                rank=seat.rank,
+            )
+            for seat in scores.seats
+        ],
+        winners=list(scores.winners),
+        final=scores.final,
+    )
+
+
+def _maps_errors(handler: Handler) -> Handler:
+    """Wrap an RPC method so that every failure ends the call with a rich status."""
+
+    @functools.wraps(handler)
+    def wrapper(self: Any, request: Any, context: grpc.ServicerContext) -> Any:
+        try:
+            return handler(self, request, context)
+        except RulesError as err:
+            abort_with_error(context, err)
+        except Exception:
+            log.exception("rules engine failed on %s", handler.__name__)
+            abort(
+                context,
+                error_status(
+                    grpc.StatusCode.INTERNAL,
+                    "ENGINE_FAILURE",
+                    "the rules engine failed on this request; the rules service logged the details",
+                ),
+            )
+
+    return wrapper
+
+
+class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
+    """Serves one game's RulesService over its `Game` implementation."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._info = info_to_proto(game.info, game)
+
+    def _state(self, packed: any_pb2.Any) -> Any:
+        """The native state of a packed State."""
+        return self.game.state_from_proto(unpack(packed, self.game.messages.state, "state"))
+
+    def _seat(self, seat: int) -> int:
+        """`seat`, checked to be a seat the game can have."""
+        if not 0 <= seat < self.game.info.max_players:
+            raise MalformedRequest(
+                f"seat {seat} is out of range: {self.game.info.name} seats are 0 to "
+                f"{self.game.info.max_players - 1}",
+                seat=str(seat),
+            )
+        return seat
+
+    def _events(self, events: list[Any]) -> list[rules_pb2.Event]:
+        """The Event messages of native events."""
+        converted = []
+        for event in events:
+            detail, text, visible_to = self.game.event_to_proto(event)
+            converted.append(rules_pb2.Event(detail=pack(detail), text=text, visible_to=list(visible_to)))
+        return converted
+
+    @_maps_errors
+    def GetGameInfo(
+        self, request: rules_pb2.GetGameInfoRequest, context: grpc.ServicerContext
+    ) -> rules_pb2.GetGameInfoResponse:
+        """The game's static facts."""
+        return rules_pb2.GetGameInfoResponse(info=self._info)
+
+    @_maps_errors
+    def NewGame(
+        self, request: rules_pb2.NewGameRequest, context: grpc.ServicerContext
+    ) -> rules_pb2.NewGameResponse:
+        """A new game's initial state, acting seats and setup events."""
+        info = self.game.info
+        if request.player_count not in info.player_counts:
+            raise InvalidConfig(
+                f"{info.name} is for {info.min_players} to {info.max_players} players, "
+                f"not {request.player_count}",
+                player_count=str(request.player_count),
+            )
+        if not 1 <= len(request.seed) <= MAX_SEED_BYTES:
+            raise MalformedRequest(
+                f"seed must be 1 to {MAX_SEED_BYTES} bytes, not {len(request.seed)}",
+                field="seed",
+            )
+        config_message = self.game.messages.config
+        if not request.config.type_url and not request.config.value:
+            config = self.game.config_from_proto(config_message())
+        else:
+            config = self.game.config_from_proto(unpack(request.config, config_message, "config"))
+        state, events = self.game.new_game(request.player_count, config, request.seed)
+        return rules_pb2.NewGameResponse(
+            state=pack(self.game.state_to_proto(state)),
+            acting_seats=list(self.game.acting_seats(state)),
+            events=self._events(events),
+        )
+
+    @_maps_errors
+    def ListLegalActions(
+        self, request: rules_pb2.ListLegalActionsRequest, context: grpc.ServicerContext
+    ) -> rules_pb2.ListLegalActionsResponse:
+        """The actions a seat may take now, each with its label."""
+        state = self._state(request.state)
+        seat = self._seat(request.seat)
+        return rules_pb2.ListLegalActionsResponse(
+            actions=[
+                rules_pb2.LegalAction(
+                    action=pack(self.game.action_to_proto(action)), label=self.game.label(state, action)
+                )
+                for action in self.game.legal_actions(state, seat)
+            ]
+        )
+
+    @_maps_errors
+    def ApplyAction(
+        self, request: rules_pb2.ApplyActionRequest, context: grpc.ServicerContext
+    ) -> rules_pb2.ApplyActionResponse:
+        """The state after one seat's action, and what happened."""
+        state = self._state(request.state)
+        seat = self._seat(request.seat)
+        action = self.game.action_from_proto(unpack(request.action, self.game.messages.action, "action"))
+        new_state, events = self.game.apply(state, seat, action)
+        return rules_pb2.ApplyActionResponse(
+            state=pack(self.game.state_to_proto(new_state)),
+            events=self._events(events),
+            acting_seats=list(self.game.acting_seats(new_state)),
+            game_over=self.game.is_terminal(new_state),
+        )
+
+    @_maps_errors
+    def GetView(
+        self, request: rules_pb2.GetViewRequest, context: grpc.ServicerContext
+    ) -> rules_pb2.GetViewResponse:
+        """What a seat, or a spectator when no seat is given, may see of a state."""
+        state = self._state(request.state)
+        seat = self._seat(request.seat) if request.HasField("seat") else None
+        return rules_pb2.GetViewResponse(
+            view=pack(self.game.view_to_proto(state, seat)),
+            acting_seats=list(self.game.acting_seats(state)),
+            game_over=self.game.is_terminal(state),
+        )
+
+    @_maps_errors
+    def GetScores(
+        self, request: rules_pb2.GetScoresRequest, context: grpc.ServicerContext
+    ) -> rules_pb2.GetScoresResponse:
+        """The score breakdown of a state."""
+        return scores_to_proto(self.game.scores(self._state(request.state)))
+
+
+def add_to_server(servicer: RulesServicer, server: grpc.Server) -> None:
+    """Register `servicer` as the server's RulesService."""
+    rules_pb2_grpc.add_RulesServiceServicer_to_server(servicer, server)
