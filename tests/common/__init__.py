@@ -1,0 +1,1 @@
+"""Tests of what every rules service shares: RNG, servicer, server, metrics."""
