@@ -1,0 +1,469 @@
+"""Conversion between native state, actions, views and events and the boardgame.puertorico.v1 messages.
+
+Protobuf enums number from 1 (0 is UNSPECIFIED); native ids number from 0, hence the +1/-1.
+Decoding checks every value, so a forged or damaged state is refused as MalformedRequest.
+"""
+
+from __future__ import annotations
+
+from boardgame.puertorico.v1 import puertorico_pb2 as pb
+from boardgame.rules.v1 import rules_pb2
+
+from services.common.errors import InvalidConfig, MalformedRequest
+from services.common.rng import MASK64, Rng
+from services.puertorico import actions as act
+from services.puertorico import events as ev
+from services.puertorico.data import (
+    BUILDER,
+    BUILDINGS,
+    CAPTAIN,
+    CIRCLE_TILES,
+    CITY_SPACES,
+    CRAFTSMAN,
+    DEFAULT_VP_POOL_5P,
+    FOREST,
+    GOODS,
+    ISLAND_SPACES,
+    MAX_PLAYERS,
+    MAYOR,
+    MIN_PLAYERS,
+    NO_ROLE,
+    SETTLER,
+    SETUPS,
+    TILE_KINDS,
+    TRADER,
+    TRADING_HOUSE_CAPACITY,
+)
+from services.puertorico.labels import event_text
+from services.puertorico.setup import check_config
+from services.puertorico.state import (
+    BUILD,
+    BUILDING_SET_BASE,
+    CHOOSE_ROLE,
+    CRAFTSMAN_PRIVILEGE,
+    GAME_OVER,
+    HACIENDA_STEP,
+    HOSPICE_STEP,
+    LOAD,
+    MAYOR_PRIVILEGE,
+    PLACE_COLONIST,
+    SELL,
+    STORE,
+    TAKE_TILE,
+    UNIVERSITY_STEP,
+    Config,
+    Player,
+    State,
+)
+
+N_ROLES = 8
+N_STEPS = GAME_OVER
+N_TRIGGERS = 3
+BUILDING_SETS = {pb.BUILDING_SET_UNSPECIFIED: BUILDING_SET_BASE, pb.BUILDING_SET_BASE: BUILDING_SET_BASE}
+BUILDING_SET_VALUES = {BUILDING_SET_BASE: pb.BUILDING_SET_BASE}
+
+# The role being carried out during each step (data from §4; used to refuse inconsistent states).
+STEP_ROLE = {
+    CHOOSE_ROLE: NO_ROLE,
+    HACIENDA_STEP: SETTLER,
+    TAKE_TILE: SETTLER,
+    HOSPICE_STEP: SETTLER,
+    MAYOR_PRIVILEGE: MAYOR,
+    PLACE_COLONIST: MAYOR,
+    BUILD: BUILDER,
+    UNIVERSITY_STEP: BUILDER,
+    CRAFTSMAN_PRIVILEGE: CRAFTSMAN,
+    SELL: TRADER,
+    LOAD: CAPTAIN,
+    STORE: CAPTAIN,
+    GAME_OVER: NO_ROLE,
+}
+
+
+def _check(condition: bool, what: str) -> None:
+    if not condition:
+        raise MalformedRequest(f"invalid state: {what}")
+
+
+def _counts(counts: pb.GoodCounts) -> list[int]:
+    return [counts.corn, counts.indigo, counts.sugar, counts.tobacco, counts.coffee]
+
+
+def _good_counts(goods: list[int] | tuple[int, ...]) -> pb.GoodCounts:
+    return pb.GoodCounts(corn=goods[0], indigo=goods[1], sugar=goods[2], tobacco=goods[3], coffee=goods[4])
+
+
+def _good(value: int, what: str) -> int:
+    _check(1 <= value <= len(GOODS), f"{what} is not a good")
+    return value - 1
+
+
+# Config.
+
+
+def config_from_proto(message: pb.Config) -> Config:
+    """The native config; unset fields take their defaults."""
+    if message.buildings not in BUILDING_SETS:
+        raise InvalidConfig(f"building set {message.buildings} is not supported")
+    config = Config(
+        public_vp=message.public_vp,
+        vp_pool_5p=message.vp_pool_5p or DEFAULT_VP_POOL_5P,
+        buildings=BUILDING_SETS[message.buildings],
+    )
+    check_config(MIN_PLAYERS, config)
+    return config
+
+
+def config_to_proto(config: Config) -> pb.Config:
+    """The Config message."""
+    return pb.Config(
+        public_vp=config.public_vp,
+        vp_pool_5p=config.vp_pool_5p,
+        buildings=BUILDING_SET_VALUES[config.buildings],  # type: ignore[arg-type]
+    )
+
+
+# State.
+
+
+def _player_to_proto(player: Player) -> pb.Player:
+    return pb.Player(
+        doubloons=player.doubloons,
+        goods=_good_counts(player.goods),
+        island=[
+            pb.IslandTiles(
+                tile=kind + 1, count=count, occupied=player.occupied[kind] if kind != FOREST else 0
+            )
+            for kind, count in enumerate(player.tiles)
+            if count
+        ],
+        city=[pb.CityBuilding(building=b + 1, colonists=c) for b, c in player.buildings.items()],
+        san_juan=player.san_juan,
+        wharf_used=player.wharf_used,
+    )
+
+
+def _table_to_proto(state: State) -> pb.Table:
+    return pb.Table(
+        config=config_to_proto(state.config),
+        player_count=state.n,
+        round=state.round,
+        governor=state.governor,
+        roles=[
+            pb.RoleCard(role=role + 1, doubloons=doubloons, taken=taken)
+            for role, doubloons, taken in zip(
+                state.roles, state.role_doubloons, state.role_taken, strict=True
+            )
+        ],
+        picks=state.picks,
+        role=state.role + 1,
+        role_selector=state.selector,
+        role_turn=state.role_turn,
+        step=state.step,
+        actor=state.actor,
+        players=[_player_to_proto(p) for p in state.players],
+        face_up_plantations=[t + 1 for t in state.face_up],
+        plantation_discards=[t + 1 for t in state.discards],
+        quarries=state.quarries,
+        colonist_supply=state.colonist_supply,
+        colonist_ship=state.colonist_ship,
+        vp_pool=state.vp_pool,
+        goods_supply=_good_counts(state.goods_supply),
+        trading_house=[g + 1 for g in state.house],
+        cargo_ships=[
+            pb.CargoShip(capacity=cap, good=good + 1, count=count)
+            for cap, good, count in zip(state.ship_cap, state.ship_good, state.ship_count, strict=True)
+        ],
+        buildings_for_sale=[
+            pb.BuildingStock(building=b + 1, count=c) for b, c in enumerate(state.stock) if c
+        ],
+        end_triggers=state.end_triggers,
+        passes_in_row=state.passes_in_row,
+        captain_loaded=state.captain_loaded,
+        tile_taken=state.tile_taken + 1,
+        just_built=state.just_built + 1,
+        craftsman_produced=[g + 1 for g in state.craftsman_produced],
+        warehoused=[g + 1 for g in state.warehoused],
+        singles_kept=_good_counts(state.singles_kept),
+    )
+
+
+def state_to_proto(state: State) -> pb.State:
+    """The State message, hidden parts included."""
+    return pb.State(
+        table=_table_to_proto(state),
+        rng=rules_pb2.RngState(key=state.rng.key, counter=state.rng.counter),
+        plantation_stack=[t + 1 for t in state.stack],
+        vp_chips=[p.vp for p in state.players],
+    )
+
+
+def _player_from_proto(message: pb.Player, vp: int) -> Player:
+    player = Player()
+    player.doubloons = message.doubloons
+    player.vp = vp
+    player.goods = _counts(message.goods)
+    _check(player.doubloons >= 0 and vp >= 0 and min(player.goods) >= 0, "negative holdings")
+    for tiles in message.island:
+        _check(1 <= tiles.tile <= TILE_KINDS, "unknown island tile")
+        kind = tiles.tile - 1
+        _check(player.tiles[kind] == 0 and tiles.count > 0, "island tiles listed twice or empty")
+        _check(0 <= tiles.occupied <= (0 if kind == FOREST else tiles.count), "island occupancy")
+        player.tiles[kind] = tiles.count
+        if kind != FOREST:
+            player.occupied[kind] = tiles.occupied
+    _check(player.island_used() <= ISLAND_SPACES, "more than 12 island tiles")
+    for building in message.city:
+        _check(1 <= building.building <= len(BUILDINGS), "unknown building")
+        b = building.building - 1
+        _check(b not in player.buildings, "a building owned twice")
+        _check(0 <= building.colonists <= BUILDINGS[b].circles, "building occupancy")
+        player.buildings[b] = building.colonists
+    _check(player.city_used() <= CITY_SPACES, "more than 12 city spaces")
+    _check(message.san_juan >= 0, "negative San Juan")
+    player.san_juan = message.san_juan
+    player.wharf_used = message.wharf_used
+    return player
+
+
+def state_from_proto(message: pb.State) -> State:
+    """The native state of a State message; MalformedRequest if it is not a consistent state."""
+    table = message.table
+    n = table.player_count
+    _check(MIN_PLAYERS <= n <= MAX_PLAYERS, "player count")
+    try:
+        config = config_from_proto(table.config)
+        check_config(n, config)
+    except InvalidConfig as error:
+        raise MalformedRequest(f"invalid state: {error.message}") from error
+    setup = SETUPS[n]
+    _check(len(table.players) == n and len(message.vp_chips) == n, "one player record per seat")
+    state = State(config, n, Rng(message.rng.key & MASK64, message.rng.counter & MASK64))
+    state.round = table.round
+    _check(table.round >= 1, "round")
+    for seat_field in (table.governor, table.actor, table.role_selector):
+        _check(0 <= seat_field < n, "seat out of range")
+    state.governor, state.actor, state.selector = table.governor, table.actor, table.role_selector
+    _check([card.role - 1 for card in table.roles] == list(setup.roles), "roles in play")
+    state.roles = list(setup.roles)
+    state.role_doubloons = [card.doubloons for card in table.roles]
+    state.role_taken = [card.taken for card in table.roles]
+    _check(min(state.role_doubloons) >= 0, "negative doubloons on a role")
+    _check(0 <= table.picks <= setup.picks_per_round, "picks")
+    state.picks = table.picks
+    _check(0 <= table.role <= N_ROLES, "role")
+    state.role = table.role - 1
+    _check(1 <= table.step <= N_STEPS, "step")
+    state.step = table.step
+    _check(state.role == STEP_ROLE[state.step], "step does not belong to the role")
+    _check(table.role_turn >= 0, "role turn")
+    state.role_turn = table.role_turn
+    state.players = [_player_from_proto(p, vp) for p, vp in zip(table.players, message.vp_chips, strict=True)]
+    for tiles, name in (
+        (message.plantation_stack, "stack"),
+        (table.face_up_plantations, "face-up tiles"),
+        (table.plantation_discards, "discards"),
+    ):
+        _check(all(1 <= t <= len(GOODS) for t in tiles), f"{name} hold a tile that is not a plantation")
+    state.stack = [t - 1 for t in message.plantation_stack]
+    state.face_up = [t - 1 for t in table.face_up_plantations]
+    state.discards = [t - 1 for t in table.plantation_discards]
+    for count in (table.quarries, table.colonist_supply, table.colonist_ship, table.vp_pool):
+        _check(count >= 0, "negative supply")
+    state.quarries = table.quarries
+    state.colonist_supply = table.colonist_supply
+    state.colonist_ship = table.colonist_ship
+    state.vp_pool = table.vp_pool
+    state.goods_supply = _counts(table.goods_supply)
+    _check(min(state.goods_supply) >= 0, "negative goods supply")
+    _check(len(table.trading_house) <= TRADING_HOUSE_CAPACITY, "trading house overfull")
+    state.house = [_good(g, "trading house good") for g in table.trading_house]
+    _check([ship.capacity for ship in table.cargo_ships] == list(setup.ships), "cargo ships")
+    state.ship_cap = list(setup.ships)
+    for ship in table.cargo_ships:
+        _check(0 <= ship.count <= ship.capacity and (ship.count == 0) == (ship.good == 0), "cargo ship load")
+        _check(0 <= ship.good <= len(GOODS), "cargo ship good")
+    state.ship_good = [ship.good - 1 for ship in table.cargo_ships]
+    state.ship_count = [ship.count for ship in table.cargo_ships]
+    for stock in table.buildings_for_sale:
+        _check(1 <= stock.building <= len(BUILDINGS) and stock.count > 0, "buildings for sale")
+        state.stock[stock.building - 1] = stock.count
+    _check(all(1 <= t <= N_TRIGGERS for t in table.end_triggers), "end trigger")
+    state.end_triggers = list(table.end_triggers)
+    _check(table.passes_in_row >= 0, "passes")
+    state.passes_in_row = table.passes_in_row
+    state.captain_loaded = table.captain_loaded
+    _check(0 <= table.tile_taken <= TILE_KINDS, "tile taken")
+    state.tile_taken = table.tile_taken - 1
+    _check(state.step != HOSPICE_STEP or state.tile_taken in CIRCLE_TILES, "hospice without a new tile")
+    _check(0 <= table.just_built <= len(BUILDINGS), "building just built")
+    state.just_built = table.just_built - 1
+    _check(
+        state.step != UNIVERSITY_STEP or state.just_built in state.players[state.actor].buildings,
+        "university without a new building",
+    )
+    state.craftsman_produced = [_good(g, "craftsman good") for g in table.craftsman_produced]
+    state.warehoused = [_good(g, "warehoused good") for g in table.warehoused]
+    state.singles_kept = _counts(table.singles_kept)
+    _check(min(state.singles_kept) >= 0, "negative kept goods")
+    return state
+
+
+# Actions.
+
+
+def action_from_proto(message: pb.Action) -> act.Action:
+    """The native action; MalformedRequest if no move is set or a value is out of range."""
+    move = message.WhichOneof("move")
+    if move is None:
+        raise MalformedRequest("the action sets no move")
+    if move == "choose_role":
+        _check_action(1 <= message.choose_role <= N_ROLES, "role")
+        return act.ROLE[message.choose_role - 1]
+    if move in _GOOD_MOVES:
+        value = getattr(message, move)
+        _check_action(1 <= value <= len(GOODS), "good")
+        return _GOOD_MOVES[move][value - 1]
+    if move == "place_colonist":
+        target = message.place_colonist
+        which = target.WhichOneof("target")
+        if which == "tile":
+            _check_action(target.tile - 1 in CIRCLE_TILES, "tile")
+            return act.ON_TILE[target.tile - 1]
+        _check_action(which == "building" and 1 <= target.building <= len(BUILDINGS), "building")
+        return act.ON_BUILDING[target.building - 1]
+    if move == "build":
+        _check_action(1 <= message.build <= len(BUILDINGS), "building")
+        return act.BUILD_ACTION[message.build - 1]
+    if move == "load":
+        _check_action(1 <= message.load.good <= len(GOODS), "good")
+        _check_action(0 <= message.load.ship < act.MAX_SHIPS, "ship")
+        return act.LOAD_ACTION[message.load.good - 1][message.load.ship]
+    return _EMPTY_MOVES[move]
+
+
+def _check_action(condition: bool, what: str) -> None:
+    if not condition:
+        raise MalformedRequest(f"invalid action: {what} out of range")
+
+
+_GOOD_MOVES = {
+    "take_plantation": act.PLANTATION,
+    "craftsman_bonus": act.BONUS,
+    "sell": act.SELL_ACTION,
+    "ship_with_wharf": act.WHARF_ACTION,
+    "store_in_warehouse": act.WAREHOUSE_ACTION,
+    "keep_single": act.SINGLE_ACTION,
+}
+_EMPTY_MOVES = {
+    "take_quarry": act.QUARRY_ACTION,
+    "hacienda_draw": act.HACIENDA_ACTION,
+    "hospice_colonist": act.HOSPICE_ACTION,
+    "mayor_privilege": act.PRIVILEGE_ACTION,
+    "university_colonist": act.UNIVERSITY_ACTION,
+    "pass": act.PASS_ACTION,
+}
+_GOOD_KINDS = {table[0].kind: name for name, table in _GOOD_MOVES.items()}
+_EMPTY_KINDS = {action.kind: name for name, action in _EMPTY_MOVES.items()}
+
+
+def action_to_proto(action: act.Action) -> pb.Action:
+    """The Action message."""
+    kind, arg, arg2 = action
+    if kind == act.CHOOSE_ROLE:
+        return pb.Action(choose_role=arg + 1)  # type: ignore[arg-type]
+    if kind in _GOOD_KINDS:
+        return pb.Action(**{_GOOD_KINDS[kind]: arg + 1})
+    if kind == act.PLACE_ON_TILE:
+        return pb.Action(place_colonist=pb.ColonistTarget(tile=arg + 1))  # type: ignore[arg-type]
+    if kind == act.PLACE_ON_BUILDING:
+        return pb.Action(place_colonist=pb.ColonistTarget(building=arg + 1))  # type: ignore[arg-type]
+    if kind == act.BUILD:
+        return pb.Action(build=arg + 1)  # type: ignore[arg-type]
+    if kind == act.LOAD:
+        return pb.Action(load=pb.Load(good=arg + 1, ship=arg2))  # type: ignore[arg-type]
+    message = pb.Action()
+    getattr(message, _EMPTY_KINDS[kind]).SetInParent()
+    return message
+
+
+# Views.
+
+
+def vp_visible(state: State, viewer: int | None, seat: int) -> bool:
+    """Whether `viewer` (None: a spectator) may see `seat`'s VP chips (hidden by the rules, §9)."""
+    return state.config.public_vp or viewer == seat
+
+
+def view_to_proto(state: State, seat: int | None) -> pb.View:
+    """What `seat` may see: the public table, the stack's size, and the VP chips it may see."""
+    view = pb.View(
+        table=_table_to_proto(state),
+        plantation_stack_size=len(state.stack),
+        vp_chips=[
+            pb.SeatVp(seat=s, vp_chips=p.vp)
+            for s, p in enumerate(state.players)
+            if vp_visible(state, seat, s)
+        ],
+    )
+    if seat is not None:
+        view.seat = seat
+    return view
+
+
+# Events.
+
+
+def event_to_proto(event: tuple) -> tuple[pb.Event, str, tuple[int, ...]]:  # type: ignore[type-arg]
+    """The Event message, its text, and who may see it (VP amounts only their owner, unless public)."""
+    message = _EVENT_BUILDERS[type(event)](event)
+    visible_to: tuple[int, ...] = ()
+    if isinstance(event, ev.VpReceived) and not event.public:
+        visible_to = (event.seat,)
+    return message, event_text(event), visible_to
+
+
+_EVENT_BUILDERS = {
+    ev.GameStarted: lambda e: pb.Event(game_started=pb.GameStarted(governor=e.governor)),
+    ev.RoleChosen: lambda e: pb.Event(role_chosen=pb.RoleChosen(seat=e.seat, role=e.role + 1)),
+    ev.Passed: lambda e: pb.Event(passed=pb.Passed(seat=e.seat, step=e.step)),
+    ev.TileTaken: lambda e: pb.Event(tile_taken=pb.TileTaken(seat=e.seat, tile=e.tile + 1, source=e.source)),
+    ev.ColonistsReceived: lambda e: pb.Event(
+        colonists_received=pb.ColonistsReceived(seat=e.seat, count=e.count, source=e.source)
+    ),
+    ev.ColonistsArranged: lambda e: pb.Event(
+        colonists_arranged=pb.ColonistsArranged(seat=e.seat, san_juan=e.san_juan)
+    ),
+    ev.BuildingBuilt: lambda e: pb.Event(
+        building_built=pb.BuildingBuilt(seat=e.seat, building=e.building + 1, price=e.price)
+    ),
+    ev.GoodsProduced: lambda e: pb.Event(
+        goods_produced=pb.GoodsProduced(seat=e.seat, goods=_good_counts(e.goods), privilege=e.privilege)
+    ),
+    ev.DoubloonsReceived: lambda e: pb.Event(
+        doubloons_received=pb.DoubloonsReceived(seat=e.seat, amount=e.amount, reason=e.reason)
+    ),
+    ev.GoodSold: lambda e: pb.Event(good_sold=pb.GoodSold(seat=e.seat, good=e.good + 1, price=e.price)),
+    ev.GoodsLoaded: lambda e: pb.Event(
+        goods_loaded=pb.GoodsLoaded(seat=e.seat, good=e.good + 1, count=e.count, ship=e.ship)
+    ),
+    ev.VpReceived: lambda e: pb.Event(
+        vp_received=pb.VpReceived(seat=e.seat, amount=e.amount, reason=e.reason)
+    ),
+    ev.GoodsDiscarded: lambda e: pb.Event(
+        goods_discarded=pb.GoodsDiscarded(seat=e.seat, goods=_good_counts(e.goods))
+    ),
+    ev.ShipsCleared: lambda e: pb.Event(ships_cleared=pb.ShipsCleared(ships=e.ships)),
+    ev.TradingHouseCleared: lambda e: pb.Event(trading_house_cleared=pb.TradingHouseCleared()),
+    ev.PlantationsRevealed: lambda e: pb.Event(
+        plantations_revealed=pb.PlantationsRevealed(tiles=[t + 1 for t in e.tiles])
+    ),
+    ev.ColonistShipRefilled: lambda e: pb.Event(
+        colonist_ship_refilled=pb.ColonistShipRefilled(count=e.count)
+    ),
+    ev.EndTriggered: lambda e: pb.Event(end_triggered=pb.EndTriggered(trigger=e.trigger)),
+    ev.RoundEnded: lambda e: pb.Event(
+        round_ended=pb.RoundEnded(round=e.round, next_governor=e.next_governor)
+    ),
+    ev.GameEnded: lambda e: pb.Event(game_ended=pb.GameEnded(scores=e.scores, winners=e.winners)),
+}

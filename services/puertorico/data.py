@@ -1,0 +1,256 @@
+"""Puerto Rico's static facts: goods, tiles, roles, buildings, setup per player count, and the
+named defaults for the points the rules leave open.
+
+Source: shared/rules/puerto_rico.md (§1 components, §2 setup, §4-§5 roles and buildings, §6
+Expansion I, §11 open points), itself drawn from the alea 2002 rulebook and the original texts.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+# Goods. The index of a good is also its price at the trading house (§1.1).
+CORN, INDIGO, SUGAR, TOBACCO, COFFEE = range(5)
+GOODS = (CORN, INDIGO, SUGAR, TOBACCO, COFFEE)
+GOOD_NAMES = ("corn", "indigo", "sugar", "tobacco", "coffee")
+PRICE = (0, 1, 2, 3, 4)
+
+# Island tiles: a plantation's index is its good's index.
+QUARRY = 5
+FOREST = 6
+TILE_KINDS = 7
+CIRCLE_TILES = (CORN, INDIGO, SUGAR, TOBACCO, COFFEE, QUARRY)
+TILE_NAMES = (
+    "corn plantation",
+    "indigo plantation",
+    "sugar plantation",
+    "tobacco plantation",
+    "coffee plantation",
+    "quarry",
+    "forest",
+)
+ISLAND_SPACES = 12
+CITY_SPACES = 12
+
+# Roles.
+SETTLER, MAYOR, BUILDER, CRAFTSMAN, TRADER, CAPTAIN, PROSPECTOR, PROSPECTOR_2 = range(8)
+NO_ROLE = -1
+ROLE_NAMES = ("settler", "mayor", "builder", "craftsman", "trader", "captain", "prospector", "prospector")
+
+
+class BuildingInfo(NamedTuple):
+    """One row of the building table (§1.2, §6.1)."""
+
+    name: str
+    cost: int
+    vp: int
+    circles: int
+    col: int
+    copies: int
+    copies_2p: int
+    spaces: int
+    good: int  # the good a production building makes; -1 for violet buildings
+    large_production: bool
+    expansion: bool
+
+    @property
+    def violet(self) -> bool:
+        """Whether this is a violet (non-production) building."""
+        return self.good < 0
+
+
+def _production(name: str, good: int, cost: int, vp: int, circles: int, large: bool) -> BuildingInfo:
+    return BuildingInfo(name, cost, vp, circles, vp, 4 if not large else 3, 2, 1, good, large, False)
+
+
+def _violet(
+    name: str,
+    cost: int,
+    vp: int,
+    *,
+    circles: int = 1,
+    col: int | None = None,
+    large: bool = False,
+    expansion: bool = False,
+) -> BuildingInfo:
+    return BuildingInfo(
+        name,
+        cost,
+        vp,
+        circles,
+        vp if col is None else col,
+        1 if large else 2,
+        1,
+        2 if large else 1,
+        -1,
+        False,
+        expansion,
+    )
+
+
+BUILDINGS: tuple[BuildingInfo, ...] = (
+    _production("small indigo plant", INDIGO, 1, 1, 1, False),
+    _production("small sugar mill", SUGAR, 2, 1, 1, False),
+    _production("indigo plant", INDIGO, 3, 2, 3, True),
+    _production("sugar mill", SUGAR, 4, 2, 3, True),
+    _production("tobacco storage", TOBACCO, 5, 3, 3, True),
+    _production("coffee roaster", COFFEE, 6, 3, 2, True),
+    _violet("small market", 1, 1),
+    _violet("hacienda", 2, 1),
+    _violet("construction hut", 2, 1),
+    _violet("small warehouse", 3, 1),
+    _violet("hospice", 4, 2),
+    _violet("office", 5, 2),
+    _violet("large market", 5, 2),
+    _violet("large warehouse", 6, 2),
+    _violet("factory", 7, 3),
+    _violet("university", 8, 3),
+    _violet("harbor", 8, 3),
+    _violet("wharf", 9, 3),
+    _violet("guild hall", 10, 4, large=True),
+    _violet("residence", 10, 4, large=True),
+    _violet("fortress", 10, 4, large=True),
+    _violet("customs house", 10, 4, large=True),
+    _violet("city hall", 10, 4, large=True),
+    # Expansion I (§6.1): rows only; their effects come with the expansion.
+    _violet("aqueduct", 1, 1, expansion=True),
+    _violet("forest house", 2, 1, expansion=True),
+    _violet("black market", 2, 1, expansion=True),
+    _violet("storehouse", 3, 1, expansion=True),
+    _violet("guesthouse", 4, 2, circles=2, expansion=True),
+    _violet("trading post", 5, 2, expansion=True),
+    _violet("church", 5, 2, expansion=True),
+    _violet("small wharf", 6, 2, expansion=True),
+    _violet("lighthouse", 7, 3, expansion=True),
+    _violet("specialty factory", 8, 3, expansion=True),
+    _violet("library", 8, 3, expansion=True),
+    _violet("union hall", 9, 3, expansion=True),
+    _violet("statue", 10, 8, circles=0, col=4, large=True, expansion=True),
+    _violet("cloister", 10, 4, large=True, expansion=True),
+)
+BUILDING_IDS = {info.name: index for index, info in enumerate(BUILDINGS)}
+BASE_BUILDINGS = tuple(i for i, info in enumerate(BUILDINGS) if not info.expansion)
+
+SMALL_INDIGO_PLANT = BUILDING_IDS["small indigo plant"]
+SMALL_SUGAR_MILL = BUILDING_IDS["small sugar mill"]
+INDIGO_PLANT = BUILDING_IDS["indigo plant"]
+SUGAR_MILL = BUILDING_IDS["sugar mill"]
+TOBACCO_STORAGE = BUILDING_IDS["tobacco storage"]
+COFFEE_ROASTER = BUILDING_IDS["coffee roaster"]
+SMALL_MARKET = BUILDING_IDS["small market"]
+HACIENDA = BUILDING_IDS["hacienda"]
+CONSTRUCTION_HUT = BUILDING_IDS["construction hut"]
+SMALL_WAREHOUSE = BUILDING_IDS["small warehouse"]
+HOSPICE = BUILDING_IDS["hospice"]
+OFFICE = BUILDING_IDS["office"]
+LARGE_MARKET = BUILDING_IDS["large market"]
+LARGE_WAREHOUSE = BUILDING_IDS["large warehouse"]
+FACTORY = BUILDING_IDS["factory"]
+UNIVERSITY = BUILDING_IDS["university"]
+HARBOR = BUILDING_IDS["harbor"]
+WHARF = BUILDING_IDS["wharf"]
+GUILD_HALL = BUILDING_IDS["guild hall"]
+RESIDENCE = BUILDING_IDS["residence"]
+FORTRESS = BUILDING_IDS["fortress"]
+CUSTOMS_HOUSE = BUILDING_IDS["customs house"]
+CITY_HALL = BUILDING_IDS["city hall"]
+
+# The production buildings of each good, small first (§1.3).
+PRODUCTION_BUILDINGS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(i for i, info in enumerate(BUILDINGS) if info.good == good) for good in GOODS
+)
+
+# Craftsman phase: doubloons the factory pays by number of kinds produced (§4.4).
+FACTORY_PAY = (0, 0, 1, 2, 3, 5)
+# Trader phase: market bonuses (§4.5).
+SMALL_MARKET_BONUS = 1
+LARGE_MARKET_BONUS = 2
+TRADING_HOUSE_CAPACITY = 4
+# Captain phase storage (§4.6 step 5): kinds per warehouse, single goods on the windrose.
+WAREHOUSE_KINDS = ((SMALL_WAREHOUSE, 1), (LARGE_WAREHOUSE, 2))
+WINDROSE_GOODS = 1
+# Final scoring (§5): residence bonus by filled island spaces; guild hall per production building.
+RESIDENCE_BONUS = {12: 7, 11: 6, 10: 5}
+RESIDENCE_MIN_BONUS = 4
+GUILD_HALL_SMALL, GUILD_HALL_LARGE = 1, 2
+FORTRESS_COLONISTS_PER_VP = 3
+CUSTOMS_HOUSE_VP_PER_VP = 4
+
+
+class Setup(NamedTuple):
+    """Setup facts for one player count (§2.1)."""
+
+    doubloons: int
+    vp_pool: int
+    colonist_supply: int
+    colonist_ship: int
+    ships: tuple[int, ...]
+    roles: tuple[int, ...]
+    picks_per_round: int
+    starting_plantations: tuple[int, ...]
+    plantations: tuple[int, ...]  # per good, before the starting plantations are dealt
+    quarries: int
+    goods: tuple[int, ...]  # per good
+
+
+_FULL_PLANTATIONS = (10, 12, 11, 9, 8)
+_FULL_GOODS = (10, 11, 11, 9, 9)
+_BASE_ROLES = (SETTLER, MAYOR, BUILDER, CRAFTSMAN, TRADER, CAPTAIN)
+
+SETUPS: dict[int, Setup] = {
+    2: Setup(
+        3,
+        65,
+        40,
+        2,
+        (4, 6),
+        (*_BASE_ROLES, PROSPECTOR),
+        6,
+        (INDIGO, CORN),
+        tuple(n - 3 for n in _FULL_PLANTATIONS),
+        5,
+        tuple(n - 2 for n in _FULL_GOODS),
+    ),
+    3: Setup(
+        2, 75, 55, 3, (4, 5, 6), _BASE_ROLES, 3, (INDIGO, INDIGO, CORN), _FULL_PLANTATIONS, 8, _FULL_GOODS
+    ),
+    4: Setup(
+        3,
+        100,
+        75,
+        4,
+        (5, 6, 7),
+        (*_BASE_ROLES, PROSPECTOR),
+        4,
+        (INDIGO, INDIGO, CORN, CORN),
+        _FULL_PLANTATIONS,
+        8,
+        _FULL_GOODS,
+    ),
+    5: Setup(
+        4,
+        122,
+        95,
+        5,
+        (6, 7, 8),
+        (*_BASE_ROLES, PROSPECTOR, PROSPECTOR_2),
+        5,
+        (INDIGO, INDIGO, INDIGO, CORN, CORN),
+        _FULL_PLANTATIONS,
+        8,
+        _FULL_GOODS,
+    ),
+}
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+# Open points (§11): the defaults, as named constants and options.
+VP_POOL_5P_CHOICES = (122, 126)  # OP-1: 122 is the default (2002 edition)
+DEFAULT_VP_POOL_5P = 122
+FINAL_TIE_RULE = "shared"  # OP-2: a tie after doubloons + goods is a shared victory
+BANK_UNLIMITED = True  # OP-17: the doubloon bank never runs out
+AUTO_PRODUCTION = True  # OP-21: craftsman production is resolved automatically
+RANDOM_FIRST_GOVERNOR = True  # §2.2 and §10: the first governor is a uniformly random seat
+
+# Engine choices where a decision can never help the decider (documented in docs/games/puertorico.md).
+STORAGE_KEEPS_MAXIMUM = True  # storage only asks which goods to keep when not all of them fit
+AUTO_RESOLVE_FORCED = True  # a decision with a single legal action is taken automatically

@@ -1,0 +1,171 @@
+"""Readable labels for actions and texts for events: what a client shows its players."""
+
+from __future__ import annotations
+
+from services.puertorico import actions as act
+from services.puertorico import events as ev
+from services.puertorico.builder import price
+from services.puertorico.data import BUILDINGS, GOOD_NAMES, ROLE_NAMES, TILE_NAMES
+from services.puertorico.state import (
+    BUILD,
+    CRAFTSMAN_PRIVILEGE,
+    HACIENDA_STEP,
+    HOSPICE_STEP,
+    LOAD,
+    MAYOR_PRIVILEGE,
+    SELL,
+    TAKE_TILE,
+    TRIGGER_CITY,
+    TRIGGER_COLONISTS,
+    TRIGGER_VP_POOL,
+    UNIVERSITY_STEP,
+    State,
+)
+from services.puertorico.trader import revenue
+
+PASS_LABELS = {
+    HACIENDA_STEP: "Do not draw with the hacienda",
+    TAKE_TILE: "Take no tile",
+    HOSPICE_STEP: "Do not use the hospice",
+    MAYOR_PRIVILEGE: "Decline the extra colonist",
+    BUILD: "Build nothing",
+    UNIVERSITY_STEP: "Do not use the university",
+    CRAFTSMAN_PRIVILEGE: "Decline the extra good",
+    SELL: "Sell nothing",
+    LOAD: "Load nothing",
+}
+PASS_WORDS = {
+    HACIENDA_STEP: "did not draw with the hacienda",
+    TAKE_TILE: "took no tile",
+    HOSPICE_STEP: "did not use the hospice",
+    MAYOR_PRIVILEGE: "declined the extra colonist",
+    BUILD: "built nothing",
+    UNIVERSITY_STEP: "did not use the university",
+    CRAFTSMAN_PRIVILEGE: "declined the extra good",
+    SELL: "sold nothing",
+    LOAD: "loaded nothing",
+}
+TRIGGER_WORDS = {
+    TRIGGER_COLONISTS: "the colonist supply ran short",
+    TRIGGER_CITY: "a city is full",
+    TRIGGER_VP_POOL: "the VP pool is empty",
+}
+SOURCE_WORDS = {
+    ev.FROM_SHIP: "from the colonist ship",
+    ev.FROM_PRIVILEGE: "as the mayor's privilege",
+    ev.FROM_HOSPICE: "with the hospice",
+    ev.FROM_UNIVERSITY: "with the university",
+}
+TILE_SOURCE_WORDS = {ev.TILE_FACE_UP: "", ev.TILE_QUARRY: "", ev.TILE_HACIENDA: " with the hacienda"}
+DOUBLOON_WORDS = {
+    ev.DOUBLOONS_ROLE_CARD: "from the role card",
+    ev.DOUBLOONS_PROSPECTOR: "as the prospector",
+    ev.DOUBLOONS_FACTORY: "from the factory",
+}
+VP_WORDS = {ev.VP_SHIPPING: "for shipping", ev.VP_CAPTAIN: "as the captain", ev.VP_HARBOR: "from the harbor"}
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _goods(goods: tuple[int, ...]) -> str:
+    parts = [f"{count} {GOOD_NAMES[good]}" for good, count in enumerate(goods) if count]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def _ship(state: State, ship: int) -> str:
+    return f"the {state.ship_cap[ship]}-hold ship"
+
+
+def label(state: State, action: act.Action) -> str:
+    """What a legal action does, in the words of the game."""
+    kind, arg, arg2 = action
+    player = state.players[state.actor]
+    if kind == act.CHOOSE_ROLE:
+        doubloons = state.role_doubloons[state.roles.index(arg)] if arg in state.roles else 0
+        bonus = f" (+{_plural(doubloons, 'doubloon')})" if doubloons else ""
+        return f"Choose the {ROLE_NAMES[arg]}{bonus}"
+    if kind == act.TAKE_PLANTATION:
+        return f"Take a {TILE_NAMES[arg]}"
+    if kind == act.TAKE_QUARRY:
+        return "Take a quarry"
+    if kind == act.HACIENDA_DRAW:
+        return "Draw a hidden plantation with the hacienda"
+    if kind == act.HOSPICE_COLONIST:
+        return f"Put a colonist on the new {TILE_NAMES[state.tile_taken]} (hospice)"
+    if kind == act.MAYOR_PRIVILEGE:
+        return "Take 1 extra colonist from the supply"
+    if kind == act.PLACE_ON_TILE:
+        return f"Place a colonist on a {TILE_NAMES[arg]}"
+    if kind == act.PLACE_ON_BUILDING:
+        return f"Place a colonist on the {BUILDINGS[arg].name}"
+    if kind == act.BUILD:
+        return f"Build the {BUILDINGS[arg].name} for {_plural(price(state, state.actor, arg), 'doubloon')}"
+    if kind == act.UNIVERSITY_COLONIST:
+        return f"Put a colonist on the new {BUILDINGS[state.just_built].name} (university)"
+    if kind == act.CRAFTSMAN_BONUS:
+        return f"Take 1 extra {GOOD_NAMES[arg]}"
+    if kind == act.SELL:
+        return f"Sell 1 {GOOD_NAMES[arg]} for {_plural(revenue(state, state.actor, arg), 'doubloon')}"
+    if kind == act.LOAD:
+        amount = min(player.goods[arg], state.ship_cap[arg2] - state.ship_count[arg2])
+        return f"Load {amount} {GOOD_NAMES[arg]} onto {_ship(state, arg2)}"
+    if kind == act.SHIP_WITH_WHARF:
+        return f"Ship {player.goods[arg]} {GOOD_NAMES[arg]} with the wharf"
+    if kind == act.STORE_IN_WAREHOUSE:
+        return f"Keep all {GOOD_NAMES[arg]} in a warehouse"
+    if kind == act.KEEP_SINGLE:
+        return f"Keep 1 {GOOD_NAMES[arg]}"
+    return PASS_LABELS.get(state.step, "Pass")
+
+
+def event_text(event: tuple) -> str:  # type: ignore[type-arg]
+    """One readable sentence for an event."""
+    seat = f"Seat {event.seat}" if hasattr(event, "seat") else ""
+    if isinstance(event, ev.GameStarted):
+        return f"The game begins; seat {event.governor} is the governor"
+    if isinstance(event, ev.RoleChosen):
+        return f"{seat} chose the {ROLE_NAMES[event.role]}"
+    if isinstance(event, ev.Passed):
+        return f"{seat} {PASS_WORDS.get(event.step, 'passed')}"
+    if isinstance(event, ev.TileTaken):
+        return f"{seat} took a {TILE_NAMES[event.tile]}{TILE_SOURCE_WORDS[event.source]}"
+    if isinstance(event, ev.ColonistsReceived):
+        return f"{seat} received {_plural(event.count, 'colonist')} {SOURCE_WORDS[event.source]}"
+    if isinstance(event, ev.ColonistsArranged):
+        return f"{seat} arranged their colonists ({event.san_juan} left in San Juan)"
+    if isinstance(event, ev.BuildingBuilt):
+        return f"{seat} built the {BUILDINGS[event.building].name} for {_plural(event.price, 'doubloon')}"
+    if isinstance(event, ev.GoodsProduced):
+        what = "took the extra good" if event.privilege else "produced"
+        return f"{seat} {what}: {_goods(event.goods)}"
+    if isinstance(event, ev.DoubloonsReceived):
+        return f"{seat} received {_plural(event.amount, 'doubloon')} {DOUBLOON_WORDS[event.reason]}"
+    if isinstance(event, ev.GoodSold):
+        return f"{seat} sold 1 {GOOD_NAMES[event.good]} for {_plural(event.price, 'doubloon')}"
+    if isinstance(event, ev.GoodsLoaded):
+        where = "with the wharf" if event.ship < 0 else f"onto ship {event.ship}"
+        return f"{seat} shipped {event.count} {GOOD_NAMES[event.good]} {where}"
+    if isinstance(event, ev.VpReceived):
+        return f"{seat} received {event.amount} VP {VP_WORDS[event.reason]}"
+    if isinstance(event, ev.GoodsDiscarded):
+        return f"{seat} returned {_goods(event.goods)} to the supply"
+    if isinstance(event, ev.ShipsCleared):
+        return f"Full ships emptied: {', '.join(str(s) for s in event.ships)}"
+    if isinstance(event, ev.TradingHouseCleared):
+        return "The full trading house was emptied"
+    if isinstance(event, ev.PlantationsRevealed):
+        tiles = ", ".join(TILE_NAMES[t] for t in event.tiles) or "none"
+        return f"New plantations face up: {tiles}"
+    if isinstance(event, ev.ColonistShipRefilled):
+        return f"The colonist ship now carries {_plural(event.count, 'colonist')}"
+    if isinstance(event, ev.EndTriggered):
+        return f"The game will end after this round: {TRIGGER_WORDS[event.trigger]}"
+    if isinstance(event, ev.RoundEnded):
+        return f"Round {event.round} ended; seat {event.next_governor} is the next governor"
+    if isinstance(event, ev.GameEnded):
+        scores = ", ".join(f"seat {s}: {total}" for s, total in enumerate(event.scores))
+        winners = " and ".join(f"seat {w}" for w in event.winners)
+        return f"Game over ({scores}); winner: {winners}"
+    raise TypeError(f"unknown event {event!r}")

@@ -1,0 +1,92 @@
+"""Final scoring (§7.2): VP chips, printed building VP, large-building bonuses; tie-break and ranks."""
+
+from __future__ import annotations
+
+from services.common.game import Scores, SeatScore
+from services.puertorico.data import (
+    BUILDINGS,
+    CITY_HALL,
+    CUSTOMS_HOUSE,
+    CUSTOMS_HOUSE_VP_PER_VP,
+    FORTRESS,
+    FORTRESS_COLONISTS_PER_VP,
+    GUILD_HALL,
+    GUILD_HALL_LARGE,
+    GUILD_HALL_SMALL,
+    RESIDENCE,
+    RESIDENCE_BONUS,
+    RESIDENCE_MIN_BONUS,
+)
+from services.puertorico.state import Player, State
+
+
+def _guild_hall(player: Player) -> int:
+    """+1 per small and +2 per large production building, occupied or not (ruling 29)."""
+    total = 0
+    for building in player.buildings:
+        info = BUILDINGS[building]
+        if not info.violet:
+            total += GUILD_HALL_LARGE if info.large_production else GUILD_HALL_SMALL
+    return total
+
+
+def _residence(player: Player) -> int:
+    """By filled island spaces, forests included: <=9 -> 4, 10 -> 5, 11 -> 6, 12 -> 7."""
+    return RESIDENCE_BONUS.get(player.island_used(), RESIDENCE_MIN_BONUS)
+
+
+def _fortress(player: Player) -> int:
+    """+1 per 3 colonists on the board, San Juan included."""
+    return player.colonists() // FORTRESS_COLONISTS_PER_VP
+
+
+def _customs_house(player: Player) -> int:
+    """+1 per 4 VP held as chips, VP beyond the pool included (OP-18)."""
+    return player.vp // CUSTOMS_HOUSE_VP_PER_VP
+
+
+def _city_hall(player: Player) -> int:
+    """+1 per violet building owned, itself included."""
+    return sum(1 for building in player.buildings if BUILDINGS[building].violet)
+
+
+LARGE_BUILDING_BONUS = (
+    (GUILD_HALL, _guild_hall),
+    (RESIDENCE, _residence),
+    (FORTRESS, _fortress),
+    (CUSTOMS_HOUSE, _customs_house),
+    (CITY_HALL, _city_hall),
+)
+
+
+def score_items(player: Player) -> list[tuple[str, int]]:
+    """The lines of a player's score; large-building bonuses only when occupied (ruling 25)."""
+    items = [
+        ("VP chips", player.vp),
+        ("buildings", sum(BUILDINGS[b].vp for b in player.buildings)),
+    ]
+    for building, bonus in LARGE_BUILDING_BONUS:
+        if player.has(building):
+            items.append((BUILDINGS[building].name, bonus(player)))
+    return items
+
+
+def tiebreak(player: Player) -> int:
+    """Doubloons plus goods, one good counting as one doubloon."""
+    return player.doubloons + sum(player.goods)
+
+
+def final_scores(state: State) -> Scores:
+    """Scores for every seat; winners and shared ranks once the game is over (OP-2: shared victory)."""
+    rows = []
+    for seat, player in enumerate(state.players):
+        items = score_items(player)
+        rows.append((seat, sum(points for _, points in items), tuple(items), tiebreak(player)))
+    keys = [(total, tie) for _, total, _, tie in rows]
+    seats = tuple(
+        SeatScore(seat, total, items, tie, 1 + sum(1 for key in keys if key > (total, tie)))
+        for seat, total, items, tie in rows
+    )
+    final = state.terminal
+    winners = tuple(s.seat for s in seats if s.rank == 1) if final else ()
+    return Scores(seats, winners, final)

@@ -1,0 +1,140 @@
+"""Settler phase (§4.1): hacienda draw, one tile each (the settler may take a quarry), hospice, refill."""
+
+from __future__ import annotations
+
+from services.puertorico.actions import (
+    HACIENDA_ACTION,
+    HOSPICE_ACTION,
+    HOSPICE_COLONIST,
+    PASS,
+    PASS_ACTION,
+    PLANTATION,
+    QUARRY_ACTION,
+    TAKE_PLANTATION,
+    TAKE_QUARRY,
+    Action,
+)
+from services.puertorico.board import can_draw_plantation, colonist_available, draw_plantation, take_colonist
+from services.puertorico.data import CONSTRUCTION_HUT, HACIENDA, HOSPICE, ISLAND_SPACES, QUARRY
+from services.puertorico.events import (
+    FROM_HOSPICE,
+    TILE_FACE_UP,
+    TILE_HACIENDA,
+    TILE_QUARRY,
+    ColonistsReceived,
+    Passed,
+    PlantationsRevealed,
+    TileTaken,
+)
+from services.puertorico.state import HACIENDA_STEP, HOSPICE_STEP, TAKE_TILE, State
+
+
+def start(state: State, events: list) -> bool:  # type: ignore[type-arg]
+    """Begin the settler phase with the settler's turn."""
+    return _begin_turn(state, events)
+
+
+def _begin_turn(state: State, events: list) -> bool:  # type: ignore[type-arg]
+    """Set up the next player's settler decision; True when every player has had their turn."""
+    n = state.n
+    while state.role_turn < n:
+        seat = (state.selector + state.role_turn) % n
+        player = state.players[seat]
+        state.actor = seat
+        state.tile_taken = -1
+        if player.island_used() < ISLAND_SPACES:
+            state.step = HACIENDA_STEP if player.has(HACIENDA) and can_draw_plantation(state) else TAKE_TILE
+            return False
+        state.role_turn += 1
+    _refill_face_up(state, events)
+    return True
+
+
+def _next_turn(state: State, events: list) -> bool:  # type: ignore[type-arg]
+    state.role_turn += 1
+    return _begin_turn(state, events)
+
+
+def _refill_face_up(state: State, events: list) -> None:  # type: ignore[type-arg]
+    """Discard the plantations not taken and reveal players + 1 new ones (§4.1, ruling 19)."""
+    state.discards.extend(state.face_up)
+    state.face_up = []
+    for _ in range(state.n + 1):
+        tile = draw_plantation(state)
+        if tile < 0:
+            break
+        state.face_up.append(tile)
+    state.face_up.sort()
+    events.append(PlantationsRevealed(tuple(state.face_up)))
+
+
+def legal_hacienda(state: State) -> list[Action]:
+    """Draw with the hacienda, or not."""
+    return [HACIENDA_ACTION, PASS_ACTION]
+
+
+def play_hacienda(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
+    """Draw and place a hidden plantation, unoccupied, before choosing a face-up one (ruling 8)."""
+    seat = state.actor
+    player = state.players[seat]
+    if action.kind == PASS:
+        events.append(Passed(seat, HACIENDA_STEP))
+    else:
+        tile = draw_plantation(state)
+        if tile >= 0:
+            player.tiles[tile] += 1
+            events.append(TileTaken(seat, tile, TILE_HACIENDA))
+        if player.island_used() >= ISLAND_SPACES:
+            return _next_turn(state, events)
+    state.step = TAKE_TILE
+    return False
+
+
+def legal_take_tile(state: State) -> list[Action]:
+    """One face-up plantation of each kind on offer, a quarry if allowed, or nothing."""
+    actions = [PLANTATION[g] for g in sorted(set(state.face_up))]
+    seat = state.actor
+    if state.quarries > 0 and (seat == state.selector or state.players[seat].has(CONSTRUCTION_HUT)):
+        actions.append(QUARRY_ACTION)
+    actions.append(PASS_ACTION)
+    return actions
+
+
+def play_take_tile(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
+    """Place the chosen tile unoccupied; offer the hospice colonist when it applies."""
+    seat = state.actor
+    player = state.players[seat]
+    if action.kind == TAKE_PLANTATION:
+        tile = action.arg
+        state.face_up.remove(tile)
+        events.append(TileTaken(seat, tile, TILE_FACE_UP))
+    elif action.kind == TAKE_QUARRY:
+        tile = QUARRY
+        state.quarries -= 1
+        events.append(TileTaken(seat, tile, TILE_QUARRY))
+    else:
+        events.append(Passed(seat, TAKE_TILE))
+        return _next_turn(state, events)
+    player.tiles[tile] += 1
+    state.tile_taken = tile
+    if player.has(HOSPICE) and colonist_available(state):
+        state.step = HOSPICE_STEP
+        return False
+    return _next_turn(state, events)
+
+
+def legal_hospice(state: State) -> list[Action]:
+    """Use the hospice, or not."""
+    return [HOSPICE_ACTION, PASS_ACTION]
+
+
+def play_hospice(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
+    """Put a colonist (supply, else ship) on the tile just taken."""
+    seat = state.actor
+    if action.kind == HOSPICE_COLONIST:
+        take_colonist(state)
+        state.players[seat].occupied[state.tile_taken] += 1
+        events.append(ColonistsReceived(seat, 1, FROM_HOSPICE))
+    else:
+        events.append(Passed(seat, HOSPICE_STEP))
+    return _next_turn(state, events)

@@ -1,0 +1,67 @@
+"""Game setup (§2): per player count, from a seed."""
+
+from __future__ import annotations
+
+from services.common.errors import InvalidConfig
+from services.common.rng import Rng
+from services.puertorico.data import (
+    BASE_BUILDINGS,
+    BUILDINGS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RANDOM_FIRST_GOVERNOR,
+    SETUPS,
+    VP_POOL_5P_CHOICES,
+)
+from services.puertorico.events import GameStarted, PlantationsRevealed
+from services.puertorico.state import BUILDING_SET_BASE, CHOOSE_ROLE, Config, State
+
+
+def check_config(player_count: int, config: Config) -> None:
+    """Raise InvalidConfig unless the player count and options are supported."""
+    if not MIN_PLAYERS <= player_count <= MAX_PLAYERS:
+        raise InvalidConfig(
+            f"Puerto Rico is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {player_count}",
+            player_count=str(player_count),
+        )
+    if config.vp_pool_5p not in VP_POOL_5P_CHOICES:
+        raise InvalidConfig(f"vp_pool_5p must be one of {VP_POOL_5P_CHOICES}, not {config.vp_pool_5p}")
+    if config.buildings != BUILDING_SET_BASE:
+        raise InvalidConfig(f"building set {config.buildings!r} is not supported")
+
+
+def new_game(player_count: int, config: Config, seed: bytes) -> tuple[State, list]:  # type: ignore[type-arg]
+    """The initial state: governor, starting plantations and doubloons, supplies, the first face-up tiles."""
+    check_config(player_count, config)
+    setup = SETUPS[player_count]
+    state = State(config, player_count, Rng.from_seed(seed))
+    state.governor = state.rng.below(player_count) if RANDOM_FIRST_GOVERNOR else 0
+    state.actor = state.governor
+    state.step = CHOOSE_ROLE
+    state.roles = list(setup.roles)
+    state.role_doubloons = [0] * len(setup.roles)
+    state.role_taken = [False] * len(setup.roles)
+
+    pool = list(setup.plantations)
+    for turn, good in enumerate(setup.starting_plantations):
+        player = state.players[(state.governor + turn) % player_count]
+        player.tiles[good] += 1
+        player.doubloons = setup.doubloons
+        pool[good] -= 1
+    state.stack = [good for good, count in enumerate(pool) for _ in range(count)]
+    state.rng.shuffle(state.stack)
+    state.face_up = sorted(state.stack.pop() for _ in range(player_count + 1))
+
+    state.quarries = setup.quarries
+    state.colonist_supply = setup.colonist_supply
+    state.colonist_ship = setup.colonist_ship
+    state.vp_pool = config.vp_pool_5p if player_count == 5 else setup.vp_pool
+    state.goods_supply = list(setup.goods)
+    state.ship_cap = list(setup.ships)
+    state.ship_good = [-1] * len(setup.ships)
+    state.ship_count = [0] * len(setup.ships)
+    for building in BASE_BUILDINGS:
+        info = BUILDINGS[building]
+        state.stock[building] = info.copies_2p if player_count == 2 else info.copies
+    events = [GameStarted(state.governor), PlantationsRevealed(tuple(state.face_up))]
+    return state, events

@@ -1,0 +1,227 @@
+"""Native game state: plain Python lists and ints, copied explicitly, never shared between states."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from services.common.rng import Rng
+from services.puertorico.data import (
+    BUILDINGS,
+    CIRCLE_TILES,
+    DEFAULT_VP_POOL_5P,
+    NO_ROLE,
+)
+
+# The decision the acting seat faces (mirrors the protobuf Step enum, minus its zero value).
+(
+    CHOOSE_ROLE,
+    HACIENDA_STEP,
+    TAKE_TILE,
+    HOSPICE_STEP,
+    MAYOR_PRIVILEGE,
+    PLACE_COLONIST,
+    BUILD,
+    UNIVERSITY_STEP,
+    CRAFTSMAN_PRIVILEGE,
+    SELL,
+    LOAD,
+    STORE,
+    GAME_OVER,
+) = range(1, 14)
+
+# Game-end triggers (§7.1), numbered like the protobuf EndTrigger enum.
+TRIGGER_COLONISTS, TRIGGER_CITY, TRIGGER_VP_POOL = 1, 2, 3
+
+BUILDING_SET_BASE = "base"
+
+
+@dataclass(frozen=True)
+class Config:
+    """The game options (see GameInfo.options)."""
+
+    public_vp: bool = False
+    vp_pool_5p: int = DEFAULT_VP_POOL_5P
+    buildings: str = BUILDING_SET_BASE
+
+
+class Player:
+    """One player's board: doubloons, VP chips, goods, island, city and San Juan."""
+
+    __slots__ = ("buildings", "doubloons", "goods", "occupied", "san_juan", "tiles", "vp", "wharf_used")
+
+    def __init__(self) -> None:
+        self.doubloons = 0
+        self.vp = 0
+        self.goods = [0, 0, 0, 0, 0]
+        self.tiles = [0, 0, 0, 0, 0, 0, 0]  # count per tile kind (plantations, quarry, forest)
+        self.occupied = [0, 0, 0, 0, 0, 0]  # colonists per circle tile kind
+        self.buildings: dict[int, int] = {}  # building -> colonists, in the order built
+        self.san_juan = 0
+        self.wharf_used = False
+
+    def copy(self) -> Player:
+        """An independent copy."""
+        other = Player.__new__(Player)
+        other.doubloons = self.doubloons
+        other.vp = self.vp
+        other.goods = self.goods[:]
+        other.tiles = self.tiles[:]
+        other.occupied = self.occupied[:]
+        other.buildings = self.buildings.copy()
+        other.san_juan = self.san_juan
+        other.wharf_used = self.wharf_used
+        return other
+
+    def has(self, building: int) -> bool:
+        """Whether the building is in the city and occupied (only occupied buildings work)."""
+        return self.buildings.get(building, 0) > 0
+
+    def island_used(self) -> int:
+        """Filled island spaces."""
+        return sum(self.tiles)
+
+    def city_used(self) -> int:
+        """Filled city spaces (a large building fills 2)."""
+        return sum(BUILDINGS[b].spaces for b in self.buildings)
+
+    def colonists(self) -> int:
+        """Every colonist on the board, San Juan included."""
+        return self.san_juan + sum(self.occupied) + sum(self.buildings.values())
+
+    def circles(self) -> int:
+        """Every circle on the board: island tiles (not forests) and buildings."""
+        return sum(self.tiles[t] for t in CIRCLE_TILES) + sum(BUILDINGS[b].circles for b in self.buildings)
+
+    def empty_building_circles(self) -> int:
+        """Empty circles on buildings (what the colonist ship refill counts)."""
+        return sum(BUILDINGS[b].circles - c for b, c in self.buildings.items())
+
+
+class State:
+    """The whole game. `legal` caches the acting seat's legal actions and is never serialized."""
+
+    __slots__ = (
+        "actor",
+        "captain_loaded",
+        "colonist_ship",
+        "colonist_supply",
+        "config",
+        "craftsman_produced",
+        "discards",
+        "end_triggers",
+        "face_up",
+        "goods_supply",
+        "governor",
+        "house",
+        "just_built",
+        "legal",
+        "n",
+        "passes_in_row",
+        "picks",
+        "players",
+        "quarries",
+        "rng",
+        "role",
+        "role_doubloons",
+        "role_taken",
+        "role_turn",
+        "roles",
+        "round",
+        "selector",
+        "ship_cap",
+        "ship_count",
+        "ship_good",
+        "singles_kept",
+        "stack",
+        "step",
+        "stock",
+        "tile_taken",
+        "vp_pool",
+        "warehoused",
+    )
+
+    def __init__(self, config: Config, n: int, rng: Rng) -> None:
+        self.config = config
+        self.n = n
+        self.rng = rng
+        self.round = 1
+        self.governor = 0
+        self.roles: list[int] = []
+        self.role_doubloons: list[int] = []
+        self.role_taken: list[bool] = []
+        self.picks = 0
+        self.role = NO_ROLE
+        self.selector = 0
+        self.role_turn = 0
+        self.step = CHOOSE_ROLE
+        self.actor = 0
+        self.players = [Player() for _ in range(n)]
+        self.stack: list[int] = []  # face-down plantations; drawn from the end
+        self.face_up: list[int] = []
+        self.discards: list[int] = []
+        self.quarries = 0
+        self.colonist_supply = 0
+        self.colonist_ship = 0
+        self.vp_pool = 0
+        self.goods_supply = [0, 0, 0, 0, 0]
+        self.house: list[int] = []  # the trading house
+        self.ship_cap: list[int] = []
+        self.ship_good: list[int] = []  # -1 while empty
+        self.ship_count: list[int] = []
+        self.stock = [0] * len(BUILDINGS)  # copies for sale
+        self.end_triggers: list[int] = []
+        self.passes_in_row = 0
+        self.captain_loaded = False
+        self.tile_taken = -1
+        self.just_built = -1
+        self.craftsman_produced: list[int] = []
+        self.warehoused: list[int] = []
+        self.singles_kept = [0, 0, 0, 0, 0]
+        self.legal: list | None = None  # type: ignore[type-arg]
+
+    def copy(self) -> State:
+        """An independent copy."""
+        other = State.__new__(State)
+        other.config = self.config
+        other.n = self.n
+        other.rng = self.rng.copy()
+        other.round = self.round
+        other.governor = self.governor
+        other.roles = self.roles  # fixed for the whole game, never mutated
+        other.role_doubloons = self.role_doubloons[:]
+        other.role_taken = self.role_taken[:]
+        other.picks = self.picks
+        other.role = self.role
+        other.selector = self.selector
+        other.role_turn = self.role_turn
+        other.step = self.step
+        other.actor = self.actor
+        other.players = [p.copy() for p in self.players]
+        other.stack = self.stack[:]
+        other.face_up = self.face_up[:]
+        other.discards = self.discards[:]
+        other.quarries = self.quarries
+        other.colonist_supply = self.colonist_supply
+        other.colonist_ship = self.colonist_ship
+        other.vp_pool = self.vp_pool
+        other.goods_supply = self.goods_supply[:]
+        other.house = self.house[:]
+        other.ship_cap = self.ship_cap  # fixed for the whole game, never mutated
+        other.ship_good = self.ship_good[:]
+        other.ship_count = self.ship_count[:]
+        other.stock = self.stock[:]
+        other.end_triggers = self.end_triggers[:]
+        other.passes_in_row = self.passes_in_row
+        other.captain_loaded = self.captain_loaded
+        other.tile_taken = self.tile_taken
+        other.just_built = self.just_built
+        other.craftsman_produced = self.craftsman_produced[:]
+        other.warehoused = self.warehoused[:]
+        other.singles_kept = self.singles_kept[:]
+        other.legal = self.legal
+        return other
+
+    @property
+    def terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.step == GAME_OVER

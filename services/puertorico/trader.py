@@ -1,0 +1,76 @@
+"""Trader phase (§4.5): at most one sale each to the trading house; markets and the privilege add."""
+
+from __future__ import annotations
+
+from services.puertorico.actions import PASS_ACTION, SELL, SELL_ACTION, Action
+from services.puertorico.data import (
+    GOODS,
+    LARGE_MARKET,
+    LARGE_MARKET_BONUS,
+    OFFICE,
+    PRICE,
+    SMALL_MARKET,
+    SMALL_MARKET_BONUS,
+    TRADING_HOUSE_CAPACITY,
+)
+from services.puertorico.events import GoodSold, Passed, TradingHouseCleared
+from services.puertorico.state import SELL as SELL_STEP
+from services.puertorico.state import State
+
+TRADER_PRIVILEGE = 1
+
+
+def start(state: State, events: list) -> bool:  # type: ignore[type-arg]
+    """Begin with the trader's turn."""
+    state.step = SELL_STEP
+    state.actor = state.selector
+    return False
+
+
+def revenue(state: State, seat: int, good: int) -> int:
+    """Doubloons for one good: its price, the privilege, and market bonuses."""
+    player = state.players[seat]
+    amount = PRICE[good]
+    if seat == state.selector:
+        amount += TRADER_PRIVILEGE
+    if player.has(SMALL_MARKET):
+        amount += SMALL_MARKET_BONUS
+    if player.has(LARGE_MARKET):
+        amount += LARGE_MARKET_BONUS
+    return amount
+
+
+def legal_sell(state: State) -> list[Action]:
+    """Each kind held that the house accepts (a new kind, or any kind with an office); or nothing."""
+    actions = []
+    if len(state.house) < TRADING_HOUSE_CAPACITY:
+        player = state.players[state.actor]
+        office = player.has(OFFICE)
+        actions = [SELL_ACTION[g] for g in GOODS if player.goods[g] and (office or g not in state.house)]
+    actions.append(PASS_ACTION)
+    return actions
+
+
+def play_sell(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
+    """Sell one good; after the last player a full house is emptied (ruling 15)."""
+    seat = state.actor
+    if action.kind == SELL:
+        good = action.arg
+        amount = revenue(state, seat, good)
+        player = state.players[seat]
+        player.goods[good] -= 1
+        player.doubloons += amount
+        state.house.append(good)
+        events.append(GoodSold(seat, good, amount))
+    else:
+        events.append(Passed(seat, SELL_STEP))
+    state.role_turn += 1
+    if state.role_turn < state.n:
+        state.actor = (state.selector + state.role_turn) % state.n
+        return False
+    if len(state.house) >= TRADING_HOUSE_CAPACITY:
+        for good in state.house:
+            state.goods_supply[good] += 1
+        state.house = []
+        events.append(TradingHouseCleared())
+    return True
