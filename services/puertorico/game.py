@@ -12,7 +12,8 @@ from services.puertorico.data import DEFAULT_VP_POOL_5P, MAX_PLAYERS, MIN_PLAYER
 from services.puertorico.scoring import final_scores
 from services.puertorico.state import BUILDING_SET_BASE, Config, State
 
-# The longest game random play reached in 20,000 seeded games was under a third of this bound.
+# Random play: the longest of 4,000 seeded games (1,000 per player count) took 1,063 decisions. The
+# rules set no hard limit (players could avoid every end trigger), so this is a generous safety bound.
 MAX_GAME_LENGTH = 6000
 
 GAME_INFO = GameInfo(

@@ -69,6 +69,10 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
+def _a(name: str) -> str:
+    return f"an {name}" if name[0] in "aeiou" else f"a {name}"
+
+
 def _goods(goods: tuple[int, ...]) -> str:
     parts = [f"{count} {GOOD_NAMES[good]}" for good, count in enumerate(goods) if count]
     return ", ".join(parts) if parts else "nothing"
@@ -87,7 +91,7 @@ def label(state: State, action: act.Action) -> str:
         bonus = f" (+{_plural(doubloons, 'doubloon')})" if doubloons else ""
         return f"Choose the {ROLE_NAMES[arg]}{bonus}"
     if kind == act.TAKE_PLANTATION:
-        return f"Take a {TILE_NAMES[arg]}"
+        return f"Take {_a(TILE_NAMES[arg])}"
     if kind == act.TAKE_QUARRY:
         return "Take a quarry"
     if kind == act.HACIENDA_DRAW:
@@ -97,7 +101,7 @@ def label(state: State, action: act.Action) -> str:
     if kind == act.MAYOR_PRIVILEGE:
         return "Take 1 extra colonist from the supply"
     if kind == act.PLACE_ON_TILE:
-        return f"Place a colonist on a {TILE_NAMES[arg]}"
+        return f"Place a colonist on {_a(TILE_NAMES[arg])}"
     if kind == act.PLACE_ON_BUILDING:
         return f"Place a colonist on the {BUILDINGS[arg].name}"
     if kind == act.BUILD:
@@ -130,7 +134,7 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
     if isinstance(event, ev.Passed):
         return f"{seat} {PASS_WORDS.get(event.step, 'passed')}"
     if isinstance(event, ev.TileTaken):
-        return f"{seat} took a {TILE_NAMES[event.tile]}{TILE_SOURCE_WORDS[event.source]}"
+        return f"{seat} took {_a(TILE_NAMES[event.tile])}{TILE_SOURCE_WORDS[event.source]}"
     if isinstance(event, ev.ColonistsReceived):
         return f"{seat} received {_plural(event.count, 'colonist')} {SOURCE_WORDS[event.source]}"
     if isinstance(event, ev.ColonistsArranged):
