@@ -1,0 +1,1 @@
+"""Deployment: the local launcher now; docker-compose, Kubernetes and Prometheus config later."""

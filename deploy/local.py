@@ -1,0 +1,293 @@
+"""Local launcher (`make run`): every process of the backend on this machine, logs interleaved.
+
+The processes are rows of one table (`plan`): a local Redis with AOF persistence (unless REDIS_URL
+points at one already), then one rules service per registered game on ports RULES_BASE_PORT + i
+with /metrics on METRICS_BASE_PORT + i. The gateway and the workers will be rows of the same table.
+The launcher waits until each process is ready (Redis answers PING, rules services report SERVING
+over gRPC health), prints where everything listens, and stops everything on Ctrl-C or SIGTERM.
+
+Environment: LOCAL_HOST (default 127.0.0.1), RULES_BASE_PORT (50051), METRICS_BASE_PORT (9101),
+REDIS_URL (use this Redis, start none), REDIS_PORT (6379), DATA_DIR (./data), READY_TIMEOUT_SECONDS (30).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import IO
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from services.common.registry import GAME_MODULES
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES_SERVICE = "boardgame.rules.v1.RulesService"
+STOP_TIMEOUT_SECONDS = 15.0
+COLORS = ("\033[36m", "\033[33m", "\033[35m", "\033[32m", "\033[34m", "\033[31m")
+RESET = "\033[0m"
+
+
+@dataclass
+class Row:
+    """One process of the table: how to start it, how to tell it is ready, where it listens."""
+
+    name: str
+    argv: list[str]
+    ready: Callable[[], bool]
+    endpoints: list[str]
+    env: dict[str, str] = field(default_factory=dict)
+    gate: bool = False  # later rows start only once this one is ready
+    process: subprocess.Popen[str] | None = None
+
+
+def redis_answers(host: str, port: int) -> bool:
+    """Whether a Redis server on host:port answers PING."""
+    try:
+        with socket.create_connection((host, port), timeout=1) as conn:
+            conn.sendall(b"PING\r\n")
+            return conn.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def rules_serving(address: str) -> bool:
+    """Whether the rules service at `address` reports SERVING over gRPC health."""
+    with grpc.insecure_channel(address) as channel:
+        try:
+            response = health_pb2_grpc.HealthStub(channel).Check(
+                health_pb2.HealthCheckRequest(service=RULES_SERVICE), timeout=1
+            )
+        except grpc.RpcError:
+            return False
+    return bool(response.status == health_pb2.HealthCheckResponse.SERVING)
+
+
+def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
+    """The processes to start, in start order, and notes for the person running the launcher."""
+    host = environ.get("LOCAL_HOST", "127.0.0.1")
+    rules_base = int(environ.get("RULES_BASE_PORT", "50051"))
+    metrics_base = int(environ.get("METRICS_BASE_PORT", "9101"))
+    data_dir = Path(environ.get("DATA_DIR", str(ROOT / "data")))
+    rows: list[Row] = []
+    notes: list[str] = []
+    shared_env: dict[str, str] = {}
+
+    if environ.get("REDIS_URL"):
+        notes.append(f"Redis: using REDIS_URL={environ['REDIS_URL']}; no local Redis started.")
+    elif shutil.which("redis-server"):
+        redis_port = int(environ.get("REDIS_PORT", "6379"))
+        redis_dir = data_dir / "redis"
+        redis_dir.mkdir(parents=True, exist_ok=True)
+        shared_env["REDIS_URL"] = f"redis://{host}:{redis_port}/0"
+        rows.append(
+            Row(
+                name="redis",
+                argv=[
+                    "redis-server",
+                    "--bind", host,
+                    "--port", str(redis_port),
+                    "--dir", str(redis_dir),
+                    "--appendonly", "yes",
+                    "--appendfsync", "everysec",
+                ],
+                ready=functools.partial(redis_answers, host, redis_port),
+                endpoints=[shared_env["REDIS_URL"], f"AOF persistence in {redis_dir}"],
+                gate=True,
+            )
+        )
+    else:
+        notes.append(
+            "Redis: redis-server is not on PATH and REDIS_URL is not set, so no Redis runs. The rules "
+            "services do not need it; the gateway and workers (not written yet) will. Install "
+            "redis-server (for example `apt-get install redis-server`) or set REDIS_URL."
+        )
+
+    for index, module in enumerate(GAME_MODULES):
+        address = f"{host}:{rules_base + index}"
+        metrics_port = metrics_base + index
+        rows.append(
+            Row(
+                name=module.rsplit(".", 1)[-1],
+                argv=[sys.executable, "-m", module],
+                ready=functools.partial(rules_serving, address),
+                endpoints=[f"gRPC {address}", f"metrics http://{host}:{metrics_port}/metrics"],
+                env={"RULES_ADDRESS": address, "METRICS_PORT": str(metrics_port)},
+            )
+        )
+    for row in rows:
+        row.env = {**shared_env, **row.env}
+    return rows, notes
+
+
+class Launcher:
+    """Starts the rows, relays their output with a name prefix, and stops them in reverse order."""
+
+    def __init__(self, rows: list[Row], environ: Mapping[str, str], out: IO[str]) -> None:
+        self.rows = rows
+        self.environ = dict(environ)
+        self.out = out
+        self.color = out.isatty() and "NO_COLOR" not in environ
+        self.width = max([len("launcher"), *(len(row.name) for row in rows)])
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.relays: list[threading.Thread] = []
+
+    def say(self, name: str, text: str, index: int = -1) -> None:
+        """Print one line with a name prefix, never interleaved within the line."""
+        prefix = f"{name:>{self.width}} |"
+        if self.color and index >= 0:
+            prefix = f"{COLORS[index % len(COLORS)]}{prefix}{RESET}"
+        with self.lock:
+            print(f"{prefix} {text}", file=self.out, flush=True)
+
+    def start(self, index: int, row: Row) -> None:
+        """Start one row's process and relay its output."""
+        paths = [str(ROOT), str(ROOT / "gen"), self.environ.get("PYTHONPATH", "")]
+        python_path = os.pathsep.join(path for path in paths if path)
+        env = {**self.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": python_path, **row.env}
+        row.process = subprocess.Popen(
+            row.argv,
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
+            # Own session: Ctrl-C reaches only the launcher, which then stops everything in order.
+            start_new_session=True,
+        )
+        relay = threading.Thread(target=self.relay, args=(index, row), name=f"relay-{row.name}", daemon=True)
+        relay.start()
+        self.relays.append(relay)
+
+    def relay(self, index: int, row: Row) -> None:
+        """Copy a process's output lines to ours, making JSON log lines readable."""
+        assert row.process is not None and row.process.stdout is not None
+        for line in row.process.stdout:
+            self.say(row.name, readable(line.rstrip("\n")), index)
+
+    def wait_ready(self, row: Row, timeout: float) -> bool:
+        """Wait until `row` is ready; False if it exited, the launcher is stopping, or time ran out."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and not self.stopping.is_set():
+            assert row.process is not None
+            if row.process.poll() is not None:
+                self.say("launcher", f"{row.name} exited with code {row.process.returncode} while starting")
+                return False
+            if row.ready():
+                return True
+            self.stopping.wait(0.2)
+        if not self.stopping.is_set():
+            self.say("launcher", f"{row.name} was not ready within {timeout:.0f} s")
+        return False
+
+    def run(self, ready_timeout: float) -> int:
+        """Start every row, wait until a signal or a process exits, stop everything; the exit code."""
+        for index, row in enumerate(self.rows):
+            self.start(index, row)
+            if row.gate and not self.wait_ready(row, ready_timeout):
+                return self.stop(0 if self.stopping.is_set() else 1)
+        for row in self.rows:
+            if not self.wait_ready(row, ready_timeout):
+                return self.stop(0 if self.stopping.is_set() else 1)
+        self.say("launcher", "ready")
+        for row in self.rows:
+            self.say("launcher", f"  {row.name:<{self.width}}  " + "   ".join(row.endpoints))
+        for line in usage(self.rows):
+            self.say("launcher", line)
+        while not self.stopping.wait(0.5):
+            for row in self.rows:
+                assert row.process is not None
+                if row.process.poll() is not None:
+                    self.say("launcher", f"{row.name} exited with code {row.process.returncode}; stopping")
+                    return self.stop(1)
+        return self.stop(0)
+
+    def stop(self, code: int) -> int:
+        """Stop every started process, last started first; `code`, or 1 if one would not stop."""
+        self.stopping.set()
+        for row in reversed(self.rows):
+            process = row.process
+            if process is None or process.poll() is not None:
+                continue
+            self.say("launcher", f"stopping {row.name}")
+            process.terminate()
+            try:
+                process.wait(timeout=STOP_TIMEOUT_SECONDS)
+            except subprocess.TimeoutExpired:
+                self.say("launcher", f"{row.name} did not stop in {STOP_TIMEOUT_SECONDS:.0f} s; killing it")
+                process.kill()
+                process.wait()
+                code = 1
+        for relay in self.relays:
+            relay.join(timeout=2)
+        self.say("launcher", "stopped")
+        return code
+
+
+def readable(line: str) -> str:
+    """A JSON log line as "level message key=value ..."; any other line unchanged."""
+    if not line.startswith("{"):
+        return line
+    try:
+        entry = json.loads(line)
+    except json.JSONDecodeError:
+        return line
+    if not isinstance(entry, dict) or "message" not in entry:
+        return line
+    level = str(entry.pop("level", "")).upper()
+    message = entry.pop("message")
+    entry.pop("time", None)
+    entry.pop("logger", None)
+    exception = entry.pop("exception", None)
+    fields = " ".join(f"{key}={value}" for key, value in entry.items())
+    text = f"{level:<7} {message} {fields}".rstrip()
+    return f"{text}\n{exception}" if exception else text
+
+
+def usage(rows: list[Row]) -> list[str]:
+    """Lines telling how to call the first rules service."""
+    rules = [row for row in rows if row.env.get("RULES_ADDRESS")]
+    if not rules:
+        return []
+    address = rules[0].env["RULES_ADDRESS"]
+    return [
+        "Call a rules service, for example with grpcurl (it uses reflection):",
+        f"  grpcurl -plaintext {address} list",
+        f"  grpcurl -plaintext {address} {RULES_SERVICE}/GetGameInfo",
+        "or from Python: see README.md, section 'Calling a rules service'.",
+        "Ctrl-C stops everything.",
+    ]
+
+
+def main(environ: Mapping[str, str] = os.environ) -> int:
+    """Run the launcher until Ctrl-C or SIGTERM; the exit code."""
+    rows, notes = plan(environ)
+    launcher = Launcher(rows, environ, sys.stdout)
+    for note in notes:
+        launcher.say("launcher", note)
+
+    def request_stop(signum: int, frame: FrameType | None) -> None:
+        launcher.stopping.set()
+
+    signal.signal(signal.SIGINT, request_stop)
+    signal.signal(signal.SIGTERM, request_stop)
+    return launcher.run(float(environ.get("READY_TIMEOUT_SECONDS", "30")))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
