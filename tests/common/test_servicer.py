@@ -197,7 +197,7 @@ def test_game_info_names_the_toy_messages(channel: grpc.Channel) -> None:
 
 def test_empty_config_means_defaults(channel: grpc.Channel) -> None:
     response = new_game(channel)
-    state = GAME.messages.state()
+    state: Any = GAME.messages.state()
     response.state.Unpack(state)
     assert (state.sticks, state.player_count) == (7, 2)
     assert list(response.acting_seats) == [0]
