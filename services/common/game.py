@@ -126,7 +126,7 @@ class Game(Protocol):
         ...
 
     # Codec: every *_from_proto raises MalformedRequest on input that is not a valid value.
-    def config_from_proto(self, message: Message) -> Any:
+    def config_from_proto(self, message: Any) -> Any:
         """The native config of a Config message (defaults filled in)."""
         ...
 
@@ -134,7 +134,7 @@ class Game(Protocol):
         """The State message of a native state."""
         ...
 
-    def state_from_proto(self, message: Message) -> Any:
+    def state_from_proto(self, message: Any) -> Any:
         """The native state of a State message, checked for consistency."""
         ...
 
@@ -142,7 +142,7 @@ class Game(Protocol):
         """The Action message of a native action."""
         ...
 
-    def action_from_proto(self, message: Message) -> Any:
+    def action_from_proto(self, message: Any) -> Any:
         """The native action of an Action message."""
         ...
 

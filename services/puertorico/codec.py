@@ -119,7 +119,7 @@ def config_to_proto(config: Config) -> pb.Config:
     return pb.Config(
         public_vp=config.public_vp,
         vp_pool_5p=config.vp_pool_5p,
-        buildings=BUILDING_SET_VALUES[config.buildings],  # type: ignore[arg-type]
+        buildings=BUILDING_SET_VALUES[config.buildings],
     )
 
 
@@ -198,8 +198,8 @@ def state_to_proto(state: State) -> pb.State:
     )
 
 
-def _player_from_proto(message: pb.Player, vp: int) -> Player:
-    player = Player()
+def _player_from_proto(message: pb.Player, vp: int, player: Player) -> None:
+    """Fill a fresh `player` from its message."""
     player.doubloons = message.doubloons
     player.vp = vp
     player.goods = _counts(message.goods)
@@ -223,7 +223,6 @@ def _player_from_proto(message: pb.Player, vp: int) -> Player:
     _check(message.san_juan >= 0, "negative San Juan")
     player.san_juan = message.san_juan
     player.wharf_used = message.wharf_used
-    return player
 
 
 def state_from_proto(message: pb.State) -> State:
@@ -258,7 +257,8 @@ def state_from_proto(message: pb.State) -> State:
     _check(state.role == STEP_ROLE[state.step], "step does not belong to the role")
     _check(table.role_turn >= 0, "role turn")
     state.role_turn = table.role_turn
-    state.players = [_player_from_proto(p, vp) for p, vp in zip(table.players, message.vp_chips, strict=True)]
+    for player, player_message, vp in zip(state.players, table.players, message.vp_chips, strict=True):
+        _player_from_proto(player_message, vp, player)
     for tiles, name in (
         (message.plantation_stack, "stack"),
         (table.face_up_plantations, "face-up tiles"),
@@ -371,17 +371,19 @@ def action_to_proto(action: act.Action) -> pb.Action:
     """The Action message."""
     kind, arg, arg2 = action
     if kind == act.CHOOSE_ROLE:
-        return pb.Action(choose_role=arg + 1)  # type: ignore[arg-type]
+        return pb.Action(choose_role=arg + 1)
     if kind in _GOOD_KINDS:
-        return pb.Action(**{_GOOD_KINDS[kind]: arg + 1})
+        message = pb.Action()
+        setattr(message, _GOOD_KINDS[kind], arg + 1)
+        return message
     if kind == act.PLACE_ON_TILE:
-        return pb.Action(place_colonist=pb.ColonistTarget(tile=arg + 1))  # type: ignore[arg-type]
+        return pb.Action(place_colonist=pb.ColonistTarget(tile=arg + 1))
     if kind == act.PLACE_ON_BUILDING:
-        return pb.Action(place_colonist=pb.ColonistTarget(building=arg + 1))  # type: ignore[arg-type]
+        return pb.Action(place_colonist=pb.ColonistTarget(building=arg + 1))
     if kind == act.BUILD:
-        return pb.Action(build=arg + 1)  # type: ignore[arg-type]
+        return pb.Action(build=arg + 1)
     if kind == act.LOAD:
-        return pb.Action(load=pb.Load(good=arg + 1, ship=arg2))  # type: ignore[arg-type]
+        return pb.Action(load=pb.Load(good=arg + 1, ship=arg2))
     message = pb.Action()
     getattr(message, _EMPTY_KINDS[kind]).SetInParent()
     return message
@@ -397,6 +399,8 @@ def vp_visible(state: State, viewer: int | None, seat: int) -> bool:
 
 def view_to_proto(state: State, seat: int | None) -> pb.View:
     """What `seat` may see: the public table, the stack's size, and the VP chips it may see."""
+    if seat is not None and not 0 <= seat < state.n:
+        raise MalformedRequest(f"seat {seat} is not in this {state.n}-player game", seat=str(seat))
     view = pb.View(
         table=_table_to_proto(state),
         plantation_stack_size=len(state.stack),
@@ -429,7 +433,7 @@ _EVENT_BUILDERS = {
     ev.Passed: lambda e: pb.Event(passed=pb.Passed(seat=e.seat, step=e.step)),
     ev.TileTaken: lambda e: pb.Event(tile_taken=pb.TileTaken(seat=e.seat, tile=e.tile + 1, source=e.source)),
     ev.ColonistsReceived: lambda e: pb.Event(
-        colonists_received=pb.ColonistsReceived(seat=e.seat, count=e.count, source=e.source)
+        colonists_received=pb.ColonistsReceived(seat=e.seat, count=e.colonists, source=e.source)
     ),
     ev.ColonistsArranged: lambda e: pb.Event(
         colonists_arranged=pb.ColonistsArranged(seat=e.seat, san_juan=e.san_juan)
@@ -445,7 +449,7 @@ _EVENT_BUILDERS = {
     ),
     ev.GoodSold: lambda e: pb.Event(good_sold=pb.GoodSold(seat=e.seat, good=e.good + 1, price=e.price)),
     ev.GoodsLoaded: lambda e: pb.Event(
-        goods_loaded=pb.GoodsLoaded(seat=e.seat, good=e.good + 1, count=e.count, ship=e.ship)
+        goods_loaded=pb.GoodsLoaded(seat=e.seat, good=e.good + 1, count=e.barrels, ship=e.ship)
     ),
     ev.VpReceived: lambda e: pb.Event(
         vp_received=pb.VpReceived(seat=e.seat, amount=e.amount, reason=e.reason)
@@ -459,7 +463,7 @@ _EVENT_BUILDERS = {
         plantations_revealed=pb.PlantationsRevealed(tiles=[t + 1 for t in e.tiles])
     ),
     ev.ColonistShipRefilled: lambda e: pb.Event(
-        colonist_ship_refilled=pb.ColonistShipRefilled(count=e.count)
+        colonist_ship_refilled=pb.ColonistShipRefilled(count=e.colonists)
     ),
     ev.EndTriggered: lambda e: pb.Event(end_triggered=pb.EndTriggered(trigger=e.trigger)),
     ev.RoundEnded: lambda e: pb.Event(

@@ -59,8 +59,15 @@ def legal_now(state: State) -> list[Action]:
     return legal
 
 
+def check_seat(state: State, seat: int) -> None:
+    """Raise MalformedRequest unless `seat` is a seat of this game."""
+    if not 0 <= seat < state.n:
+        raise MalformedRequest(f"seat {seat} is not in this {state.n}-player game", seat=str(seat))
+
+
 def legal_actions(state: State, seat: int) -> list[Action]:
     """`seat`'s legal actions: empty unless it is the acting seat."""
+    check_seat(state, seat)
     if state.step == GAME_OVER or seat != state.actor:
         return []
     return legal_now(state)
@@ -88,8 +95,7 @@ def settle(state: State, events: list) -> None:  # type: ignore[type-arg]
 
 def play(state: State, seat: int, action: Action) -> list:  # type: ignore[type-arg]
     """Apply `seat`'s action in place; the state is untouched when the action is refused."""
-    if not 0 <= seat < state.n:
-        raise MalformedRequest(f"seat {seat} is not in this {state.n}-player game", seat=str(seat))
+    check_seat(state, seat)
     if state.step == GAME_OVER:
         raise GameOver("the game is over")
     if seat != state.actor:

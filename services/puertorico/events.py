@@ -27,7 +27,7 @@ class TileTaken(NamedTuple):
 
 class ColonistsReceived(NamedTuple):
     seat: int
-    count: int
+    colonists: int
     source: int
 
 
@@ -63,7 +63,7 @@ class GoodSold(NamedTuple):
 class GoodsLoaded(NamedTuple):
     seat: int
     good: int
-    count: int
+    barrels: int
     ship: int  # -1: the wharf
 
 
@@ -92,7 +92,7 @@ class PlantationsRevealed(NamedTuple):
 
 
 class ColonistShipRefilled(NamedTuple):
-    count: int
+    colonists: int
 
 
 class EndTriggered(NamedTuple):

@@ -90,7 +90,7 @@ class PuertoRico:
         """The score breakdown."""
         return final_scores(state)
 
-    def config_from_proto(self, message: pb.Config) -> Config:  # type: ignore[override]
+    def config_from_proto(self, message: pb.Config) -> Config:
         """The native config."""
         return codec.config_from_proto(message)
 
@@ -98,7 +98,7 @@ class PuertoRico:
         """The State message."""
         return codec.state_to_proto(state)
 
-    def state_from_proto(self, message: pb.State) -> State:  # type: ignore[override]
+    def state_from_proto(self, message: pb.State) -> State:
         """The native state, checked."""
         state = codec.state_from_proto(message)
         return state
@@ -107,7 +107,7 @@ class PuertoRico:
         """The Action message."""
         return codec.action_to_proto(action)
 
-    def action_from_proto(self, message: pb.Action) -> Action:  # type: ignore[override]
+    def action_from_proto(self, message: pb.Action) -> Action:
         """The native action."""
         return codec.action_from_proto(message)
 

@@ -136,7 +136,7 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
     if isinstance(event, ev.TileTaken):
         return f"{seat} took {_a(TILE_NAMES[event.tile])}{TILE_SOURCE_WORDS[event.source]}"
     if isinstance(event, ev.ColonistsReceived):
-        return f"{seat} received {_plural(event.count, 'colonist')} {SOURCE_WORDS[event.source]}"
+        return f"{seat} received {_plural(event.colonists, 'colonist')} {SOURCE_WORDS[event.source]}"
     if isinstance(event, ev.ColonistsArranged):
         return f"{seat} arranged their colonists ({event.san_juan} left in San Juan)"
     if isinstance(event, ev.BuildingBuilt):
@@ -150,7 +150,7 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
         return f"{seat} sold 1 {GOOD_NAMES[event.good]} for {_plural(event.price, 'doubloon')}"
     if isinstance(event, ev.GoodsLoaded):
         where = "with the wharf" if event.ship < 0 else f"onto ship {event.ship}"
-        return f"{seat} shipped {event.count} {GOOD_NAMES[event.good]} {where}"
+        return f"{seat} shipped {event.barrels} {GOOD_NAMES[event.good]} {where}"
     if isinstance(event, ev.VpReceived):
         return f"{seat} received {event.amount} VP {VP_WORDS[event.reason]}"
     if isinstance(event, ev.GoodsDiscarded):
@@ -163,7 +163,7 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
         tiles = ", ".join(TILE_NAMES[t] for t in event.tiles) or "none"
         return f"New plantations face up: {tiles}"
     if isinstance(event, ev.ColonistShipRefilled):
-        return f"The colonist ship now carries {_plural(event.count, 'colonist')}"
+        return f"The colonist ship now carries {_plural(event.colonists, 'colonist')}"
     if isinstance(event, ev.EndTriggered):
         return f"The game will end after this round: {TRIGGER_WORDS[event.trigger]}"
     if isinstance(event, ev.RoundEnded):
