@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from services.common.errors import IllegalAction
+from services.puertorico import engine
 from services.puertorico.actions import (
     BUILD_ACTION,
     LOAD_ACTION,
@@ -181,6 +182,34 @@ def test_t1_captain_phase_legal_loads_forced_loads_storage_and_clearing() -> Non
     # Returned: 6 corn (ship) + 1 corn (Clara), 4 indigo (Doni), 7 sugar (ship).
     assert [now - before for now, before in zip(state.goods_supply, supply, strict=True)] == [7, 4, 7, 0, 0]
     assert (state.step, state.actor) == (CHOOSE_ROLE, BENNO)
+
+
+def test_t1_forced_steps_offer_exactly_one_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    """T1 steps 4-7 with the engine's auto-play of forced decisions turned off: each is one legal load."""
+    monkeypatch.setattr(engine, "AUTO_RESOLVE_FORCED", False)
+    state = t1_position()
+    s5, s6, s7 = ship_of(state, 5), ship_of(state, 6), ship_of(state, 7)
+    choose_role(state, ANNA, CAPTAIN)
+    play(state, ANNA, LOAD_ACTION[SUGAR][s7])
+    play(state, BENNO, LOAD_ACTION[SUGAR][s7])
+    play(state, CLARA, LOAD_ACTION[TOBACCO][s5])
+    forced = [
+        (DONI, LOAD_ACTION[CORN][s6]),  # 4. indigo has no eligible ship
+        (ANNA, LOAD_ACTION[CORN][s6]),  # 5.
+        (BENNO, LOAD_ACTION[TOBACCO][s5]),  # 6.
+    ]
+    for seat, load in forced:
+        assert (state.step, state.actor) == (LOAD, seat)
+        assert legal(state) == {load}
+        play(state, seat, load)
+    # 7. Nobody can load any more (Clara's corn, Doni's indigo, Benno's sugar fit no ship): storage.
+    assert (state.step, state.actor) == (STORE, CLARA)
+    assert legal(state) == {SINGLE_ACTION[CORN]}
+    play(state, CLARA, SINGLE_ACTION[CORN])
+    assert (state.step, state.actor, legal(state)) == (STORE, DONI, {SINGLE_ACTION[INDIGO]})
+    play(state, DONI, SINGLE_ACTION[INDIGO])
+    assert state.step == CHOOSE_ROLE
+    assert [p.vp for p in state.players] == [9, 4, 1, 1]
 
 
 # --- T2 Production ---------------------------------------------------------------------------

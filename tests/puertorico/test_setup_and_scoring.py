@@ -178,22 +178,25 @@ def test_setup_first_governor_is_random() -> None:
 )
 def test_round_one_role_each_unused_roles_get_a_doubloon_governor_passes(n: int, picks: list[int]) -> None:
     """§3: selection goes clockwise from the governor, one role each; at round end every role not
-    taken (3 of them with 3-5 players) gets 1 doubloon and the governor card passes clockwise."""
+    taken (3 of them with 3-5 players) gets 1 doubloon, which accumulates over rounds, and the
+    governor card passes clockwise."""
     governor = 1
     state = blank_game(n, governor=governor)
-    for number, role in enumerate(picks):
-        seat = (governor + number) % n
-        assert (state.step, state.actor) == (CHOOSE_ROLE, seat)
-        assert ROLE[role] in legal(state)
-        events = play(state, seat, ROLE[role])  # blank boards: nothing to decide in these roles
-        if number < len(picks) - 1:
-            assert ROLE[role] not in legal(state)  # taken this round: not available again
-    assert of_type(events, RoundEnded) == [RoundEnded(1, governor + 1)]
     unused = [r for r in state.roles if r not in picks]
     assert len(unused) == 3
-    assert state.role_doubloons == [1 if r in unused else 0 for r in state.roles]
-    assert (state.governor, state.round, state.actor) == (governor + 1, 2, governor + 1)
-    assert sorted(legal(state)) == sorted(ROLE[r] for r in state.roles)  # every role is back
+    for round_number in (1, 2):
+        for number, role in enumerate(picks):
+            seat = (governor + number) % n
+            assert (state.step, state.actor) == (CHOOSE_ROLE, seat)
+            assert ROLE[role] in legal(state)
+            events = play(state, seat, ROLE[role])  # blank boards: nothing to decide in these roles
+            if number < len(picks) - 1:
+                assert ROLE[role] not in legal(state)  # taken this round: not available again
+        governor = (governor + 1) % n
+        assert of_type(events, RoundEnded) == [RoundEnded(round_number, governor)]
+        assert state.role_doubloons == [round_number if r in unused else 0 for r in state.roles]
+        assert (state.governor, state.round, state.actor) == (governor, round_number + 1, governor)
+        assert sorted(legal(state)) == sorted(ROLE[r] for r in state.roles)  # every role is back
 
 
 @pytest.mark.parametrize(
