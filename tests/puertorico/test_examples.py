@@ -125,6 +125,7 @@ def t1_position() -> State:
 
 
 def test_t1_captain_phase_legal_loads_forced_loads_storage_and_clearing() -> None:
+    """T1: the whole table of legal loads and choices, then VP, storage and the cleared ships."""
     state = t1_position()
     s5, s6, s7 = ship_of(state, 5), ship_of(state, 6), ship_of(state, 7)
     pool, supply = state.vp_pool, state.goods_supply[:]
@@ -216,6 +217,7 @@ def test_t1_forced_steps_offer_exactly_one_load(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_t2_production_is_limited_by_occupied_plantations_and_circles() -> None:
+    """T2: production is min(occupied plantations, occupied circles); corn needs no building."""
     state = blank_game(4)
     set_player(
         state,
@@ -231,6 +233,7 @@ def test_t2_production_is_limited_by_occupied_plantations_and_circles() -> None:
 
 
 def test_t2_coffee_roaster_without_coffee_plantation_produces_nothing() -> None:
+    """T2 extra check: a colonist on a coffee roaster without a coffee plantation produces 0."""
     state = blank_game(4)
     set_player(state, 1, tiles={CORN: (1, 0)}, buildings={COFFEE_ROASTER: 2})
     events = choose_role(state, 0, CRAFTSMAN)
@@ -242,6 +245,7 @@ def test_t2_coffee_roaster_without_coffee_plantation_produces_nothing() -> None:
 
 
 def test_t3_factory_pays_for_the_kinds_actually_received() -> None:
+    """T3: corn supply 0, sugar 2: the owner receives 0 corn, 2 sugar, 1 tobacco; the factory pays 1."""
     state = blank_game(4)
     set_player(
         state,
@@ -273,6 +277,7 @@ def t4_position(extra_goods: dict[int, int] | None = None) -> State:
 
 
 def test_t4_harbor_and_wharf() -> None:
+    """T4: tobacco 3 + 1, sugar 2 + 1, wharf 2 tobacco + 1: 10 VP, 3 of them from the harbor."""
     state = t4_position()
     s5, s6 = ship_of(state, 5), ship_of(state, 6)
     choose_role(state, 0, CAPTAIN)
@@ -313,6 +318,7 @@ def test_t4_harbor_and_wharf() -> None:
 
 
 def test_t4_second_wharf_use_in_the_phase_is_illegal() -> None:
+    """T4 check: after the wharf shipment, a further wharf use this phase is illegal."""
     # As T4, and P also holds 1 corn + 1 indigo that fit on the empty 7-hold.
     state = t4_position({CORN: 1, INDIGO: 1})
     s5, s6, s7 = ship_of(state, 5), ship_of(state, 6), ship_of(state, 7)
@@ -343,6 +349,7 @@ def test_t4_second_wharf_use_in_the_phase_is_illegal() -> None:
     ],
 )
 def test_t5_mayor_deals_the_ship_one_at_a_time_from_the_mayor(on_ship: int, received: list[int]) -> None:
+    """T5: the mayor takes the privilege; the ship is dealt from the mayor clockwise; refill per §4.2."""
     state = blank_game(4)
     state.colonist_ship = on_ship
     supply = state.colonist_supply
@@ -378,6 +385,7 @@ def test_t5_mayor_deals_the_ship_one_at_a_time_from_the_mayor(on_ship: int, rece
     ],
 )
 def test_t6_quarry_discount(building: int, as_builder: bool, price: int) -> None:
+    """T6: 3 occupied quarries: construction hut 1, office 3, harbor 5, city hall 7; as builder 0/2/4/6."""
     buyer = 0 if as_builder else 1
     state = blank_game(4)
     set_player(state, buyer, tiles={QUARRY: (3, 3)}, doubloons=price)
@@ -399,6 +407,8 @@ def test_t6_quarry_discount(building: int, as_builder: bool, price: int) -> None
 
 
 def test_t7_office_sells_a_kind_already_in_the_house_but_never_into_a_full_house() -> None:
+    """T7: two office owners sell tobacco into a house holding tobacco; a player without office may not; a
+    full house takes nothing."""
     a, b, c, d = range(4)
     state = blank_game(4)
     state.house = [TOBACCO]
@@ -433,6 +443,7 @@ def test_t7_office_sells_a_kind_already_in_the_house_but_never_into_a_full_house
 
 @pytest.mark.parametrize(("seller_is_trader", "revenue"), [(False, 1), (True, 2)])
 def test_t8_small_market_on_a_corn_sale(seller_is_trader: bool, revenue: int) -> None:
+    """T8: a small market owner sells corn: +1, or +2 as the trader."""
     seller = 0 if seller_is_trader else 1
     state = blank_game(4)
     set_player(state, seller, goods={CORN: 1}, buildings={SMALL_MARKET: 1})
@@ -448,6 +459,7 @@ def test_t8_small_market_on_a_corn_sale(seller_is_trader: bool, revenue: int) ->
 
 
 def test_t9_prospector_card_with_two_doubloons_yields_three() -> None:
+    """T9: the prospector card carries 2 doubloons; the selector ends with +3."""
     state = blank_game(4)
     state.role_doubloons[state.roles.index(PROSPECTOR)] = 2
     events = choose_role(state, 2, PROSPECTOR)
@@ -464,6 +476,7 @@ def test_t9_prospector_card_with_two_doubloons_yields_three() -> None:
 
 
 def test_t10_small_and_large_warehouse_keep_three_kinds_and_one_good() -> None:
+    """T10: small + large warehouse holding 5 kinds: all of 3 kinds + 1 good of a 4th are kept."""
     owner = 1
     state = blank_game(4)
     # Each ship has one free hold, so the owner must load 1 corn, 1 indigo and 1 sugar first.
@@ -494,6 +507,7 @@ def test_t10_small_and_large_warehouse_keep_three_kinds_and_one_good() -> None:
 
 
 def test_t10_small_warehouse_keeps_all_tobacco_and_one_indigo() -> None:
+    """T10: a small warehouse only, holding indigo and tobacco: 1 indigo + all tobacco are kept."""
     owner = 1
     state = blank_game(4)
     # No empty ship, none carrying indigo or tobacco: nothing can be loaded.
@@ -515,6 +529,7 @@ def test_t10_small_warehouse_keeps_all_tobacco_and_one_indigo() -> None:
 
 
 def test_t12_short_colonist_supply_ends_the_game_after_the_round() -> None:
+    """T12: 6 empty building circles, supply 5: the ship gets 5, trigger (a) fires, the round is finished."""
     mayor = 2
     state = blank_game(4, governor=0)
     state.colonist_supply = 5
@@ -539,6 +554,7 @@ def test_t12_short_colonist_supply_ends_the_game_after_the_round() -> None:
 
 
 def test_t12_mayor_with_an_empty_supply_has_no_privilege_no_refill_and_fires_the_trigger() -> None:
+    """T12 separate check: a mayor phase starting with supply 0: no privilege, no refill, trigger (a)."""
     state = blank_game(4)
     state.colonist_supply = 0
     state.colonist_ship = 4
@@ -554,6 +570,7 @@ def test_t12_mayor_with_an_empty_supply_has_no_privilege_no_refill_and_fires_the
 
 
 def test_t13_vp_beyond_the_pool_still_count_and_fire_the_trigger() -> None:
+    """T13: the pool holds 2, a load of 4 gives 4 VP; trigger (c) fires; a later load still scores."""
     state = blank_game(4)
     state.vp_pool = 2
     set_ship(state, 5, CORN, 1)
@@ -581,12 +598,14 @@ def score_lines(state: State, seat: int) -> dict[str, int]:
 
 @pytest.mark.parametrize(("filled", "bonus"), [(9, 4), (10, 5), (11, 6), (12, 7)])
 def test_t14_residence(filled: int, bonus: int) -> None:
+    """T14: residence with 9 / 10 / 11 / 12 filled island spaces -> 4 / 5 / 6 / 7."""
     state = blank_game(4)
     set_player(state, 0, tiles={CORN: (filled - 3, 1), QUARRY: (3, 0)}, buildings={RESIDENCE: 1})
     assert score_lines(state, 0)["residence"] == bonus
 
 
 def test_t14_fortress_with_14_colonists() -> None:
+    """T14: fortress with 14 colonists -> 4."""
     state = blank_game(4)
     set_player(state, 0, tiles={CORN: (10, 10)}, buildings={FORTRESS: 1}, san_juan=3)
     assert state.players[0].colonists() == 14
@@ -594,12 +613,14 @@ def test_t14_fortress_with_14_colonists() -> None:
 
 
 def test_t14_customs_house_with_23_chip_vp() -> None:
+    """T14: customs house with 23 chip VP -> 5."""
     state = blank_game(4)
     set_player(state, 0, vp=23, buildings={CUSTOMS_HOUSE: 1})
     assert score_lines(state, 0)["customs house"] == 5
 
 
 def test_t14_guild_hall_counts_production_buildings_of_any_occupancy() -> None:
+    """T14: guild hall with small indigo + indigo plant + coffee roaster -> 1 + 2 + 2 = 5."""
     state = blank_game(4)
     set_player(state, 0, buildings={GUILD_HALL: 1, SMALL_INDIGO_PLANT: 0, INDIGO_PLANT: 3, COFFEE_ROASTER: 0})
     assert score_lines(state, 0)["guild hall"] == 1 + 2 + 2
@@ -610,6 +631,7 @@ def test_t14_guild_hall_counts_production_buildings_of_any_occupancy() -> None:
 
 @pytest.mark.parametrize("building", [RESIDENCE, FORTRESS, CUSTOMS_HOUSE, GUILD_HALL])
 def test_t14_unoccupied_large_building_gives_no_bonus(building: int) -> None:
+    """T14: each bonus requires its building to be occupied; unoccupied -> 0 (printed VP still count)."""
     state = blank_game(4)
     set_player(
         state,
@@ -629,6 +651,7 @@ def test_t14_unoccupied_large_building_gives_no_bonus(building: int) -> None:
 
 
 def test_t15_two_player_round_order_unused_role_doubloon_and_governor_passes() -> None:
+    """T15: G, O, G, O, G, O; 1 doubloon on the one role left; the governor passes to O."""
     g, o = 0, 1
     state = blank_game(2, governor=g)
     for seat in (g, o):
