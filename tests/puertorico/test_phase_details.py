@@ -1,7 +1,7 @@
 """Further phase details of the rules file (shared/rules/puerto_rico.md §3-§5, §7.1) that neither a
 worked example nor a numbered ruling pins down on its own: role choice, hacienda edge cases, the
-factory table, the captain privilege on a later lap, the trader privilege, the city hall, the
-warehouses one by one, and trigger (b) with a large building."""
+factory table, the trader privilege, the captain privilege on a later lap, the warehouses one by
+one, copies for sale, the city hall, and trigger (b) with a large building."""
 
 from __future__ import annotations
 
@@ -250,6 +250,28 @@ def test_warehouse_capacity(buildings: dict[int, int], choices: list[Action], ke
     assert state.players[owner].goods == kept
     assert [now - before for now, before in zip(state.goods_supply, supply, strict=True)] == list(lost)
     assert state.step == CHOOSE_ROLE
+
+
+# --- §4.3 Builder: copies for sale ---------------------------------------------------------
+
+
+def test_building_needs_a_copy_left_for_sale() -> None:
+    """§4.3: a copy of the building must be left. With 2 players there is 1 copy of each violet
+    building: once the governor builds the harbor, the other player cannot."""
+    g, o = 0, 1
+    state = blank_game(2, governor=g)
+    set_player(state, g, doubloons=7)
+    set_player(state, o, doubloons=8)
+    choose_role(state, g, BUILDER)
+    assert state.stock[HARBOR] == 1
+    play(state, g, BUILD_ACTION[HARBOR])
+    assert state.stock[HARBOR] == 0
+    assert state.actor == o
+    assert BUILD_ACTION[HARBOR] not in legal(state)
+    assert BUILD_ACTION[WHARF] not in legal(state)  # 9 > 8 doubloons
+    assert BUILD_ACTION[LARGE_WAREHOUSE] in legal(state)
+    with pytest.raises(IllegalAction):
+        play(state, o, BUILD_ACTION[HARBOR])
 
 
 # --- §5 City hall, §7.1 trigger (b) ----------------------------------------------------------
