@@ -462,25 +462,30 @@ def test_ruling_11_san_juan_only_when_no_circle_is_empty() -> None:
 
 
 @pytest.mark.parametrize(
-    ("buildings_per_seat", "refill"),
+    ("n", "buildings", "refill"),
     [
-        # 2 empty building circles and lots of empty plantation circles: the minimum (4 players) applies.
-        ({SMALL_MARKET: 0, SMALL_SUGAR_MILL: 0}, 4),
-        # 3 + 3 + 1 = 7 empty building circles.
-        ({SUGAR_MILL: 0, TOBACCO_STORAGE: 0, SMALL_MARKET: 0}, 7),
+        # 1 + 1 empty building circles: the minimum, 4 players, applies.
+        (4, [{}, {SMALL_MARKET: 0}, {SMALL_SUGAR_MILL: 0}, {}], 4),
+        # 2 (sugar mill with 1 colonist) + 3 + 1 = 6 empty building circles.
+        (4, [{}, {SUGAR_MILL: 1}, {TOBACCO_STORAGE: 0, SMALL_MARKET: 0}, {}], 6),
+        (2, [{}, {}], 2),
+        (3, [{COFFEE_ROASTER: 0}, {SUGAR_MILL: 0}, {}], 5),
+        (5, [{SMALL_MARKET: 0}, {}, {}, {}, {}], 5),
     ],
 )
 def test_ruling_12_ship_refill_counts_empty_building_circles_with_players_as_minimum(
-    buildings_per_seat: dict[int, int], refill: int
+    n: int, buildings: list[dict[int, int]], refill: int
 ) -> None:
     """Ruling 12: the refill counts empty building circles of all players (not plantations or
     quarries), with a minimum equal to the number of players."""
-    state = blank_game(4)
+    state = blank_game(n)
     state.colonist_ship = 0
-    set_player(state, 2, tiles={CORN: (6, 0), QUARRY: (3, 0)}, buildings=buildings_per_seat)
+    for seat, owned in enumerate(buildings):
+        set_player(state, seat, buildings=owned)
+    set_player(state, n - 1, tiles={CORN: (6, 0), QUARRY: (3, 0)})  # 9 empty circles that do not count
     supply = state.colonist_supply
     events = choose_role(state, 0, MAYOR)
-    events += play(state, 0, PASS_ACTION)
+    events += play(state, 0, PASS_ACTION)  # no privilege: nobody gets a colonist
     assert of_type(events, ColonistShipRefilled) == [ColonistShipRefilled(refill)]
     assert (state.colonist_ship, state.colonist_supply) == (refill, supply - refill)
     assert of_type(events, EndTriggered) == []
