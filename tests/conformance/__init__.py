@@ -1,0 +1,1 @@
+"""The conformance suite run against every registered game, in-process and over gRPC."""
