@@ -161,6 +161,15 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             converted.append(rules_pb2.Event(detail=pack(detail), text=text, visible_to=list(visible_to)))
         return converted
 
+    def _legal_actions(self, state: Any, seat: int) -> list[rules_pb2.LegalAction]:
+        """The seat's legal actions, packed, each with its label."""
+        return [
+            rules_pb2.LegalAction(
+                action=pack(self.game.action_to_proto(action)), label=self.game.label(state, action)
+            )
+            for action in self.game.legal_actions(state, seat)
+        ]
+
     @_maps_errors
     def GetGameInfo(
         self, request: rules_pb2.GetGameInfoRequest, context: grpc.ServicerContext
@@ -203,14 +212,8 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
     ) -> rules_pb2.ListLegalActionsResponse:
         """The actions a seat may take now, each with its label."""
         state = self._state(request.state)
-        seat = self._seat(request.seat)
         return rules_pb2.ListLegalActionsResponse(
-            actions=[
-                rules_pb2.LegalAction(
-                    action=pack(self.game.action_to_proto(action)), label=self.game.label(state, action)
-                )
-                for action in self.game.legal_actions(state, seat)
-            ]
+            actions=self._legal_actions(state, self._seat(request.seat))
         )
 
     @_maps_errors
@@ -240,6 +243,9 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             view=pack(self.game.view_to_proto(state, seat)),
             acting_seats=list(self.game.acting_seats(state)),
             game_over=self.game.is_terminal(state),
+            legal_actions=(
+                self._legal_actions(state, seat) if request.include_legal_actions and seat is not None else []
+            ),
         )
 
     @_maps_errors

@@ -1,0 +1,1 @@
+"""The gateway: accounts, lobbies and live play for clients, on Redis and the rules services."""

@@ -1,0 +1,110 @@
+"""Gateway refusals: each carries a gRPC code and an ErrorInfo reason, as in the architecture's table."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, NoReturn, TypeVar
+
+import grpc
+import redis.exceptions
+
+from services.common.status import error_status
+
+log = logging.getLogger(__name__)
+
+
+class GatewayError(Exception):
+    """A refusal with its gRPC code, ErrorInfo reason and readable message."""
+
+    def __init__(self, code: grpc.StatusCode, reason: str, message: str, **metadata: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
+        self.message = message
+        self.metadata = metadata
+
+    def status(self) -> grpc.Status:
+        """The rich status of this refusal."""
+        return error_status(self.code, self.reason, self.message, self.metadata)
+
+
+def invalid(reason: str, message: str, **metadata: str) -> GatewayError:
+    """INVALID_ARGUMENT: a malformed request or an illegal move."""
+    return GatewayError(grpc.StatusCode.INVALID_ARGUMENT, reason, message, **metadata)
+
+
+def precondition(reason: str, message: str, **metadata: str) -> GatewayError:
+    """FAILED_PRECONDITION: not your turn, game over, lobby full."""
+    return GatewayError(grpc.StatusCode.FAILED_PRECONDITION, reason, message, **metadata)
+
+
+def not_found(what: str, ident: str) -> GatewayError:
+    """NOT_FOUND: an unknown game, lobby, title or player."""
+    return GatewayError(grpc.StatusCode.NOT_FOUND, f"{what.upper()}_NOT_FOUND", f"no {what} {ident!r}")
+
+
+def unauthenticated(message: str) -> GatewayError:
+    """UNAUTHENTICATED: no token, or a bad or expired one."""
+    return GatewayError(grpc.StatusCode.UNAUTHENTICATED, "UNAUTHENTICATED", message)
+
+
+def permission_denied(message: str) -> GatewayError:
+    """PERMISSION_DENIED: acting for another seat, or a host-only call by someone else."""
+    return GatewayError(grpc.StatusCode.PERMISSION_DENIED, "PERMISSION_DENIED", message)
+
+
+def unavailable(reason: str, message: str) -> GatewayError:
+    """UNAVAILABLE: Redis or a rules service is down; nothing was written."""
+    return GatewayError(grpc.StatusCode.UNAVAILABLE, reason, message)
+
+
+async def abort(context: grpc.aio.ServicerContext, error: GatewayError) -> NoReturn:
+    """End the call with the error's rich status."""
+    status = error.status()
+    await context.abort(status.code, status.details, status.trailing_metadata)
+    raise AssertionError("abort returned")
+
+
+def _translate(error: Exception) -> GatewayError:
+    if isinstance(error, GatewayError):
+        return error
+    if isinstance(error, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
+        return unavailable("STORE_UNAVAILABLE", "the game store is unreachable; nothing was changed")
+    log.exception("gateway failure", exc_info=error)
+    return GatewayError(grpc.StatusCode.INTERNAL, "GATEWAY_FAILURE", "the gateway failed; it logged the details")
+
+
+R = TypeVar("R")
+
+
+def rpc(handler: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
+    """Wrap a unary async RPC method: every failure ends the call with a rich status, never UNKNOWN."""
+
+    @functools.wraps(handler)
+    async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> R:
+        try:
+            return await handler(self, request, context)
+        except Exception as error:  # noqa: BLE001 - every failure becomes a status
+            if isinstance(error, grpc.aio.AbortError):
+                raise
+            await abort(context, _translate(error))
+
+    return wrapper
+
+
+def stream_rpc(handler: Callable[..., AsyncIterator[R]]) -> Callable[..., AsyncIterator[R]]:
+    """Wrap a server-streaming async RPC method the same way."""
+
+    @functools.wraps(handler)
+    async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[R]:
+        try:
+            async for item in handler(self, request, context):
+                yield item
+        except Exception as error:  # noqa: BLE001 - every failure becomes a status
+            if isinstance(error, grpc.aio.AbortError):
+                raise
+            await abort(context, _translate(error))
+
+    return wrapper

@@ -1,0 +1,104 @@
+"""Every Redis key the gateway uses. Keys of a game carry the hash tag {game_id}, so a game lives in
+one Redis Cluster slot and the write path's Lua script touches a single slot."""
+
+from __future__ import annotations
+
+
+def game_meta(game_id: str) -> str:
+    """Hash: title, player count, config, seed, seats, status, clock, timestamps."""
+    return f"game:{{{game_id}}}:meta"
+
+
+def game_state(game_id: str) -> str:
+    """String: the serialized rules State (packed Any bytes)."""
+    return f"game:{{{game_id}}}:state"
+
+
+def game_version(game_id: str) -> str:
+    """String: the version, the number of actions applied."""
+    return f"game:{{{game_id}}}:version"
+
+
+def game_log(game_id: str) -> str:
+    """Stream: one entry per action, entry id `<version>-0`, fields seat, action, request."""
+    return f"game:{{{game_id}}}:log"
+
+
+def game_events(game_id: str) -> str:
+    """Stream, capped: the events of recent versions, for watchers that resume."""
+    return f"game:{{{game_id}}}:events"
+
+
+def game_requests(game_id: str) -> str:
+    """Hash: request_id -> the result of the action it submitted (idempotency)."""
+    return f"game:{{{game_id}}}:requests"
+
+
+def game_channel(game_id: str) -> str:
+    """Pub/sub channel: every committed change of the game."""
+    return f"game:{{{game_id}}}:changes"
+
+
+def lobby(lobby_id: str) -> str:
+    """String: the serialized Lobby message."""
+    return f"lobby:{{{lobby_id}}}"
+
+
+def open_lobbies() -> str:
+    """Sorted set: public open lobby ids scored by creation time."""
+    return "lobbies:open"
+
+
+def open_lobbies_of(title: str) -> str:
+    """Sorted set: public open lobby ids of one title scored by creation time."""
+    return f"lobbies:open:{title}"
+
+
+def player(player_id: str) -> str:
+    """Hash: display name, guest, bot, username."""
+    return f"player:{player_id}"
+
+
+def username(name: str) -> str:
+    """String: the player id of a named account (lower-cased name)."""
+    return f"username:{name.lower()}"
+
+
+def password(player_id: str) -> str:
+    """String: the password hash of a named account."""
+    return f"password:{player_id}"
+
+
+def external_player(operator: str, external_id: str) -> str:
+    """String: the player id an operator's user maps to."""
+    return f"external:{operator}:{external_id}"
+
+
+def session(token_hash: str) -> str:
+    """String with expiry: the player id a token (stored as its SHA-256) signs in."""
+    return f"session:{token_hash}"
+
+
+def api_key(key_hash: str) -> str:
+    """String: the operator name of an API key (stored as its SHA-256)."""
+    return f"apikey:{key_hash}"
+
+
+def rate(player_id: str, second: int) -> str:
+    """Counter with expiry: the player's calls in one second."""
+    return f"rate:{player_id}:{second}"
+
+
+def live_games(title: str) -> str:
+    """Set: ids of the title's games being played."""
+    return f"games:live:{title}"
+
+
+def leaderboard(title: str) -> str:
+    """Sorted set: player ids by displayed rating (filled by the scoring worker)."""
+    return f"leaderboard:{title}"
+
+
+def rating(title: str, player_id: str) -> str:
+    """Hash: the player's rating on a title (mu, sigma, games, wins; filled by the scoring worker)."""
+    return f"rating:{title}:{player_id}"

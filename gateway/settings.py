@@ -1,0 +1,43 @@
+"""Gateway configuration, read once from environment variables."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+DEFAULT_ADDRESS = "[::]:50050"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every knob of the gateway; `from_env` documents the variable of each."""
+
+    address: str = DEFAULT_ADDRESS
+    redis_url: str = DEFAULT_REDIS_URL
+    rules_addresses: tuple[str, ...] = ()
+    token_ttl_seconds: int = 30 * 24 * 3600
+    rate_limit_per_second: int = 20
+    max_message_bytes: int = 64 * 1024
+    rules_timeout_seconds: float = 5.0
+    watch_keepalive_seconds: float = 15.0
+    event_history: int = 512  # live events kept per game for resuming watchers
+    celery_broker_url: str = ""  # empty: the Redis of redis_url
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
+        """Settings from GATEWAY_ADDRESS, REDIS_URL, RULES_ADDRESSES (comma-separated host:port),
+        TOKEN_TTL_SECONDS, RATE_LIMIT_PER_SECOND, MAX_MESSAGE_BYTES, RULES_TIMEOUT_SECONDS,
+        CELERY_BROKER_URL."""
+        rules = tuple(a.strip() for a in environ.get("RULES_ADDRESSES", "").split(",") if a.strip())
+        return cls(
+            address=environ.get("GATEWAY_ADDRESS", DEFAULT_ADDRESS),
+            redis_url=environ.get("REDIS_URL", DEFAULT_REDIS_URL),
+            rules_addresses=rules,
+            token_ttl_seconds=int(environ.get("TOKEN_TTL_SECONDS", cls.token_ttl_seconds)),
+            rate_limit_per_second=int(environ.get("RATE_LIMIT_PER_SECOND", cls.rate_limit_per_second)),
+            max_message_bytes=int(environ.get("MAX_MESSAGE_BYTES", cls.max_message_bytes)),
+            rules_timeout_seconds=float(environ.get("RULES_TIMEOUT_SECONDS", cls.rules_timeout_seconds)),
+            celery_broker_url=environ.get("CELERY_BROKER_URL", ""),
+        )
