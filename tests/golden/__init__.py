@@ -1,0 +1,91 @@
+"""Golden playthroughs: one seeded random game per registered game and player count, as readable text.
+
+Each file `tests/golden/<game>-<n>p.txt` lists every decision (step, seat, the action's label) with
+the texts of the events it caused indented below, then the final scores. `test_golden.py` replays
+them in memory and diffs; `python -m tests.golden --regenerate` (`make golden`) rewrites them when
+a change of behaviour is intended. Nothing here names a specific game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from services.common import registry
+from services.common.game import Game
+from services.common.playout import choose_random, default_config
+from services.common.rng import Rng
+
+GOLDEN_DIR = Path(__file__).resolve().parent
+EVENT_INDENT = " " * 8
+
+
+def golden_seed(game_name: str, player_count: int) -> bytes:
+    """The game seed of a golden playthrough."""
+    return f"golden-{game_name}-{player_count}p".encode()
+
+
+def golden_path(game_name: str, player_count: int) -> Path:
+    """Where the golden playthrough of `game_name` with `player_count` seats is stored."""
+    return GOLDEN_DIR / f"{game_name}-{player_count}p.txt"
+
+
+def cases() -> list[tuple[str, int]]:
+    """Every (game name, player count) that has a golden playthrough: all supported counts."""
+    return [(name, count) for name, game in registry.games().items() for count in game.info.player_counts]
+
+
+def _event_lines(game: Game, events: Iterable[Any]) -> list[str]:
+    lines = []
+    for event in events:
+        _, text, visible_to = game.event_to_proto(event)
+        audience = f"[seen by {', '.join(str(seat) for seat in visible_to)}] " if visible_to else ""
+        lines.append(f"{EVENT_INDENT}{audience}{text}")
+    return lines
+
+
+def _score_lines(game: Game, state: Any) -> list[str]:
+    scores = game.scores(state)
+    lines = [f"final: {'yes' if scores.final else 'no'}"]
+    for seat in scores.seats:
+        items = " + ".join(f"{label} {points}" for label, points in seat.items)
+        lines.append(f"seat {seat.seat}: {seat.total} ({items}); tiebreak {seat.tiebreak}; rank {seat.rank}")
+    lines.append(f"winners: {', '.join(str(seat) for seat in scores.winners) or 'none'}")
+    return lines
+
+
+def render(game: Game, player_count: int) -> str:
+    """The golden playthrough text of `game` with `player_count` seats, played now in memory."""
+    info = game.info
+    seed = golden_seed(info.name, player_count)
+    rng = Rng.from_seed(b"golden-choices:" + seed)
+    state, events = game.new_game(player_count, default_config(game), seed)
+    lines = [
+        f"# {info.display_name} ({info.name}), {player_count} players, seed {seed.decode()!r}, "
+        "default options, uniformly random legal actions.",
+        "# Regenerate on purpose with `make golden` (python -m tests.golden --regenerate).",
+        "setup",
+        *_event_lines(game, events),
+    ]
+    step = 0
+    while not game.is_terminal(state) and step < info.max_game_length:
+        step += 1
+        seat, action = choose_random(game, state, rng)
+        lines.append(f"{step:5d}  seat {seat}  {game.label(state, action)}")
+        lines.extend(_event_lines(game, game.play(state, seat, action)))
+    outcome = "over" if game.is_terminal(state) else "NOT over"
+    lines.append(f"{outcome} after {step} decisions")
+    lines.extend(_score_lines(game, state))
+    return "\n".join(lines) + "\n"
+
+
+def expected() -> dict[Path, str]:
+    """Every golden file's path and the text it should hold, rendered now."""
+    return {golden_path(name, count): render(registry.get(name), count) for name, count in cases()}
+
+
+def stale_files(paths: Sequence[Path]) -> list[Path]:
+    """Golden-looking text files in the golden folder that no registered case produces."""
+    wanted = set(paths)
+    return sorted(path for path in GOLDEN_DIR.glob("*-*p.txt") if path not in wanted)

@@ -1,0 +1,52 @@
+"""Diff every golden playthrough against the same seeded game played now, in memory."""
+
+from __future__ import annotations
+
+import difflib
+
+import pytest
+
+from services.common import registry
+from tests.golden import cases, expected, golden_path, render, stale_files
+
+MAX_DIFF_LINES = 80
+
+
+@pytest.mark.parametrize(("game_name", "player_count"), cases(), ids=[f"{n}-{c}p" for n, c in cases()])
+def test_playthrough_matches_golden_file(game_name: str, player_count: int) -> None:
+    """The stored playthrough is exactly what the engine plays now for the same seed and choices."""
+    path = golden_path(game_name, player_count)
+    assert path.exists(), f"{path} is missing: run `make golden` to create it"
+    now = render(registry.get(game_name), player_count)
+    stored = path.read_text()
+    if now != stored:
+        diff = list(
+            difflib.unified_diff(
+                stored.splitlines(),
+                now.splitlines(),
+                f"{path.name} (stored)",
+                f"{path.name} (now)",
+                lineterm="",
+            )
+        )
+        shown = "\n".join(diff[:MAX_DIFF_LINES])
+        more = f"\n... {len(diff) - MAX_DIFF_LINES} more diff lines" if len(diff) > MAX_DIFF_LINES else ""
+        pytest.fail(
+            f"{path.name} no longer matches the engine's play. If the change is intended, run "
+            f"`make golden` (python -m tests.golden --regenerate) and review the diff.\n{shown}{more}",
+            pytrace=False,
+        )
+
+
+def test_playthrough_ends_and_names_winners() -> None:
+    """Each golden playthrough reaches the end of its game and names its winners."""
+    for (game_name, player_count), text in zip(cases(), expected().values(), strict=True):
+        lines = text.splitlines()
+        assert any(line.startswith("over after ") for line in lines), f"{game_name} {player_count}p"
+        assert lines[-1].startswith("winners: ") and lines[-1] != "winners: none"
+
+
+def test_no_stale_golden_files() -> None:
+    """No golden file is left over from a game or player count that is no longer registered."""
+    stale = stale_files(list(expected()))
+    assert not stale, f"stale golden files {stale}: run `make golden` to remove them"
