@@ -73,7 +73,9 @@ def _translate(error: Exception) -> GatewayError:
     if isinstance(error, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
         return unavailable("STORE_UNAVAILABLE", "the game store is unreachable; nothing was changed")
     log.exception("gateway failure", exc_info=error)
-    return GatewayError(grpc.StatusCode.INTERNAL, "GATEWAY_FAILURE", "the gateway failed; it logged the details")
+    return GatewayError(
+        grpc.StatusCode.INTERNAL, "GATEWAY_FAILURE", "the gateway failed; it logged the details"
+    )
 
 
 R = TypeVar("R")
@@ -86,7 +88,7 @@ def rpc(handler: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
     async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> R:
         try:
             return await handler(self, request, context)
-        except Exception as error:  # noqa: BLE001 - every failure becomes a status
+        except Exception as error:
             if isinstance(error, grpc.aio.AbortError):
                 raise
             await abort(context, _translate(error))
@@ -102,7 +104,7 @@ def stream_rpc(handler: Callable[..., AsyncIterator[R]]) -> Callable[..., AsyncI
         try:
             async for item in handler(self, request, context):
                 yield item
-        except Exception as error:  # noqa: BLE001 - every failure becomes a status
+        except Exception as error:
             if isinstance(error, grpc.aio.AbortError):
                 raise
             await abort(context, _translate(error))

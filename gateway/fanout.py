@@ -1,0 +1,83 @@
+"""Watch fan-out: one Redis pub/sub connection per gateway process, one queue per watcher.
+
+A change committed through any gateway replica (or a worker) is published on the game's channel;
+every replica subscribed to that channel hands it to its own watchers, so any replica serves any
+watcher.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import defaultdict
+from collections.abc import AsyncIterator
+
+import redis.asyncio as aioredis
+from boardgame.rules.v1 import rules_pb2
+
+from gateway import keys
+
+log = logging.getLogger(__name__)
+
+Change = tuple[int, rules_pb2.ApplyActionResponse]
+QUEUE_LIMIT = 1024
+
+
+class Fanout:
+    """Routes published changes to the queues of this process's watchers."""
+
+    def __init__(self, redis: aioredis.Redis) -> None:
+        self.pubsub = redis.pubsub(ignore_subscribe_messages=True)
+        self.queues: dict[str, set[asyncio.Queue[Change | None]]] = defaultdict(set)
+        self.task: asyncio.Task[None] | None = None
+        self.lock = asyncio.Lock()
+
+    async def _reader(self) -> None:
+        while True:
+            try:
+                message = await self.pubsub.get_message(timeout=1.0)
+            except Exception:
+                log.warning("watch fan-out lost Redis; retrying", exc_info=True)
+                await asyncio.sleep(0.5)
+                continue
+            if message is None or message["type"] != "message":
+                continue
+            channel = message["channel"].decode()
+            version, _, payload = message["data"].partition(b"|")
+            change = (int(version), rules_pb2.ApplyActionResponse.FromString(payload))
+            for queue in list(self.queues.get(channel, ())):
+                if queue.qsize() >= QUEUE_LIMIT:  # the watcher is too slow: it resynchronizes
+                    while not queue.empty():
+                        queue.get_nowait()
+                    queue.put_nowait(None)
+                else:
+                    queue.put_nowait(change)
+
+    @contextlib.asynccontextmanager
+    async def subscribe(self, game_id: str) -> AsyncIterator[asyncio.Queue[Change | None]]:
+        """A queue receiving the game's changes for as long as the context is open."""
+        channel = keys.game_channel(game_id)
+        queue: asyncio.Queue[Change | None] = asyncio.Queue()
+        async with self.lock:
+            if not self.queues[channel]:
+                await self.pubsub.subscribe(channel)
+            self.queues[channel].add(queue)
+            if self.task is None:
+                self.task = asyncio.create_task(self._reader())
+        try:
+            yield queue
+        finally:
+            async with self.lock:
+                self.queues[channel].discard(queue)
+                if not self.queues[channel]:
+                    del self.queues[channel]
+                    await self.pubsub.unsubscribe(channel)
+
+    async def close(self) -> None:
+        """Stop reading and close the connection."""
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+        await self.pubsub.aclose()

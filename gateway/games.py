@@ -1,0 +1,137 @@
+"""Starting a game from a lobby: options checked against the title's GameInfo, a fresh seed whose
+SHA-256 is published, the rules service's initial state stored at version 0."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import pkgutil
+import re
+import secrets
+import uuid
+from functools import cache
+
+from boardgame.gateway.v1 import gateway_pb2
+from boardgame.rules.v1 import rules_pb2
+from google.protobuf import any_pb2, descriptor, message, symbol_database
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from gateway.app import Gateway
+from gateway.errors import invalid
+from gateway.store import GameStore
+
+SEED_BYTES = 32
+
+
+@cache
+def _load_generated_messages() -> None:
+    """Import every generated *_pb2 module, so any title's Config type can be found by name."""
+    import boardgame
+
+    for module in pkgutil.walk_packages(boardgame.__path__, "boardgame."):
+        if module.name.endswith("_pb2"):
+            importlib.import_module(module.name)
+
+
+def _enum_prefix(enum: descriptor.EnumDescriptor) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", enum.name).upper() + "_"
+
+
+def _set_option(config: message.Message, field: descriptor.FieldDescriptor, value: str) -> None:
+    """Set one Config field from an option value string (bool, integer or enum value name)."""
+    if field.type == descriptor.FieldDescriptor.TYPE_BOOL:
+        setattr(config, field.name, value == "true")
+    elif field.type == descriptor.FieldDescriptor.TYPE_ENUM:
+        setattr(
+            config,
+            field.name,
+            field.enum_type.values_by_name[_enum_prefix(field.enum_type) + value.upper()].number,
+        )
+    else:
+        setattr(config, field.name, int(value))
+
+
+def build_config(info: rules_pb2.GameInfo, options: list[gateway_pb2.GameOptionValue]) -> any_pb2.Any:
+    """The title's Config message for these options, packed; INVALID_ARGUMENT for a bad option."""
+    _load_generated_messages()
+    config_class = symbol_database.Default().GetSymbol(info.config_type)
+    config = config_class()
+    known = {option.name: option for option in info.options}
+    seen: set[str] = set()
+    for option in options:
+        spec = known.get(option.name)
+        if spec is None:
+            raise invalid("UNKNOWN_OPTION", f"{info.name} has no option {option.name!r}", option=option.name)
+        if option.name in seen:
+            raise invalid("DUPLICATE_OPTION", f"option {option.name!r} is set twice", option=option.name)
+        if spec.choices and option.value not in spec.choices:
+            raise invalid(
+                "INVALID_OPTION_VALUE",
+                f"option {option.name!r} must be one of {', '.join(spec.choices)}, not {option.value!r}",
+                option=option.name,
+            )
+        seen.add(option.name)
+        try:
+            _set_option(config, config.DESCRIPTOR.fields_by_name[option.name], option.value)
+        except (KeyError, ValueError) as error:
+            raise invalid(
+                "INVALID_OPTION_VALUE", f"option {option.name!r}: bad value {option.value!r}"
+            ) from error
+    packed = any_pb2.Any()
+    packed.Pack(config, deterministic=True)
+    return packed
+
+
+def validate_options(
+    app: Gateway, title: str, seat_count: int, options: list[gateway_pb2.GameOptionValue]
+) -> None:
+    """Raise unless the title exists, the seat count suits it and the options are valid."""
+    info = app.rules.get(title).info
+    if not info.min_players <= seat_count <= info.max_players:
+        raise invalid(
+            "INVALID_SEAT_COUNT",
+            f"{info.display_name} is for {info.min_players} to {info.max_players} players, not {seat_count}",
+        )
+    build_config(info, options)
+
+
+def now() -> Timestamp:
+    """The current time as a Timestamp."""
+    stamp = Timestamp()
+    stamp.GetCurrentTime()
+    return stamp
+
+
+async def start_game(
+    app: Gateway,
+    *,
+    title: str,
+    player_count: int,
+    options: list[gateway_pb2.GameOptionValue],
+    seats: list[gateway_pb2.GameSeat],
+    clock: gateway_pb2.TurnClock,
+    lobby_id: str,
+) -> str:
+    """Create the game: seed, initial state at version 0, record; then queue what follows (bots)."""
+    rules_title = app.rules.get(title)
+    validate_options(app, title, player_count, options)
+    config = build_config(rules_title.info, options)
+    seed = secrets.token_bytes(SEED_BYTES)
+    created = await rules_title.call(
+        "NewGame", rules_pb2.NewGameRequest(player_count=player_count, config=config, seed=seed)
+    )
+    game_id = uuid.uuid4().hex
+    record = gateway_pb2.GameRecord(
+        game_id=game_id,
+        title=title,
+        player_count=player_count,
+        config=config,
+        seats=seats,
+        seed_sha256=hashlib.sha256(seed).hexdigest(),
+        started_at=now(),
+    )
+    setup = rules_pb2.ApplyActionResponse(events=created.events, acting_seats=created.acting_seats)
+    store = GameStore(app.redis, app.settings.event_history)
+    await store.create(record, seed, clock, lobby_id, created.state.SerializeToString(), setup)
+    await app.dispatcher.after_commit(game_id, 0, list(created.acting_seats), False)
+    return game_id

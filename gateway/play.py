@@ -1,0 +1,288 @@
+"""GameService: views with legal actions, moves, resignation, watch streams, records and replays."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable
+
+import grpc
+from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
+from boardgame.rules.v1 import rules_pb2
+from google.protobuf import any_pb2
+
+from gateway import keys, metrics, moves
+from gateway.app import Gateway
+from gateway.auth import Principal, authenticate
+from gateway.errors import GatewayError, invalid, permission_denied, precondition, rpc, stream_rpc
+from gateway.fanout import Fanout
+from gateway.store import STATUS_FINISHED, GameStore, Meta
+
+MAX_REQUEST_ID = 64
+
+
+def seats_of(meta: Meta, player_id: str) -> list[int]:
+    """The seats a player plays (not resigned) in a game."""
+    return [s.seat for s in meta.record.seats if s.player.player_id == player_id and not s.resigned]
+
+
+def visible_events(
+    events: Iterable[rules_pb2.Event], version: int, seat: int | None
+) -> list[gateway_pb2.GameEvent]:
+    """The events a seat (None: a spectator) may see, as sent to clients."""
+    return [
+        gateway_pb2.GameEvent(version=version, detail=event.detail, text=event.text)
+        for event in events
+        if not event.visible_to or (seat is not None and seat in event.visible_to)
+    ]
+
+
+class GameServicer(gateway_pb2_grpc.GameServiceServicer):
+    """Live play for clients."""
+
+    def __init__(self, app: Gateway, fanout: Fanout) -> None:
+        self.app = app
+        self.store = GameStore(app.redis, app.settings.event_history)
+        self.fanout = fanout
+
+    async def _viewer(
+        self, game_id: str, context: grpc.aio.ServicerContext
+    ) -> tuple[Principal, Meta, int | None]:
+        principal = await authenticate(self.app, context)
+        meta = await moves.load_meta(self.store, game_id)
+        seats = seats_of(meta, principal.player_id)
+        return principal, meta, (seats[0] if seats else None)
+
+    async def game_view(
+        self, meta: Meta, state: bytes, version: int, seat: int | None
+    ) -> gateway_pb2.GameView:
+        """The GameView of a state for a seat (None: a spectator)."""
+        title = self.app.rules.get(meta.record.title)
+        request = rules_pb2.GetViewRequest(state=any_pb2.Any.FromString(state), include_legal_actions=True)
+        if seat is not None:
+            request.seat = seat
+        view = await title.call("GetView", request)
+        game = gateway_pb2.GameView(
+            game_id=meta.record.game_id,
+            title=meta.record.title,
+            version=version,
+            view=view.view,
+            legal_actions=view.legal_actions,
+            acting_seats=view.acting_seats,
+            seats=meta.record.seats,
+            seed_sha256=meta.record.seed_sha256,
+            status=gateway_pb2.GAME_STATUS_FINISHED if view.game_over else gateway_pb2.GAME_STATUS_ACTIVE,
+        )
+        if seat is not None:
+            game.seat = seat
+        if view.game_over:
+            game.scores.CopyFrom(
+                await title.call("GetScores", rules_pb2.GetScoresRequest(state=request.state))
+            )
+        return game
+
+    async def _current_view(self, meta: Meta, seat: int | None) -> gateway_pb2.GameView:
+        state, version = await self.store.state(meta.record.game_id)
+        return await self.game_view(meta, state, version, seat)
+
+    @rpc
+    async def GetGame(
+        self, request: gateway_pb2.GetGameRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.GetGameResponse:
+        """The caller's view with its legal actions."""
+        _, meta, seat = await self._viewer(request.game_id, context)
+        return gateway_pb2.GetGameResponse(game=await self._current_view(meta, seat))
+
+    @rpc
+    async def SubmitAction(
+        self, request: gateway_pb2.SubmitActionRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.SubmitActionResponse:
+        """Play one action for the caller's seat."""
+        principal = await authenticate(self.app, context)
+        if len(request.request_id) > MAX_REQUEST_ID:
+            raise invalid("INVALID_REQUEST_ID", f"request_id must be at most {MAX_REQUEST_ID} characters")
+        if not request.action.type_url:
+            raise invalid("MISSING_ACTION", "action is missing: send one of the legal actions received")
+        meta = await moves.load_meta(self.store, request.game_id)
+        seats = seats_of(meta, principal.player_id)
+        if not seats:
+            raise permission_denied("you do not play a seat in this game")
+        if meta.status == STATUS_FINISHED:
+            raise precondition("GAME_OVER", "the game is over")
+        seat = await self._acting_seat(meta, seats)
+        played = await moves.play(
+            self.app, request.game_id, seat, request.action, request.expected_version, request.request_id
+        )
+        if played.change is None:
+            events = [
+                e
+                for version, change in await self.store.changes_since(request.game_id, played.version - 1)
+                if version == played.version
+                for e in visible_events(change.events, version, seat)
+            ]
+            return gateway_pb2.SubmitActionResponse(
+                version=played.version, events=events, game=await self._current_view(meta, seat)
+            )
+        view = await self.game_view(meta, played.change.state.SerializeToString(), played.version, seat)
+        return gateway_pb2.SubmitActionResponse(
+            version=played.version,
+            events=visible_events(played.change.events, played.version, seat),
+            game=view,
+        )
+
+    async def _acting_seat(self, meta: Meta, seats: list[int]) -> int:
+        """The caller's seat that acts now (a player may hold several seats at one table)."""
+        if len(seats) == 1:
+            return seats[0]
+        view = await self._current_view(meta, None)
+        acting = [seat for seat in seats if seat in view.acting_seats]
+        return acting[0] if acting else seats[0]
+
+    @rpc
+    async def Resign(
+        self, request: gateway_pb2.ResignRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.ResignResponse:
+        """The caller's seat goes to a bot; the caller ranks last."""
+        principal = await authenticate(self.app, context)
+        meta = await moves.load_meta(self.store, request.game_id)
+        seats = seats_of(meta, principal.player_id)
+        if not seats:
+            raise permission_denied("you do not play a seat in this game")
+        if meta.status == STATUS_FINISHED:
+            raise precondition("GAME_OVER", "the game is over")
+        for seat in meta.record.seats:
+            if seat.seat in seats:
+                seat.resigned = True
+                seat.bot_strength = seat.bot_strength or gateway_pb2.BOT_STRENGTH_RANDOM
+        await self.store.save_seats(request.game_id, meta.record)
+        state, version = await self.store.state(request.game_id)
+        view = await self.game_view(meta, state, version, None)
+        await self.app.dispatcher.after_commit(request.game_id, version, list(view.acting_seats), False)
+        return gateway_pb2.ResignResponse(game=view)
+
+    @stream_rpc
+    async def WatchGame(
+        self, request: gateway_pb2.WatchGameRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[gateway_pb2.WatchGameResponse]:
+        """The current view, the changes kept since from_version, then every change as it is committed."""
+        _, meta, seat = await self._viewer(request.game_id, context)
+        metrics.WATCH_STREAMS.inc()
+        try:
+            async with self.fanout.subscribe(request.game_id) as queue:
+                state, version = await self.store.state(request.game_id)
+                kept = [
+                    (v, c)
+                    for v, c in await self.store.changes_since(request.game_id, request.from_version)
+                    if v <= version
+                ]
+                complete = request.from_version >= version or (
+                    kept and kept[0][0] == request.from_version + 1
+                )
+                for changed, change in kept[:-1]:
+                    yield gateway_pb2.WatchGameResponse(events=visible_events(change.events, changed, seat))
+                last_events = visible_events(kept[-1][1].events, kept[-1][0], seat) if kept else []
+                game = await self.game_view(meta, state, version, seat)
+                yield gateway_pb2.WatchGameResponse(events=last_events, game=game, resync=not complete)
+                sent = version
+                while game.status != gateway_pb2.GAME_STATUS_FINISHED:
+                    item = await queue.get()
+                    if item is None:
+                        state, sent = await self.store.state(request.game_id)
+                        game = await self.game_view(meta, state, sent, seat)
+                        yield gateway_pb2.WatchGameResponse(game=game, resync=True)
+                        continue
+                    changed, change = item
+                    if changed <= sent:
+                        continue
+                    meta = await moves.load_meta(self.store, request.game_id)
+                    game = await self.game_view(meta, change.state.SerializeToString(), changed, seat)
+                    yield gateway_pb2.WatchGameResponse(
+                        events=visible_events(change.events, changed, seat),
+                        game=game,
+                        resync=changed != sent + 1,
+                    )
+                    sent = changed
+        finally:
+            metrics.WATCH_STREAMS.dec()
+
+    async def _finished(self, game_id: str) -> Meta:
+        meta = await moves.load_meta(self.store, game_id)
+        if meta.status != STATUS_FINISHED:
+            raise precondition(
+                "GAME_NOT_FINISHED", "the record and the seed are available once the game is over"
+            )
+        return meta
+
+    async def record(self, game_id: str) -> gateway_pb2.GameRecord:
+        """The full record of a finished game, seed and actions included."""
+        meta = await self._finished(game_id)
+        title = self.app.rules.get(meta.record.title)
+        record = gateway_pb2.GameRecord()
+        record.CopyFrom(meta.record)
+        record.seed = await self.store.seed(game_id)
+        finished_at = await self.app.redis.hget(keys.game_meta(game_id), "finished_at")
+        if finished_at:
+            record.finished_at.FromJsonString(finished_at.decode())
+        for version, seat, action in await self.store.log(game_id):
+            logged = record.actions.add(version=version, seat=seat)
+            logged.action.type_url = f"type.googleapis.com/{title.info.action_type}"
+            logged.action.value = action
+        state, _ = await self.store.state(game_id)
+        record.scores.CopyFrom(
+            await title.call("GetScores", rules_pb2.GetScoresRequest(state=any_pb2.Any.FromString(state)))
+        )
+        return record
+
+    @rpc
+    async def GetGameRecord(
+        self, request: gateway_pb2.GetGameRecordRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.GetGameRecordResponse:
+        """A finished game's record."""
+        await authenticate(self.app, context)
+        return gateway_pb2.GetGameRecordResponse(record=await self.record(request.game_id))
+
+    @rpc
+    async def ReplayGame(
+        self, request: gateway_pb2.ReplayGameRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.ReplayGameResponse:
+        """Re-derive every state from config, seed and log, and compare with what was stored."""
+        await authenticate(self.app, context)
+        record = await self.record(request.game_id)
+        title = self.app.rules.get(record.title)
+        created = await title.call(
+            "NewGame",
+            rules_pb2.NewGameRequest(
+                player_count=record.player_count, config=record.config, seed=record.seed
+            ),
+        )
+        state = created.state
+        for count, logged in enumerate(record.actions):
+            try:
+                changed = await title.call(
+                    "ApplyAction",
+                    rules_pb2.ApplyActionRequest(state=state, seat=logged.seat, action=logged.action),
+                )
+            except GatewayError as error:
+                if error.code == grpc.StatusCode.UNAVAILABLE:
+                    raise
+                return gateway_pb2.ReplayGameResponse(
+                    consistent=False,
+                    actions_replayed=count,
+                    mismatch=f"action {count + 1} refused: {error.message}",
+                )
+            state = changed.state
+            if logged.version != count + 1:
+                return gateway_pb2.ReplayGameResponse(
+                    consistent=False,
+                    actions_replayed=count,
+                    mismatch=f"log entry {count} has version {logged.version}",
+                )
+        stored, _ = await self.store.state(request.game_id)
+        if state.SerializeToString() != stored:
+            return gateway_pb2.ReplayGameResponse(
+                consistent=False, actions_replayed=len(record.actions), mismatch="the final state differs"
+            )
+        scores = await title.call("GetScores", rules_pb2.GetScoresRequest(state=state))
+        if scores != record.scores:
+            return gateway_pb2.ReplayGameResponse(
+                consistent=False, actions_replayed=len(record.actions), mismatch="the scores differ"
+            )
+        return gateway_pb2.ReplayGameResponse(consistent=True, actions_replayed=len(record.actions))

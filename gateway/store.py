@@ -1,0 +1,196 @@
+"""A game's records in Redis, and the one write path: a Lua compare-and-set on the game's version.
+
+The write path checks the expected version (and the request id, for idempotency), stores the new
+state, appends the action to the game's log (stream entry id `<version>-1`), keeps the change in a
+capped stream for watchers that resume, records the request id, marks the game finished when it is,
+and publishes the change — all in one atomic script on one Cluster slot (every key has {game_id}).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import redis.asyncio as aioredis
+from boardgame.gateway.v1 import gateway_pb2
+from boardgame.rules.v1 import rules_pb2
+
+from gateway import keys
+
+STATUS_ACTIVE = "active"
+STATUS_FINISHED = "finished"
+FINISHED_TTL_SECONDS = 3600  # idempotency records and recent changes of a finished game
+
+COMMIT_SCRIPT = """
+local current = tonumber(redis.call('GET', KEYS[2]))
+if current == nil then return {'missing', ''} end
+if ARGV[5] ~= '' then
+  local previous = redis.call('HGET', KEYS[4], ARGV[5])
+  if previous then return {'duplicate', previous} end
+end
+if current ~= tonumber(ARGV[1]) then return {'stale', tostring(current)} end
+local version = current + 1
+local id = version .. '-1'
+redis.call('SET', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[2], version)
+redis.call('XADD', KEYS[3], id, 's', ARGV[3], 'a', ARGV[4])
+redis.call('XADD', KEYS[5], 'MAXLEN', ARGV[8], id, 'c', ARGV[6])
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], version) end
+if ARGV[9] == '1' then
+  redis.call('HSET', KEYS[6], 'status', 'finished', 'finished_at', ARGV[11])
+  redis.call('EXPIRE', KEYS[4], ARGV[10])
+  redis.call('EXPIRE', KEYS[5], ARGV[10])
+end
+redis.call('PUBLISH', ARGV[7], version .. '|' .. ARGV[12])
+return {'ok', tostring(version)}
+"""
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    """What the write path did: 'ok' (with the new version), 'stale', 'duplicate' or 'missing'."""
+
+    outcome: str
+    version: int
+
+
+@dataclass(frozen=True)
+class Meta:
+    """A game's fixed facts and status."""
+
+    record: gateway_pb2.GameRecord  # without seed, actions or scores
+    status: str
+    clock: gateway_pb2.TurnClock
+    lobby_id: str
+
+
+class GameStore:
+    """Reads and writes of games; `commit` is the only way a game's state changes."""
+
+    def __init__(self, redis: aioredis.Redis, event_history: int) -> None:
+        self.redis = redis
+        self.event_history = event_history
+        self._commit = redis.register_script(COMMIT_SCRIPT)
+
+    async def create(
+        self,
+        record: gateway_pb2.GameRecord,
+        seed: bytes,
+        clock: gateway_pb2.TurnClock,
+        lobby_id: str,
+        state: bytes,
+        setup: rules_pb2.ApplyActionResponse,
+    ) -> None:
+        """Store a new game at version 0 with its setup events."""
+        game_id = record.game_id
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(
+                keys.game_meta(game_id),
+                mapping={
+                    "record": record.SerializeToString(),
+                    "seed": seed,
+                    "status": STATUS_ACTIVE,
+                    "clock": clock.SerializeToString(),
+                    "lobby_id": lobby_id,
+                },
+            )
+            pipe.set(keys.game_state(game_id), state)
+            pipe.set(keys.game_version(game_id), 0)
+            pipe.xadd(keys.game_events(game_id), {"c": setup.SerializeToString()}, id="0-1")
+            await pipe.execute()
+        await self.redis.sadd(keys.live_games(record.title), game_id)
+
+    async def meta(self, game_id: str) -> Meta | None:
+        """The game's fixed facts, or None for an unknown game."""
+        fields = await self.redis.hmget(keys.game_meta(game_id), ["record", "status", "clock", "lobby_id"])
+        if fields[0] is None:
+            return None
+        clock = gateway_pb2.TurnClock.FromString(fields[2] or b"")
+        return Meta(
+            gateway_pb2.GameRecord.FromString(fields[0]),
+            fields[1].decode(),
+            clock,
+            (fields[3] or b"").decode(),
+        )
+
+    async def save_seats(self, game_id: str, record: gateway_pb2.GameRecord) -> None:
+        """Rewrite the record after a seat changed hands (resignation, forfeit)."""
+        await self.redis.hset(keys.game_meta(game_id), "record", record.SerializeToString())
+
+    async def seed(self, game_id: str) -> bytes:
+        """The game's seed (only ever shown once the game is over)."""
+        return await self.redis.hget(keys.game_meta(game_id), "seed") or b""
+
+    async def state(self, game_id: str) -> tuple[bytes, int]:
+        """The serialized state (a packed Any) and its version."""
+        state, version = await self.redis.mget(keys.game_state(game_id), keys.game_version(game_id))
+        return state or b"", int(version or 0)
+
+    async def request_version(self, game_id: str, request_id: str) -> int | None:
+        """The version a request id already produced, if any."""
+        value = await self.redis.hget(keys.game_requests(game_id), request_id)
+        return None if value is None else int(value)
+
+    async def commit(
+        self,
+        game_id: str,
+        *,
+        expected_version: int,
+        state: bytes,
+        seat: int,
+        action: bytes,
+        request_id: str,
+        change: rules_pb2.ApplyActionResponse,
+        finished_at: str,
+    ) -> CommitResult:
+        """The write path (see the module docstring); atomic."""
+        published = change.SerializeToString()
+        kept = rules_pb2.ApplyActionResponse(
+            events=change.events, acting_seats=change.acting_seats, game_over=change.game_over
+        ).SerializeToString()
+        outcome, value = await self._commit(
+            keys=[
+                keys.game_state(game_id),
+                keys.game_version(game_id),
+                keys.game_log(game_id),
+                keys.game_requests(game_id),
+                keys.game_events(game_id),
+                keys.game_meta(game_id),
+            ],
+            args=[
+                expected_version,
+                state,
+                seat,
+                action,
+                request_id,
+                kept,
+                keys.game_channel(game_id),
+                self.event_history,
+                1 if change.game_over else 0,
+                FINISHED_TTL_SECONDS,
+                finished_at,
+                published,
+            ],
+        )
+        return CommitResult(outcome.decode(), int(value) if value else 0)
+
+    async def changes_since(
+        self, game_id: str, version: int
+    ) -> list[tuple[int, rules_pb2.ApplyActionResponse]]:
+        """The kept changes after `version`, oldest first (without states)."""
+        entries = await self.redis.xrange(keys.game_events(game_id), min=f"{version + 1}-0")
+        return [
+            (int(entry_id.decode().split("-")[0]), rules_pb2.ApplyActionResponse.FromString(fields[b"c"]))
+            for entry_id, fields in entries
+        ]
+
+    async def log(self, game_id: str) -> list[tuple[int, int, bytes]]:
+        """The whole action log: (version, seat, serialized Action)."""
+        entries = await self.redis.xrange(keys.game_log(game_id))
+        return [
+            (int(entry_id.decode().split("-")[0]), int(fields[b"s"]), fields[b"a"])
+            for entry_id, fields in entries
+        ]
+
+    async def finish(self, title: str, game_id: str) -> None:
+        """Take a finished game off the live list."""
+        await self.redis.srem(keys.live_games(title), game_id)
