@@ -1,0 +1,77 @@
+"""Benchmarks of the rules services: `python -m bench` (`make bench`) prints plain-text tables.
+
+They measure, never assert: in-process random playouts per game and player count on one core,
+ApplyAction latency over gRPC on loopback next to a bare echo of the same payload, and the size of
+serialized mid-game states. Targets, where known, live in the table below, keyed by game name.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Targets:
+    """What a game's figures should reach; None where no target is set."""
+
+    games_per_second_4p: float | None = None
+    apply_over_echo_p50: float | None = None
+    state_bytes_4p: int | None = None
+
+
+TARGETS: dict[str, Targets] = {
+    "puertorico": Targets(games_per_second_4p=150, apply_over_echo_p50=2.0, state_bytes_4p=4096),
+}
+
+NO_TARGETS = Targets()
+
+
+def targets_for(game_name: str) -> Targets:
+    """The targets of a game (all None for a game without any)."""
+    return TARGETS.get(game_name, NO_TARGETS)
+
+
+def usable_cpus() -> list[int]:
+    """The CPUs this process may run on now (empty where affinity is unsupported)."""
+    if not hasattr(os, "sched_getaffinity"):
+        return []
+    return sorted(os.sched_getaffinity(0))
+
+
+def pin_to_cpu(cpu: int | None) -> None:
+    """Pin the calling thread, and the threads it starts later, to one CPU (no-op for None)."""
+    if cpu is not None and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {cpu})
+
+
+def table(title: str, headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """A plain-text table: the title, then columns aligned (numbers right, text left)."""
+    cells = [[str(cell) for cell in row] for row in rows]
+    widths = [max(len(headers[i]), *(len(row[i]) for row in cells)) for i in range(len(headers))]
+    numeric = [all(_is_number(row[i]) for row in cells) and bool(cells) for i in range(len(headers))]
+
+    def line(values: Sequence[str]) -> str:
+        parts = [
+            value.rjust(widths[i]) if numeric[i] else value.ljust(widths[i]) for i, value in enumerate(values)
+        ]
+        return "  ".join(parts).rstrip()
+
+    rule = "  ".join("-" * width for width in widths)
+    return "\n".join([title, line(headers), rule, *(line(row) for row in cells)])
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text.replace(",", ""))
+    except ValueError:
+        return text in ("-", "")
+    return True
+
+
+def verdict(meets: bool | None) -> str:
+    """'yes', 'NO', or '-' when there is no target."""
+    if meets is None:
+        return "-"
+    return "yes" if meets else "NO"

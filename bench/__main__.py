@@ -1,0 +1,161 @@
+"""Run the benchmarks and print plain-text tables: `python -m bench [--seconds S] [--game NAME] ...`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+
+from bench import pin_to_cpu, table, targets_for, usable_cpus, verdict
+from bench.latency import measure_latency, median, percentile
+from bench.playouts import measure_playouts
+from bench.sizes import measure_sizes
+from bench.sizes import median as median_bytes
+from services.common import registry
+from services.common.game import Game
+
+REFERENCE_PLAYERS = 4
+
+
+def reference_players(game: Game) -> int:
+    """The player count the latency and size figures use: 4, or the nearest the game supports."""
+    info = game.info
+    return min(max(REFERENCE_PLAYERS, info.min_players), info.max_players)
+
+
+def playout_table(games: list[Game], seconds: float) -> str:
+    """Table (a): random playouts in-process, per game and player count."""
+    rows = []
+    for game in games:
+        target = targets_for(game.info.name).games_per_second_4p
+        for players in game.info.player_counts:
+            rate = measure_playouts(game, players, seconds)
+            has_target = target is not None and players == REFERENCE_PLAYERS
+            rows.append(
+                [
+                    game.info.name,
+                    players,
+                    rate.games,
+                    f"{rate.steps / rate.games:.0f}",
+                    f"{rate.games_per_second:,.1f}",
+                    f"{rate.steps_per_second:,.0f}",
+                    f">= {target:g}" if has_target else "-",
+                    verdict(rate.games_per_second >= target if has_target and target else None),
+                ]
+            )
+    headers = ["game", "players", "games", "steps/game", "games/s", "steps/s", "target", "meets"]
+    return table("(a) random playouts in-process, one core", headers, rows)
+
+
+def latency_table(games: list[Game], calls: int, server_cpu: int | None) -> str:
+    """Table (b): ApplyAction over gRPC on loopback next to an echo of the same bytes."""
+    rows = []
+    for game in games:
+        players = reference_players(game)
+        result = measure_latency(game, players, calls, server_cpu)
+        target = targets_for(game.info.name).apply_over_echo_p50
+        apply_p50, echo_p50 = median(result.apply_us), median(result.echo_us)
+        ratio = apply_p50 / echo_p50
+        rows.append(
+            [
+                game.info.name,
+                players,
+                len(result.apply_us),
+                median_bytes(result.payload_bytes),
+                f"{apply_p50:.0f}",
+                f"{percentile(result.apply_us, 0.99):.0f}",
+                f"{echo_p50:.0f}",
+                f"{percentile(result.echo_us, 0.99):.0f}",
+                f"{ratio:.2f}",
+                f"{percentile(result.apply_us, 0.99) / percentile(result.echo_us, 0.99):.2f}",
+                f"<= {target:g}" if target is not None else "-",
+                verdict(ratio <= target if target is not None else None),
+            ]
+        )
+    headers = [
+        "game",
+        "players",
+        "calls",
+        "payload B",
+        "apply p50 us",
+        "apply p99 us",
+        "echo p50 us",
+        "echo p99 us",
+        "p50 ratio",
+        "p99 ratio",
+        "target",
+        "meets",
+    ]
+    return table("(b) ApplyAction over gRPC on loopback vs echo of the same payload", headers, rows)
+
+
+def size_table(games: list[Game], playouts: int) -> str:
+    """Table (c): serialized state and view sizes mid-game."""
+    rows = []
+    for game in games:
+        players = reference_players(game)
+        sizes = measure_sizes(game, players, playouts)
+        target = targets_for(game.info.name).state_bytes_4p if players == REFERENCE_PLAYERS else None
+        for what, values, limit in (
+            ("state, mid-game", sizes.mid_state, target),
+            ("state, whole game", sizes.all_states, None),
+            ("spectator view, mid-game", sizes.mid_view, None),
+        ):
+            rows.append(
+                [
+                    game.info.name,
+                    players,
+                    what,
+                    len(values),
+                    median_bytes(values),
+                    max(values),
+                    f"<= {limit}" if limit is not None else "-",
+                    verdict(max(values) <= limit if limit is not None else None),
+                ]
+            )
+    headers = ["game", "players", "message", "samples", "median B", "max B", "target (max)", "meets"]
+    return table(f"(c) serialized sizes over {playouts} random games", headers, rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every benchmark on the chosen games and print the tables."""
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--seconds", type=float, default=4.0, help="time per playout row (default 4)")
+    parser.add_argument("--calls", type=int, default=2000, help="ApplyAction calls to time (default 2000)")
+    parser.add_argument("--playouts", type=int, default=20, help="games for the size table (default 20)")
+    parser.add_argument("--game", action="append", help="only this registered game (repeatable)")
+    parser.add_argument("--skip-grpc", action="store_true", help="skip the gRPC latency table")
+    args = parser.parse_args(argv)
+
+    names = args.game or list(registry.games())
+    games = [registry.get(name) for name in names]
+    cpus = usable_cpus()
+    client_cpu = cpus[0] if cpus else None
+    server_cpu = cpus[1] if len(cpus) > 1 else client_cpu
+    pin_to_cpu(client_cpu)
+    pinning = (
+        f"benchmark on CPU {client_cpu}, gRPC server process on CPU {server_cpu}"
+        if cpus
+        else "CPU affinity unsupported: not pinned"
+    )
+    machine = (
+        f"python {platform.python_version()} on {platform.machine()}, {len(cpus) or os.cpu_count()} CPUs"
+    )
+    print(f"{machine}; {pinning}")
+    started = time.perf_counter()
+    print()
+    print(playout_table(games, args.seconds))
+    if not args.skip_grpc:
+        print()
+        print(latency_table(games, args.calls, server_cpu))
+    print()
+    print(size_table(games, args.playouts))
+    print()
+    print(f"total {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
