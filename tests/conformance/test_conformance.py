@@ -172,6 +172,9 @@ def test_only_acting_seats_have_legal_actions(pool: Pool, kind: str, case: Case,
             assert step.acting_seats, f"{where}: no acting seat in a game not over"
             assert list(step.acting_seats) == sorted(set(step.acting_seats)), f"{where}: {step.acting_seats}"
             assert set(step.acting_seats) <= set(seats), f"{where}: acting seats {step.acting_seats}"
+            assert step.outcome.game_over == (step.outcome.acting_seats == ()), (
+                f"{where}: game_over {step.outcome.game_over} but acting seats {step.outcome.acting_seats}"
+            )
             for seat in seats:
                 legal = step.legal if seat == step.seat else driver.legal_actions(step.state, seat)
                 if seat in step.acting_seats:
@@ -221,7 +224,9 @@ def test_every_legal_action_applies(pool: Pool, kind: str, case: Case, driver: D
                     assert driver.state_bytes(state) == before, f"applying {legal.label!r} changed its input"
                     if kind == "inprocess":
                         assert serialize(game.action_to_proto(legal.action)) == action_before
-                    assert driver.state_bytes(outcome.state) != b"" or outcome.game_over
+                    assert outcome.game_over == (outcome.acting_seats == ()), (
+                        f"{legal.label!r}: game_over {outcome.game_over}, acting {outcome.acting_seats}"
+                    )
                     checked += 1
     assert checked > 0
 
@@ -385,6 +390,22 @@ def test_malformed_any_is_refused(pool: Pool, case: Case, grpc_driver: GrpcDrive
     again = grpc_driver.apply(state, seat, action)
     assert grpc_driver.state_bytes(again.state) == grpc_driver.state_bytes(baseline.state)
     assert again.events == baseline.events
+
+
+def test_get_view_lists_the_same_legal_actions(pool: Pool, case: Case, grpc_driver: GrpcDriver) -> None:
+    """GetView with include_legal_actions gives ListLegalActions' list and the plain view's bytes."""
+    trace = traces(pool, "grpc", case)[0]
+    states = [state for state, _ in sampled_states(trace, SAMPLES["grpc"])] + [trace.final.state]
+    for state in states:
+        for seat in [*range(case.players), None]:
+            request = rules_pb2.GetViewRequest(state=state, include_legal_actions=True)
+            if seat is not None:
+                request.seat = seat
+            response = grpc_driver.call("GetView", request)
+            assert response.view.value == grpc_driver.view_bytes(state, seat)
+            listed_now = [(legal.action.value, legal.label) for legal in response.legal_actions]
+            expected = listed(grpc_driver.legal_actions(state, seat)) if seat is not None else []
+            assert listed_now == expected, f"seat {seat}: GetView and ListLegalActions disagree"
 
 
 def test_invalid_new_game_is_refused(driver: Driver, game: Game, game_name: str) -> None:
