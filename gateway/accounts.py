@@ -1,0 +1,161 @@
+"""AccountService: guests, named accounts with passwords, sign-in and -out, operators' own users."""
+
+from __future__ import annotations
+
+import re
+
+import grpc
+from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
+
+from gateway import auth, keys
+from gateway.app import Gateway
+from gateway.errors import GatewayError, invalid, rpc, unauthenticated
+from gateway.replies import text
+
+USERNAME = re.compile(r"[A-Za-z0-9_-]{3,32}")
+DISPLAY_NAME_MAX = 32
+PASSWORD_MIN, PASSWORD_MAX = 8, 128
+EXTERNAL_ID_MAX = 128
+WRONG_CREDENTIALS = "wrong user name or password"
+
+
+def display_name(value: str, field: str = "display_name") -> str:
+    """The name, trimmed; INVALID_ARGUMENT unless it has 1 to 32 printable characters."""
+    name = value.strip()
+    if not 1 <= len(name) <= DISPLAY_NAME_MAX:
+        raise invalid(
+            "INVALID_DISPLAY_NAME", f"{field} must have 1 to {DISPLAY_NAME_MAX} characters", field=field
+        )
+    if not name.isprintable():
+        raise invalid("INVALID_DISPLAY_NAME", f"{field} must not contain control characters", field=field)
+    return name
+
+
+def _username(value: str) -> str:
+    if not USERNAME.fullmatch(value):
+        raise invalid(
+            "INVALID_USERNAME",
+            "username must have 3 to 32 characters, each a letter, a digit, '_' or '-'",
+            field="username",
+        )
+    return value
+
+
+def _password(value: str) -> str:
+    if not PASSWORD_MIN <= len(value) <= PASSWORD_MAX:
+        raise invalid(
+            "INVALID_PASSWORD",
+            f"password must have {PASSWORD_MIN} to {PASSWORD_MAX} characters",
+            field="password",
+        )
+    return value
+
+
+class AccountService(gateway_pb2_grpc.AccountServiceServicer):
+    """Signs players in and out."""
+
+    def __init__(self, app: Gateway) -> None:
+        self.app = app
+
+    @rpc
+    async def CreateGuest(
+        self, request: gateway_pb2.CreateGuestRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.CreateGuestResponse:
+        """A new guest, signed in."""
+        name = display_name(request.display_name)
+        player = await auth.create_player(self.app, name, guest=True)
+        return gateway_pb2.CreateGuestResponse(session=await auth.new_session(self.app, player.player_id))
+
+    @rpc
+    async def Register(
+        self, request: gateway_pb2.RegisterRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.RegisterResponse:
+        """A new named account, signed in; ALREADY_EXISTS if the user name is taken."""
+        username = _username(request.username)
+        password = _password(request.password)
+        name = display_name(request.display_name) if request.display_name else username
+        if await self.app.redis.exists(keys.username(username)):
+            raise _taken(username)
+        password_hash = await auth.hash_password(password)
+        # The record is written before the name is claimed, so a claimed name always has a player;
+        # losing the claim to a concurrent registration removes the unused record again.
+        player = await auth.create_player(self.app, name, guest=False, username=username)
+        await self.app.redis.set(keys.password(player.player_id), password_hash)
+        if not await self.app.redis.set(keys.username(username), player.player_id, nx=True):
+            await auth.delete_player(self.app, player.player_id)
+            raise _taken(username)
+        return gateway_pb2.RegisterResponse(session=await auth.new_session(self.app, player.player_id))
+
+    @rpc
+    async def SignIn(
+        self, request: gateway_pb2.SignInRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.SignInResponse:
+        """A new session for a named account; UNAUTHENTICATED for a wrong name or password alike."""
+        if not request.username or not request.password:
+            raise invalid("MISSING_CREDENTIALS", "username and password are both required")
+        player_id = ""
+        if USERNAME.fullmatch(request.username) and len(request.password) <= PASSWORD_MAX:
+            player_id = text(await self.app.redis.get(keys.username(request.username)) or "")
+        stored = await self.app.redis.get(keys.password(player_id)) if player_id else None
+        matches = await auth.check_password(request.password[:PASSWORD_MAX], text(stored) if stored else None)
+        if not player_id or not matches:
+            raise unauthenticated(WRONG_CREDENTIALS)
+        return gateway_pb2.SignInResponse(session=await auth.new_session(self.app, player_id))
+
+    @rpc
+    async def SignOut(
+        self, request: gateway_pb2.SignOutRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.SignOutResponse:
+        """Revoke the call's token."""
+        await auth.authenticate(self.app, context)
+        await auth.revoke(self.app, auth.bearer_token(context))
+        return gateway_pb2.SignOutResponse()
+
+    @rpc
+    async def GetMe(
+        self, request: gateway_pb2.GetMeRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.GetMeResponse:
+        """The signed-in player."""
+        principal = await auth.authenticate(self.app, context)
+        return gateway_pb2.GetMeResponse(player=await auth.get_player(self.app, principal.player_id))
+
+    @rpc
+    async def IssuePlayerToken(
+        self, request: gateway_pb2.IssuePlayerTokenRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.IssuePlayerTokenResponse:
+        """A session for an operator's user; the same external id always gets the same player."""
+        operator = await auth.authenticate_operator(self.app, context)
+        external_id = request.external_id
+        if not 1 <= len(external_id) <= EXTERNAL_ID_MAX or not external_id.isprintable():
+            raise invalid(
+                "INVALID_EXTERNAL_ID",
+                f"external_id must have 1 to {EXTERNAL_ID_MAX} printable characters",
+                field="external_id",
+            )
+        name = display_name(request.display_name)
+        mapping = keys.external_player(operator, external_id)
+        known = await self.app.redis.get(mapping)
+        if known is not None:
+            player_id = text(known)
+            await self.app.redis.hset(keys.player(player_id), "display_name", name)
+        else:
+            player = await auth.create_player(self.app, name, guest=False)
+            player_id = player.player_id
+            if not await self.app.redis.set(mapping, player_id, nx=True):
+                await auth.delete_player(self.app, player_id)
+                player_id = text(await self.app.redis.get(mapping) or "")
+        return gateway_pb2.IssuePlayerTokenResponse(session=await auth.new_session(self.app, player_id))
+
+
+def _taken(username: str) -> GatewayError:
+    return GatewayError(
+        grpc.StatusCode.ALREADY_EXISTS,
+        "USERNAME_TAKEN",
+        f"the user name {username!r} is taken",
+        field="username",
+    )
+
+
+def add_to_server(app: Gateway, server: grpc.aio.Server) -> None:
+    """Serve AccountService on `server`."""
+    gateway_pb2_grpc.add_AccountServiceServicer_to_server(AccountService(app), server)

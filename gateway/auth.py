@@ -1,0 +1,230 @@
+"""Who is calling: bearer tokens, operator API keys, player records, password hashes, the rate limit.
+
+Secrets (tokens, API keys) are random and reach Redis only as their SHA-256, so a copy of the store
+signs nobody in. Passwords are hashed with scrypt and a random salt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+import time
+import uuid
+from dataclasses import dataclass
+
+import grpc
+import redis.asyncio as aioredis
+from boardgame.gateway.v1 import gateway_pb2
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from gateway import keys
+from gateway.app import Gateway
+from gateway.errors import GatewayError, not_found, unauthenticated
+from gateway.replies import text
+
+TOKEN_BYTES = 32
+BEARER = "bearer "
+
+# scrypt cost: 16 MiB of memory and ~50 ms per hash, so a stolen hash is slow to attack.
+SCRYPT_N = 2**14
+SCRYPT_R = 8
+SCRYPT_P = 1
+SCRYPT_SALT_BYTES = 16
+SCRYPT_KEY_BYTES = 32
+SCRYPT_MAXMEM = 64 * 1024 * 1024
+
+BOT_NAMES: dict[int, str] = {
+    gateway_pb2.BOT_STRENGTH_RANDOM: "Random bot",
+    gateway_pb2.BOT_STRENGTH_HEURISTIC: "Heuristic bot",
+    gateway_pb2.BOT_STRENGTH_SEARCH: "Search bot",
+}
+
+
+@dataclass(frozen=True)
+class Principal:
+    """The player a call acts for."""
+
+    player_id: str
+    display_name: str
+    guest: bool
+    bot: bool = False
+
+
+def digest(secret: str) -> str:
+    """The SHA-256 (hex) under which a token or API key is stored."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _metadata(context: grpc.aio.ServicerContext, name: str) -> str | None:
+    for key, value in context.invocation_metadata() or ():
+        if key == name:
+            return value if isinstance(value, str) else value.decode(errors="replace")
+    return None
+
+
+def bearer_token(context: grpc.aio.ServicerContext) -> str:
+    """The token of the call's `authorization: Bearer <token>` metadata; UNAUTHENTICATED without one."""
+    header = _metadata(context, "authorization")
+    if header is None:
+        raise unauthenticated("this call needs the metadata `authorization: Bearer <token>`")
+    if not header.lower().startswith(BEARER) or not header[len(BEARER) :].strip():
+        raise unauthenticated("the authorization metadata must read `Bearer <token>`")
+    return header[len(BEARER) :].strip()
+
+
+async def authenticate(app: Gateway, context: grpc.aio.ServicerContext) -> Principal:
+    """The caller signed in by the call's bearer token, after counting the call against its rate limit."""
+    token = bearer_token(context)
+    stored = await app.redis.get(keys.session(digest(token)))
+    if stored is None:
+        raise unauthenticated("the token is unknown, expired or signed out")
+    player_id = text(stored)
+    second = int(time.time())
+    async with app.redis.pipeline(transaction=False) as pipe:
+        pipe.hgetall(keys.player(player_id))
+        pipe.incr(keys.rate(player_id, second))
+        pipe.expire(keys.rate(player_id, second), 2)
+        record, calls, _ = await pipe.execute()
+    if not record:
+        raise unauthenticated("the token's player no longer exists")
+    if calls > app.settings.rate_limit_per_second:
+        raise GatewayError(
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            "RATE_LIMITED",
+            f"more than {app.settings.rate_limit_per_second} calls in one second; slow down",
+            limit=str(app.settings.rate_limit_per_second),
+        )
+    player = player_from_record(player_id, record)
+    return Principal(player.player_id, player.display_name, player.guest, player.bot)
+
+
+async def authenticate_operator(app: Gateway, context: grpc.aio.ServicerContext) -> str:
+    """The operator named by the call's `x-api-key` metadata; UNAUTHENTICATED for a missing or bad key."""
+    key = _metadata(context, "x-api-key")
+    if not key:
+        raise unauthenticated("this call needs the metadata `x-api-key: <key>`")
+    operator = await app.redis.get(keys.api_key(digest(key.strip())))
+    if operator is None:
+        raise unauthenticated("the API key is unknown or revoked")
+    return text(operator)
+
+
+async def new_session(app: Gateway, player_id: str) -> gateway_pb2.Session:
+    """A fresh token for the player, stored hashed with the configured lifetime."""
+    player = await get_player(app, player_id)
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    ttl = app.settings.token_ttl_seconds
+    await app.redis.set(keys.session(digest(token)), player_id, ex=ttl)
+    expires_at = Timestamp()
+    expires_at.FromSeconds(int(time.time()) + ttl)
+    return gateway_pb2.Session(token=token, expires_at=expires_at, player=player)
+
+
+async def revoke(app: Gateway, token: str) -> None:
+    """Sign a token out; it stops working at once."""
+    await app.redis.delete(keys.session(digest(token)))
+
+
+def player_from_record(player_id: str, record: dict[bytes | str, bytes | str]) -> gateway_pb2.Player:
+    """The public Player of a stored player hash."""
+    fields = {text(name): text(value) for name, value in record.items()}
+    return gateway_pb2.Player(
+        player_id=player_id,
+        display_name=fields.get("display_name", ""),
+        guest=fields.get("guest") == "1",
+        bot=fields.get("bot") == "1",
+    )
+
+
+async def get_player(app: Gateway, player_id: str) -> gateway_pb2.Player:
+    """The player's public record; NOT_FOUND if there is none."""
+    record = await app.redis.hgetall(keys.player(player_id))
+    if not record:
+        raise not_found("player", player_id)
+    return player_from_record(player_id, record)
+
+
+def new_player_id() -> str:
+    """A fresh, unguessable player id."""
+    return uuid.uuid4().hex
+
+
+async def create_player(
+    app: Gateway,
+    display_name: str,
+    *,
+    guest: bool,
+    bot: bool = False,
+    username: str = "",
+    player_id: str = "",
+) -> gateway_pb2.Player:
+    """Store a new player record and return it."""
+    player = gateway_pb2.Player(
+        player_id=player_id or new_player_id(), display_name=display_name, guest=guest, bot=bot
+    )
+    await app.redis.hset(
+        keys.player(player.player_id),
+        mapping={
+            "display_name": display_name,
+            "guest": "1" if guest else "0",
+            "bot": "1" if bot else "0",
+            "username": username,
+            "created_at": str(int(time.time())),
+        },
+    )
+    return player
+
+
+async def delete_player(app: Gateway, player_id: str) -> None:
+    """Remove a player record that was never used (a refused request must leave nothing behind)."""
+    await app.redis.delete(keys.player(player_id), keys.password(player_id))
+
+
+async def create_bot_player(app: Gateway, strength: int) -> gateway_pb2.Player:
+    """A new bot player named after its strength, such as "Random bot 3f2a"."""
+    kind = BOT_NAMES.get(strength, BOT_NAMES[gateway_pb2.BOT_STRENGTH_RANDOM])
+    return await create_player(app, f"{kind} {secrets.token_hex(2)}", guest=False, bot=True)
+
+
+def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    return hashlib.scrypt(
+        password.encode(), salt=salt, n=n, r=r, p=p, maxmem=SCRYPT_MAXMEM, dklen=SCRYPT_KEY_BYTES
+    )
+
+
+async def hash_password(password: str) -> str:
+    """The password's scrypt hash with a fresh salt, as `scrypt$n$r$p$salt$hash` (hex)."""
+    salt = secrets.token_bytes(SCRYPT_SALT_BYTES)
+    derived = await asyncio.to_thread(_scrypt, password, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
+    return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${salt.hex()}${derived.hex()}"
+
+
+async def check_password(password: str, stored: str | None) -> bool:
+    """Whether the password matches the stored hash; hashes anyway when there is none, to take as long."""
+    try:
+        scheme, n, r, p, salt, expected = (stored or "").split("$")
+        if scheme != "scrypt":
+            raise ValueError(scheme)
+        params = (int(n), int(r), int(p))
+        salt_bytes, expected_bytes = bytes.fromhex(salt), bytes.fromhex(expected)
+    except ValueError:
+        await asyncio.to_thread(_scrypt, password, b"\0" * SCRYPT_SALT_BYTES, SCRYPT_N, SCRYPT_R, SCRYPT_P)
+        return False
+    derived = await asyncio.to_thread(_scrypt, password, salt_bytes, *params)
+    return hmac.compare_digest(derived, expected_bytes)
+
+
+async def create_api_key(redis: aioredis.Redis, operator: str) -> str:
+    """A new API key for the operator; only its SHA-256 is stored, so the key is shown this once."""
+    if not operator.strip() or ":" in operator:
+        raise ValueError("an operator name must be non-empty and have no ':'")
+    key = secrets.token_urlsafe(TOKEN_BYTES)
+    await redis.set(keys.api_key(digest(key)), operator.strip())
+    return key
+
+
+async def revoke_api_key(redis: aioredis.Redis, key: str) -> None:
+    """Revoke an operator's API key."""
+    await redis.delete(keys.api_key(digest(key)))

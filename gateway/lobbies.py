@@ -1,0 +1,413 @@
+"""LobbyService: players and bots gather in a lobby until its host starts the game.
+
+A lobby is one serialized `Lobby` message at `keys.lobby(id)`, the single source of truth. Every change
+is an optimistic transaction on that one key (WATCH, check, MULTI/EXEC, retry on conflict), so two
+players racing for the last seat cannot both get it. The sorted sets of public open lobbies are an
+index kept beside it: updated after each change and cleaned lazily when a listing meets a stale entry,
+which keeps every transaction on one Cluster slot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import secrets
+import time
+import uuid
+from collections.abc import Callable
+from typing import TypeVar, cast
+
+import grpc
+import redis.exceptions
+from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
+from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from gateway import auth, games, keys, paging
+from gateway.app import Gateway
+from gateway.auth import Principal
+from gateway.errors import GatewayError, invalid, not_found, permission_denied, precondition, rpc
+from gateway.replies import blob, text
+
+log = logging.getLogger(__name__)
+
+LOBBY_TTL_SECONDS = 24 * 3600  # an untouched lobby is forgotten after a day
+MAX_ATTEMPTS = 100
+LOBBY_ID_MAX = 64
+INVITE_CODE_BYTES = 9
+
+Lobby = gateway_pb2.Lobby
+E = TypeVar("E", bound=int)
+
+
+def _score(lobby: Lobby) -> float:
+    """The index score of a lobby: its creation time in microseconds."""
+    return float(lobby.created_at.seconds * 1_000_000 + lobby.created_at.nanos // 1000)
+
+
+def _member(lobby: Lobby, player_id: str) -> bool:
+    return lobby.host_player_id == player_id or _seat_of(lobby, player_id) is not None
+
+
+def _seat_of(lobby: Lobby, player_id: str) -> gateway_pb2.LobbySeat | None:
+    for seat in lobby.seats:
+        if seat.HasField("player") and seat.player.player_id == player_id:
+            return seat
+    return None
+
+
+def shown(lobby: Lobby, viewer: str) -> Lobby:
+    """The lobby as `viewer` may see it: the invite code only for its members."""
+    if lobby.invite_code and not _member(lobby, viewer):
+        lobby = Lobby.FromString(lobby.SerializeToString())
+        lobby.invite_code = ""
+    return lobby
+
+
+def _require_open(lobby: Lobby) -> None:
+    if lobby.status != gateway_pb2.LOBBY_STATUS_OPEN:
+        state = "has started" if lobby.status == gateway_pb2.LOBBY_STATUS_STARTED else "is closed"
+        raise precondition("LOBBY_NOT_OPEN", f"the lobby {state}", lobby_id=lobby.lobby_id)
+
+
+def _require_host(lobby: Lobby, principal: Principal, what: str) -> None:
+    if lobby.host_player_id != principal.player_id:
+        raise permission_denied(f"only the lobby's host may {what}")
+
+
+def _open_seat(lobby: Lobby, wanted: int | None) -> gateway_pb2.LobbySeat:
+    """The wanted seat, or the first open one; refused if out of range, taken, or none is open."""
+    if wanted is not None:
+        if not 0 <= wanted < lobby.seat_count:
+            raise invalid(
+                "INVALID_SEAT", f"seat must be 0 to {lobby.seat_count - 1}, not {wanted}", field="seat"
+            )
+        seat = lobby.seats[wanted]
+        if seat.HasField("player"):
+            raise precondition("SEAT_TAKEN", f"seat {wanted} is taken", seat=str(wanted))
+        return seat
+    for seat in lobby.seats:
+        if not seat.HasField("player"):
+            return seat
+    raise precondition("LOBBY_FULL", "every seat of the lobby is taken", lobby_id=lobby.lobby_id)
+
+
+def _check_lobby_id(lobby_id: str) -> str:
+    if not lobby_id:
+        raise invalid("MISSING_LOBBY_ID", "lobby_id is required", field="lobby_id")
+    if len(lobby_id) > LOBBY_ID_MAX:
+        raise not_found("lobby", lobby_id[:LOBBY_ID_MAX])
+    return lobby_id
+
+
+def _enum_value(enum: EnumTypeWrapper, value: E, field: str) -> E:
+    if value not in enum.values():
+        raise invalid("INVALID_ENUM_VALUE", f"{field} has no value {value}", field=field)
+    return value
+
+
+def _clock(clock: gateway_pb2.TurnClock) -> gateway_pb2.TurnClock:
+    if clock.per_move_seconds < 0 or clock.total_seconds < 0:
+        raise invalid("INVALID_CLOCK", "clock seconds must not be negative", field="clock")
+    _enum_value(gateway_pb2.TimeoutPolicy, clock.on_timeout, "clock.on_timeout")
+    return clock
+
+
+def _bot_strength(strength: gateway_pb2.BotStrength) -> gateway_pb2.BotStrength:
+    return _enum_value(gateway_pb2.BotStrength, strength, "strength") or gateway_pb2.BOT_STRENGTH_RANDOM
+
+
+class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
+    """Creates, lists, fills and starts lobbies."""
+
+    def __init__(self, app: Gateway) -> None:
+        self.app = app
+
+    async def _load(self, lobby_id: str) -> Lobby:
+        raw = await self.app.redis.get(keys.lobby(_check_lobby_id(lobby_id)))
+        if raw is None:
+            raise not_found("lobby", lobby_id)
+        return Lobby.FromString(blob(raw))
+
+    async def _update(self, lobby_id: str, change: Callable[[Lobby], None]) -> Lobby:
+        """Apply `change` to the stored lobby atomically; `change` raises to refuse and nothing is written."""
+        key = keys.lobby(_check_lobby_id(lobby_id))
+        for attempt in range(MAX_ATTEMPTS):
+            async with self.app.redis.pipeline(transaction=True) as pipe:
+                try:
+                    await pipe.watch(key)
+                    raw = await pipe.get(key)
+                    if raw is None:
+                        raise not_found("lobby", lobby_id)
+                    lobby = Lobby.FromString(blob(raw))
+                    change(lobby)
+                    pipe.multi()
+                    pipe.set(key, lobby.SerializeToString(), ex=LOBBY_TTL_SECONDS)
+                    await pipe.execute()
+                except redis.exceptions.WatchError:
+                    await asyncio.sleep(secrets.randbelow(1000) * 1e-6 * min(attempt, 10))
+                    continue
+            await self._reindex(lobby)
+            return lobby
+        raise GatewayError(
+            grpc.StatusCode.ABORTED, "LOBBY_BUSY", "the lobby changed too often meanwhile; retry"
+        )
+
+    async def _reindex(self, lobby: Lobby) -> None:
+        """List the lobby while it is public and open; drop it from the listings otherwise."""
+        indexes = (keys.open_lobbies(), keys.open_lobbies_of(lobby.title))
+        async with self.app.redis.pipeline(transaction=False) as pipe:
+            listed = (
+                lobby.visibility == gateway_pb2.VISIBILITY_PUBLIC
+                and lobby.status == gateway_pb2.LOBBY_STATUS_OPEN
+            )
+            for index in indexes:
+                if listed:
+                    pipe.zadd(index, {lobby.lobby_id: _score(lobby)})
+                else:
+                    pipe.zrem(index, lobby.lobby_id)
+            await pipe.execute()
+
+    @rpc
+    async def CreateLobby(
+        self, request: gateway_pb2.CreateLobbyRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.CreateLobbyResponse:
+        """A new lobby with the caller as host in seat 0."""
+        principal = await auth.authenticate(self.app, context)
+        if not request.title:
+            raise invalid("MISSING_TITLE", "title is required", field="title")
+        self.app.rules.get(request.title)
+        games.validate_options(self.app, request.title, request.seat_count, list(request.options))
+        visibility = _enum_value(gateway_pb2.Visibility, request.visibility, "visibility")
+        seating = _enum_value(gateway_pb2.Seating, request.seating, "seating")
+        created_at = Timestamp()
+        created_at.FromNanoseconds(time.time_ns())
+        lobby = Lobby(
+            lobby_id=uuid.uuid4().hex,
+            title=request.title,
+            seat_count=request.seat_count,
+            options=request.options,
+            visibility=visibility or gateway_pb2.VISIBILITY_PUBLIC,
+            clock=_clock(request.clock),
+            seating=seating or gateway_pb2.SEATING_SHUFFLED,
+            host_player_id=principal.player_id,
+            seats=[gateway_pb2.LobbySeat(seat=index) for index in range(request.seat_count)],
+            status=gateway_pb2.LOBBY_STATUS_OPEN,
+            created_at=created_at,
+        )
+        if lobby.visibility == gateway_pb2.VISIBILITY_PRIVATE:
+            lobby.invite_code = secrets.token_urlsafe(INVITE_CODE_BYTES)
+        lobby.seats[0].player.CopyFrom(await auth.get_player(self.app, principal.player_id))
+        await self.app.redis.set(keys.lobby(lobby.lobby_id), lobby.SerializeToString(), ex=LOBBY_TTL_SECONDS)
+        await self._reindex(lobby)
+        return gateway_pb2.CreateLobbyResponse(lobby=lobby)
+
+    @rpc
+    async def ListLobbies(
+        self, request: gateway_pb2.ListLobbiesRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.ListLobbiesResponse:
+        """Public open lobbies, newest first, one page."""
+        await auth.authenticate(self.app, context)
+        size = paging.page_size(request.page_size)
+        if request.title:
+            self.app.rules.get(request.title)
+        index = keys.open_lobbies_of(request.title) if request.title else keys.open_lobbies()
+        listing = f"lobbies/{request.title}"
+        cursor: tuple[float, str] | None = None
+        if request.page_token:
+            position = paging.decode(listing, request.page_token)
+            score, after = position.get("s"), position.get("i")
+            if not isinstance(score, int | float) or not isinstance(after, str):
+                raise paging.bad_token()
+            cursor = (float(score), after)
+        found = await self._scan(index, cursor, size + 1)
+        page = found[:size]
+        token = ""
+        if len(found) > size:
+            last = page[-1]
+            token = paging.encode(listing, {"s": _score(last), "i": last.lobby_id})
+        return gateway_pb2.ListLobbiesResponse(lobbies=page, next_page_token=token)
+
+    async def _scan(self, index: str, cursor: tuple[float, str] | None, wanted: int) -> list[Lobby]:
+        """Up to `wanted` listed lobbies after `cursor` (newest first); stale index entries are dropped."""
+        found: list[Lobby] = []
+        stale: list[Lobby | str] = []
+        offset = 0
+        while len(found) < wanted:
+            batch = wanted - len(found)
+            entries = cast(
+                list[tuple[bytes, float]],
+                await self.app.redis.zrevrangebyscore(
+                    index, cursor[0] if cursor else "+inf", "-inf", start=offset, num=batch, withscores=True
+                ),
+            )
+            if not entries:
+                break
+            offset += len(entries)
+            ids = [
+                text(member)
+                for member, score in entries
+                if cursor is None or score < cursor[0] or text(member) < cursor[1]
+            ]
+            async with self.app.redis.pipeline(transaction=False) as pipe:
+                for lobby_id in ids:
+                    pipe.get(keys.lobby(lobby_id))
+                blobs = await pipe.execute()
+            for lobby_id, raw in zip(ids, blobs, strict=True):
+                lobby = Lobby.FromString(blob(raw)) if raw is not None else None
+                if lobby is None:
+                    stale.append(lobby_id)
+                elif lobby.status != gateway_pb2.LOBBY_STATUS_OPEN:
+                    stale.append(lobby)
+                else:
+                    found.append(lobby)
+        # Cleaned only now: removing entries mid-scan would shift the offsets being read.
+        for entry in stale:
+            if isinstance(entry, str):
+                await self.app.redis.zrem(index, entry)
+                await self.app.redis.zrem(keys.open_lobbies(), entry)
+            else:
+                await self._reindex(entry)
+        return found[:wanted]
+
+    @rpc
+    async def GetLobby(
+        self, request: gateway_pb2.GetLobbyRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.GetLobbyResponse:
+        """One lobby; a private lobby's invite code only for its members."""
+        principal = await auth.authenticate(self.app, context)
+        lobby = await self._load(request.lobby_id)
+        return gateway_pb2.GetLobbyResponse(lobby=shown(lobby, principal.player_id))
+
+    @rpc
+    async def JoinLobby(
+        self, request: gateway_pb2.JoinLobbyRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.JoinLobbyResponse:
+        """Seat the caller (the wanted seat or the first open one)."""
+        principal = await auth.authenticate(self.app, context)
+        player = await auth.get_player(self.app, principal.player_id)
+        wanted = request.seat if request.HasField("seat") else None
+
+        def join(lobby: Lobby) -> None:
+            _require_open(lobby)
+            if _seat_of(lobby, principal.player_id) is not None:
+                raise precondition("ALREADY_SEATED", "you already have a seat in this lobby")
+            if lobby.invite_code and not hmac.compare_digest(
+                request.invite_code.encode(), lobby.invite_code.encode()
+            ):
+                raise permission_denied("this private lobby needs its invite code")
+            _open_seat(lobby, wanted).player.CopyFrom(player)
+
+        lobby = await self._update(request.lobby_id, join)
+        return gateway_pb2.JoinLobbyResponse(lobby=lobby)
+
+    @rpc
+    async def LeaveLobby(
+        self, request: gateway_pb2.LeaveLobbyRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.LeaveLobbyResponse:
+        """Free the caller's seat; the host leaving closes the lobby."""
+        principal = await auth.authenticate(self.app, context)
+
+        def leave(lobby: Lobby) -> None:
+            _require_open(lobby)
+            seat = _seat_of(lobby, principal.player_id)
+            if seat is None:
+                raise precondition("NOT_SEATED", "you have no seat in this lobby")
+            seat.ClearField("player")
+            seat.bot_strength = gateway_pb2.BOT_STRENGTH_UNSPECIFIED
+            if lobby.host_player_id == principal.player_id:
+                lobby.status = gateway_pb2.LOBBY_STATUS_CLOSED
+
+        lobby = await self._update(request.lobby_id, leave)
+        return gateway_pb2.LeaveLobbyResponse(lobby=shown(lobby, principal.player_id))
+
+    @rpc
+    async def AddBot(
+        self, request: gateway_pb2.AddBotRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.AddBotResponse:
+        """Seat a new bot of the asked strength (host only)."""
+        principal = await auth.authenticate(self.app, context)
+        strength = _bot_strength(request.strength)
+        wanted = request.seat if request.HasField("seat") else None
+
+        def check(lobby: Lobby) -> gateway_pb2.LobbySeat:
+            _require_host(lobby, principal, "add a bot")
+            _require_open(lobby)
+            return _open_seat(lobby, wanted)
+
+        check(await self._load(request.lobby_id))  # refuse before creating the bot's record
+        bot = await auth.create_bot_player(self.app, strength)
+
+        def seat_bot(lobby: Lobby) -> None:
+            seat = check(lobby)
+            seat.player.CopyFrom(bot)
+            seat.bot_strength = strength
+
+        try:
+            lobby = await self._update(request.lobby_id, seat_bot)
+        except BaseException:
+            await auth.delete_player(self.app, bot.player_id)
+            raise
+        return gateway_pb2.AddBotResponse(lobby=lobby)
+
+    @rpc
+    async def StartGame(
+        self, request: gateway_pb2.StartGameRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.StartGameResponse:
+        """Start the lobby's game once every seat is taken (host only)."""
+        principal = await auth.authenticate(self.app, context)
+
+        def claim(lobby: Lobby) -> None:
+            _require_host(lobby, principal, "start the game")
+            _require_open(lobby)
+            open_seats = [seat.seat for seat in lobby.seats if not seat.HasField("player")]
+            if open_seats:
+                raise precondition(
+                    "SEATS_OPEN", f"{len(open_seats)} seat(s) are still open; fill them or add bots"
+                )
+            lobby.status = gateway_pb2.LOBBY_STATUS_STARTED
+
+        # Marking the lobby started first shuts out joins and leaves while the game is created;
+        # shielding the rest keeps a client that hangs up from leaving a game without its lobby.
+        lobby = await self._update(request.lobby_id, claim)
+        lobby = await asyncio.shield(self._start(lobby))
+        return gateway_pb2.StartGameResponse(lobby=shown(lobby, principal.player_id), game_id=lobby.game_id)
+
+    async def _start(self, lobby: Lobby) -> Lobby:
+        """Create the game of a lobby just marked started; reopen the lobby if that fails."""
+        occupants = [(seat.player, seat.bot_strength) for seat in lobby.seats]
+        if lobby.seating == gateway_pb2.SEATING_SHUFFLED:
+            secrets.SystemRandom().shuffle(occupants)
+        seats = [
+            gateway_pb2.GameSeat(seat=index, player=player, bot_strength=strength)
+            for index, (player, strength) in enumerate(occupants)
+        ]
+        try:
+            game_id = await games.start_game(
+                self.app,
+                title=lobby.title,
+                player_count=lobby.seat_count,
+                options=list(lobby.options),
+                seats=seats,
+                clock=lobby.clock,
+                lobby_id=lobby.lobby_id,
+            )
+        except BaseException:
+            await self._update(lobby.lobby_id, _reopen)
+            raise
+
+        def record(stored: Lobby) -> None:
+            stored.game_id = game_id
+
+        return await self._update(lobby.lobby_id, record)
+
+
+def _reopen(lobby: Lobby) -> None:
+    if lobby.status == gateway_pb2.LOBBY_STATUS_STARTED and not lobby.game_id:
+        lobby.status = gateway_pb2.LOBBY_STATUS_OPEN
+
+
+def add_to_server(app: Gateway, server: grpc.aio.Server) -> None:
+    """Serve LobbyService on `server`."""
+    gateway_pb2_grpc.add_LobbyServiceServicer_to_server(LobbyService(app), server)
