@@ -1,0 +1,160 @@
+"""Events the engine emits: one NamedTuple per kind, converted to protobuf only at the service edge.
+
+Cells are (x, y) pairs; resources and cards are native indices. Every event is public.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+Cell = tuple[int, int]
+
+DISCARD_PASSED, DISCARD_DIE, DISCARD_NO_LEGAL_TILE = 1, 2, 3
+VP_ACTIVATION, VP_SCORING = 1, 2
+
+
+class GameStarted(NamedTuple):
+    start_player: int
+
+
+class TilesDrawn(NamedTuple):
+    tiles: tuple[int, ...]
+
+
+class TileTaken(NamedTuple):
+    seat: int
+    tile: int
+
+
+class TileDiscarded(NamedTuple):
+    tile: int
+    reason: int
+
+
+class DieRolled(NamedTuple):
+    roll: int
+
+
+class TilePlaced(NamedTuple):
+    seat: int
+    tile: int
+    cell: Cell
+
+
+class CubeSpent(NamedTuple):
+    seat: int
+    kind: int
+    cell: Cell
+
+
+class CubeBought(NamedTuple):
+    seat: int
+    kind: int
+    price: int
+
+
+class CubeSold(NamedTuple):
+    seat: int
+    kind: int
+    price: int
+    cell: Cell
+
+
+class ClanMemberSpent(NamedTuple):
+    seat: int
+    chieftain: bool
+    cell: Cell | None
+
+
+class WhiskySpent(NamedTuple):
+    seat: int
+    barrels: int
+
+
+class CardTaken(NamedTuple):
+    seat: int
+    card: int
+
+
+class TileActivated(NamedTuple):
+    seat: int
+    tile: int
+    cell: Cell
+    loch_ness: bool
+
+
+class CubeGained(NamedTuple):
+    seat: int
+    kind: int
+    cell: Cell | None  # None: lost for want of room
+
+
+class VpGained(NamedTuple):
+    seat: int
+    amount: int
+    reason: int
+
+
+class WhiskyGained(NamedTuple):
+    seat: int
+    barrels: int
+
+
+class CoinsGained(NamedTuple):
+    seat: int
+    amount: int
+
+
+class ClanMembersGained(NamedTuple):
+    seat: int
+    members: int
+    cell: Cell
+
+
+class MovementGained(NamedTuple):
+    seat: int
+    points: int
+
+
+class ClanMemberMoved(NamedTuple):
+    seat: int
+    origin: Cell
+    target: Cell
+
+
+class ChieftainMade(NamedTuple):
+    seat: int
+    cell: Cell
+
+
+class TurnEnded(NamedTuple):
+    seat: int
+
+
+class SeatScoring(NamedTuple):
+    seat: int
+    whisky: int
+    whisky_vp: int
+    chieftains: int
+    chieftain_vp: int
+    cards: int
+    card_vp: int
+
+
+class ScoringDone(NamedTuple):
+    number: int
+    seats: tuple[SeatScoring, ...]
+
+
+class SeatFinal(NamedTuple):
+    seat: int
+    card_vp: int
+    coin_vp: int
+    tile_penalty: int
+    total: int
+    cubes: int
+
+
+class GameEnded(NamedTuple):
+    seats: tuple[SeatFinal, ...]
+    winners: tuple[int, ...]
