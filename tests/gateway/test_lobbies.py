@@ -1,0 +1,402 @@
+"""Lobbies through a real gateway, real Redis and a real rules service: creating, listing page by
+page, joining (private lobbies, full lobbies, races for the last seat), leaving, bots, starting."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+import redis
+from boardgame.gateway.v1 import gateway_pb2
+
+from gateway import keys
+from tests.gateway._support_accounts import RPC_TIMEOUT, guest, me, own_gateway, refused
+from tests.gateway.support import Client
+
+INVALID = grpc.StatusCode.INVALID_ARGUMENT
+PRECONDITION = grpc.StatusCode.FAILED_PRECONDITION
+DENIED = grpc.StatusCode.PERMISSION_DENIED
+NOT_FOUND = grpc.StatusCode.NOT_FOUND
+OPEN, STARTED, CLOSED = (
+    gateway_pb2.LOBBY_STATUS_OPEN,
+    gateway_pb2.LOBBY_STATUS_STARTED,
+    gateway_pb2.LOBBY_STATUS_CLOSED,
+)
+
+
+def create(client: Client, seat_count: int = 3, **fields: object) -> gateway_pb2.Lobby:
+    """A new Puerto Rico lobby hosted by the client."""
+    request = gateway_pb2.CreateLobbyRequest(title="puertorico", seat_count=seat_count, **fields)  # type: ignore[arg-type]
+    return client.lobbies.CreateLobby(request, metadata=client.auth, timeout=RPC_TIMEOUT).lobby
+
+
+def join(client: Client, lobby_id: str, **fields: object) -> gateway_pb2.Lobby:
+    """Join the lobby as the client."""
+    request = gateway_pb2.JoinLobbyRequest(lobby_id=lobby_id, **fields)  # type: ignore[arg-type]
+    return client.lobbies.JoinLobby(request, metadata=client.auth, timeout=RPC_TIMEOUT).lobby
+
+
+def get(client: Client, lobby_id: str) -> gateway_pb2.Lobby:
+    """The lobby as the client sees it."""
+    request = gateway_pb2.GetLobbyRequest(lobby_id=lobby_id)
+    return client.lobbies.GetLobby(request, metadata=client.auth, timeout=RPC_TIMEOUT).lobby
+
+
+def add_bot(client: Client, lobby_id: str, **fields: object) -> gateway_pb2.Lobby:
+    """Seat a bot as the client."""
+    request = gateway_pb2.AddBotRequest(lobby_id=lobby_id, **fields)  # type: ignore[arg-type]
+    return client.lobbies.AddBot(request, metadata=client.auth, timeout=RPC_TIMEOUT).lobby
+
+
+def join_request(lobby: gateway_pb2.Lobby) -> gateway_pb2.JoinLobbyRequest:
+    """A request to join the lobby at its first open seat."""
+    return gateway_pb2.JoinLobbyRequest(lobby_id=lobby.lobby_id)
+
+
+def start(client: Client, lobby: gateway_pb2.Lobby) -> gateway_pb2.StartGameResponse:
+    """Start the lobby's game as the client."""
+    request = gateway_pb2.StartGameRequest(lobby_id=lobby.lobby_id)
+    return client.lobbies.StartGame(request, metadata=client.auth, timeout=RPC_TIMEOUT)
+
+
+def game_view(client: Client, game_id: str) -> gateway_pb2.GameView:
+    """The client's view of a game."""
+    request = gateway_pb2.GetGameRequest(game_id=game_id)
+    return client.games.GetGame(request, metadata=client.auth, timeout=RPC_TIMEOUT).game
+
+
+def seated(lobby: gateway_pb2.Lobby) -> list[str]:
+    """The player id of each seat ('' while open)."""
+    return [seat.player.player_id for seat in lobby.seats]
+
+
+def listed(client: Client, **fields: object) -> gateway_pb2.ListLobbiesResponse:
+    """One page of ListLobbies."""
+    request = gateway_pb2.ListLobbiesRequest(**fields)  # type: ignore[arg-type]
+    return client.lobbies.ListLobbies(request, metadata=client.auth, timeout=RPC_TIMEOUT)
+
+
+def test_a_new_lobby_seats_its_host_and_takes_defaults(new_client) -> None:  # type: ignore[no-untyped-def]
+    host = guest(new_client, "host")
+    lobby = create(host, 4)
+    assert lobby.lobby_id and lobby.title == "puertorico"
+    assert seated(lobby) == [me(host).player_id, "", "", ""]
+    assert [seat.seat for seat in lobby.seats] == [0, 1, 2, 3]
+    assert lobby.seats[0].player.display_name == "host"
+    assert lobby.host_player_id == me(host).player_id
+    assert (lobby.status, lobby.visibility, lobby.seating) == (
+        OPEN,
+        gateway_pb2.VISIBILITY_PUBLIC,
+        gateway_pb2.SEATING_SHUFFLED,
+    )
+    assert lobby.invite_code == "" and lobby.created_at.seconds > 0
+    assert get(guest(new_client), lobby.lobby_id) == lobby
+
+
+@pytest.mark.parametrize(
+    ("fields", "code", "reason"),
+    [
+        ({"title": "nosuchgame", "seat_count": 3}, NOT_FOUND, "TITLE_NOT_FOUND"),
+        ({"title": "", "seat_count": 3}, INVALID, "MISSING_TITLE"),
+        ({"title": "puertorico", "seat_count": 1}, INVALID, "INVALID_SEAT_COUNT"),
+        ({"title": "puertorico", "seat_count": 6}, INVALID, "INVALID_SEAT_COUNT"),
+        (
+            {"title": "puertorico", "seat_count": 3, "options": [{"name": "no_such_option", "value": "1"}]},
+            INVALID,
+            "UNKNOWN_OPTION",
+        ),
+        (
+            {"title": "puertorico", "seat_count": 3, "options": [{"name": "public_vp", "value": "maybe"}]},
+            INVALID,
+            "INVALID_OPTION_VALUE",
+        ),
+        (
+            {"title": "puertorico", "seat_count": 3, "clock": {"per_move_seconds": -1}},
+            INVALID,
+            "INVALID_CLOCK",
+        ),
+        ({"title": "puertorico", "seat_count": 3, "visibility": 7}, INVALID, "INVALID_ENUM_VALUE"),
+    ],
+    ids=["unknown title", "no title", "too few", "too many", "unknown option", "bad value", "clock", "enum"],
+)
+def test_a_lobby_needs_a_known_title_and_valid_settings(
+    client: Client, redis_url: str, fields: dict, code: grpc.StatusCode, reason: str  # type: ignore[type-arg]
+) -> None:
+    client.sign_in_as_guest("host")
+    store = redis.Redis.from_url(redis_url)
+    before = store.zcard(keys.open_lobbies())
+    refusal = refused(client.lobbies.CreateLobby, gateway_pb2.CreateLobbyRequest(**fields), client.auth)
+    assert (refusal[0], refusal[1].reason) == (code, reason)
+    assert store.zcard(keys.open_lobbies()) == before, "a refused lobby is not stored"
+    store.close()
+
+
+def test_options_are_kept_on_the_lobby(client: Client) -> None:
+    client.sign_in_as_guest("host")
+    options = [gateway_pb2.GameOptionValue(name="public_vp", value="true")]
+    clock = gateway_pb2.TurnClock(per_move_seconds=60, on_timeout=gateway_pb2.TIMEOUT_POLICY_FORFEIT)
+    lobby = create(client, 2, options=options, clock=clock, seating=gateway_pb2.SEATING_FIXED)
+    assert list(lobby.options) == options and lobby.clock == clock
+    assert lobby.seating == gateway_pb2.SEATING_FIXED
+
+
+def test_a_private_lobby_shows_its_invite_code_to_members_only(new_client) -> None:  # type: ignore[no-untyped-def]
+    host, friend, stranger = guest(new_client, "host"), guest(new_client, "friend"), guest(new_client)
+    lobby = create(host, 3, visibility=gateway_pb2.VISIBILITY_PRIVATE)
+    code = lobby.invite_code
+    assert len(code) >= 12
+    assert get(host, lobby.lobby_id).invite_code == code
+    assert get(stranger, lobby.lobby_id).invite_code == ""
+    assert lobby.lobby_id not in [found.lobby_id for found in listed(stranger, page_size=100).lobbies]
+
+    for wrong in ["", code[:-1] + ("A" if code[-1] != "A" else "B")]:
+        refusal = refused(
+            stranger.lobbies.JoinLobby,
+            gateway_pb2.JoinLobbyRequest(lobby_id=lobby.lobby_id, invite_code=wrong),
+            stranger.auth,
+        )
+        assert (refusal[0], refusal[1].reason) == (DENIED, "PERMISSION_DENIED")
+    assert seated(get(host, lobby.lobby_id))[1:] == ["", ""], "a refused join takes no seat"
+
+    joined = join(friend, lobby.lobby_id, invite_code=code)
+    assert joined.invite_code == code
+    assert seated(joined) == [me(host).player_id, me(friend).player_id, ""]
+
+
+def test_join_takes_the_first_open_seat_or_the_one_asked_for(new_client) -> None:  # type: ignore[no-untyped-def]
+    host, first, second = guest(new_client), guest(new_client), guest(new_client)
+    lobby = create(host, 4)
+    join(first, lobby.lobby_id, seat=3)
+    after = join(second, lobby.lobby_id)
+    assert seated(after) == [me(host).player_id, me(second).player_id, "", me(first).player_id]
+    assert after.seats[1].player.display_name == "guest"
+
+
+def test_join_refusals(new_client) -> None:  # type: ignore[no-untyped-def]
+    host, first, late = guest(new_client), guest(new_client), guest(new_client)
+    lobby = create(host, 2)
+    join(first, lobby.lobby_id)
+
+    def refusal(client: Client, **fields: object) -> tuple[grpc.StatusCode, str]:
+        request = gateway_pb2.JoinLobbyRequest(**fields)  # type: ignore[arg-type]
+        code, info = refused(client.lobbies.JoinLobby, request, client.auth)
+        return code, info.reason
+
+    assert refusal(late, lobby_id=lobby.lobby_id) == (PRECONDITION, "LOBBY_FULL")
+    assert refusal(first, lobby_id=lobby.lobby_id) == (PRECONDITION, "ALREADY_SEATED")
+    assert refusal(late, lobby_id="0" * 32) == (NOT_FOUND, "LOBBY_NOT_FOUND")
+    assert refusal(late, lobby_id="") == (INVALID, "MISSING_LOBBY_ID")
+    roomy = create(host, 3)
+    join(first, roomy.lobby_id, seat=2)
+    assert refusal(late, lobby_id=roomy.lobby_id, seat=2) == (PRECONDITION, "SEAT_TAKEN")
+    assert refusal(late, lobby_id=roomy.lobby_id, seat=3) == (INVALID, "INVALID_SEAT")
+    assert refusal(late, lobby_id=roomy.lobby_id, seat=-1) == (INVALID, "INVALID_SEAT")
+    assert seated(get(late, roomy.lobby_id)) == [me(host).player_id, "", me(first).player_id]
+
+
+def test_many_players_racing_for_the_last_seat_one_wins(new_client) -> None:  # type: ignore[no-untyped-def]
+    host = guest(new_client, "host")
+    racers = [guest(new_client, f"racer {i}") for i in range(16)]
+    for _ in range(3):
+        lobby = create(host, 3)
+        join(guest(new_client), lobby.lobby_id)
+        request = gateway_pb2.JoinLobbyRequest(lobby_id=lobby.lobby_id)
+        calls = [r.lobbies.JoinLobby.future(request, metadata=r.auth, timeout=RPC_TIMEOUT) for r in racers]
+        codes = [call.code() for call in calls]
+        assert codes.count(grpc.StatusCode.OK) == 1, codes
+        assert codes.count(PRECONDITION) == len(racers) - 1, codes
+        winner = racers[codes.index(grpc.StatusCode.OK)]
+        final = get(host, lobby.lobby_id)
+        assert seated(final)[2] == me(winner).player_id
+        assert all(player for player in seated(final))
+
+
+def test_racers_for_several_seats_each_get_a_different_one(new_client) -> None:  # type: ignore[no-untyped-def]
+    host = guest(new_client, "host")
+    lobby = create(host, 5)
+    racers = [guest(new_client, f"racer {i}") for i in range(10)]
+    request = gateway_pb2.JoinLobbyRequest(lobby_id=lobby.lobby_id)
+    calls = [r.lobbies.JoinLobby.future(request, metadata=r.auth, timeout=RPC_TIMEOUT) for r in racers]
+    winners = {me(r).player_id for r, c in zip(racers, calls, strict=True) if c.code() == grpc.StatusCode.OK}
+    assert len(winners) == 4
+    assert set(seated(get(host, lobby.lobby_id))[1:]) == winners
+
+
+def test_leaving_frees_the_seat_and_the_host_leaving_closes_the_lobby(new_client) -> None:  # type: ignore[no-untyped-def]
+    host, player, other = guest(new_client), guest(new_client), guest(new_client)
+    lobby = create(host, 3)
+    join(player, lobby.lobby_id)
+    leave = gateway_pb2.LeaveLobbyRequest(lobby_id=lobby.lobby_id)
+    after = player.lobbies.LeaveLobby(leave, metadata=player.auth).lobby
+    assert seated(after) == [me(host).player_id, "", ""]
+    code, info = refused(other.lobbies.LeaveLobby, leave, other.auth)
+    assert (code, info.reason) == (PRECONDITION, "NOT_SEATED")
+
+    closed = host.lobbies.LeaveLobby(leave, metadata=host.auth).lobby
+    assert closed.status == CLOSED
+    code, info = refused(other.lobbies.JoinLobby, join_request(lobby), other.auth)
+    assert (code, info.reason) == (PRECONDITION, "LOBBY_NOT_OPEN")
+    assert lobby.lobby_id not in [found.lobby_id for found in listed(other, page_size=100).lobbies]
+
+
+def test_only_the_host_adds_bots_and_a_refusal_leaves_no_bot_behind(
+    redis_url: str, rules: dict[str, str]
+) -> None:
+    with own_gateway(redis_url, rules) as own:
+        host, player = guest(own.make_client, "host"), guest(own.make_client, "player")
+        lobby = create(host, 3)
+        join(player, lobby.lobby_id)
+        players_before = sorted(own.store.scan_iter(match="player:*"))
+        bot = gateway_pb2.AddBotRequest(lobby_id=lobby.lobby_id)
+        code, info = refused(player.lobbies.AddBot, bot, player.auth)
+        assert (code, info.reason) == (DENIED, "PERMISSION_DENIED")
+        unknown_strength = gateway_pb2.AddBotRequest(lobby_id=lobby.lobby_id, strength=9)  # type: ignore[arg-type]
+        code, info = refused(host.lobbies.AddBot, unknown_strength, host.auth)
+        assert (code, info.reason) == (INVALID, "INVALID_ENUM_VALUE")
+        assert sorted(own.store.scan_iter(match="player:*")) == players_before
+
+        after = add_bot(host, lobby.lobby_id, strength=gateway_pb2.BOT_STRENGTH_HEURISTIC)
+        seat = after.seats[2]
+        assert seat.player.bot and not seat.player.guest
+        assert seat.player.display_name.startswith("Heuristic bot ")
+        assert seat.bot_strength == gateway_pb2.BOT_STRENGTH_HEURISTIC
+        assert own.store.hget(keys.player(seat.player.player_id), "bot") == b"1"
+
+        code, info = refused(host.lobbies.AddBot, bot, host.auth)
+        assert (code, info.reason) == (PRECONDITION, "LOBBY_FULL")
+        assert len(sorted(own.store.scan_iter(match="player:*"))) == len(players_before) + 1
+
+
+def test_a_bot_of_unset_strength_plays_at_random(client: Client) -> None:
+    client.sign_in_as_guest("host")
+    lobby = create(client, 2)
+    seat = add_bot(client, lobby.lobby_id, seat=1).seats[1]
+    assert seat.bot_strength == gateway_pb2.BOT_STRENGTH_RANDOM
+    assert seat.player.display_name.startswith("Random bot ")
+
+
+def test_starting_needs_the_host_and_every_seat_taken(new_client) -> None:  # type: ignore[no-untyped-def]
+    host, player = guest(new_client, "host"), guest(new_client, "player")
+    lobby = create(host, 3)
+    join(player, lobby.lobby_id)
+    start_request = gateway_pb2.StartGameRequest(lobby_id=lobby.lobby_id)
+    code, info = refused(host.lobbies.StartGame, start_request, host.auth)
+    assert (code, info.reason) == (PRECONDITION, "SEATS_OPEN")
+    add_bot(host, lobby.lobby_id)
+    code, info = refused(player.lobbies.StartGame, start_request, player.auth)
+    assert (code, info.reason) == (DENIED, "PERMISSION_DENIED")
+    assert get(host, lobby.lobby_id).status == OPEN
+
+
+def test_starting_creates_the_game_and_closes_the_lobby_to_joins(new_client) -> None:  # type: ignore[no-untyped-def]
+    host, player, late = guest(new_client, "host"), guest(new_client, "player"), guest(new_client)
+    lobby = create(host, 3)
+    join(player, lobby.lobby_id)
+    add_bot(host, lobby.lobby_id, strength=gateway_pb2.BOT_STRENGTH_SEARCH)
+    start_request = gateway_pb2.StartGameRequest(lobby_id=lobby.lobby_id)
+    started = start(host, lobby)
+    assert started.game_id and started.lobby.game_id == started.game_id
+    assert started.lobby.status == STARTED
+    assert get(late, lobby.lobby_id).status == STARTED
+    assert lobby.lobby_id not in [found.lobby_id for found in listed(late, page_size=100).lobbies]
+
+    view = game_view(host, started.game_id)
+    assert {seat.player.player_id for seat in view.seats} == set(seated(started.lobby))
+    bots = [seat for seat in view.seats if seat.player.bot]
+    assert [bot.bot_strength for bot in bots] == [gateway_pb2.BOT_STRENGTH_SEARCH]
+    assert view.HasField("seat")
+
+    code, info = refused(host.lobbies.StartGame, start_request, host.auth)
+    assert (code, info.reason) == (PRECONDITION, "LOBBY_NOT_OPEN")
+    code, info = refused(late.lobbies.JoinLobby, join_request(lobby), late.auth)
+    assert (code, info.reason) == (PRECONDITION, "LOBBY_NOT_OPEN")
+    leave = gateway_pb2.LeaveLobbyRequest(lobby_id=lobby.lobby_id)
+    code, info = refused(player.lobbies.LeaveLobby, leave, player.auth)
+    assert (code, info.reason) == (PRECONDITION, "LOBBY_NOT_OPEN")
+
+
+def test_fixed_seating_keeps_the_lobby_order(new_client) -> None:  # type: ignore[no-untyped-def]
+    host, player = guest(new_client, "host"), guest(new_client, "player")
+    for _ in range(3):
+        lobby = create(host, 3, seating=gateway_pb2.SEATING_FIXED)
+        join(player, lobby.lobby_id, seat=2)
+        add_bot(host, lobby.lobby_id)
+        started = start(host, lobby)
+        view = game_view(host, started.game_id)
+        assert [seat.player.player_id for seat in view.seats] == seated(started.lobby)
+        assert view.seat == 0
+
+
+def test_shuffled_seating_changes_the_order_sometimes(new_client) -> None:  # type: ignore[no-untyped-def]
+    host = guest(new_client, "host")
+    orders = set()
+    for _ in range(12):
+        lobby = create(host, 2)
+        lobby = add_bot(host, lobby.lobby_id)
+        started = start(host, lobby)
+        view = game_view(host, started.game_id)
+        orders.add(view.seat)
+    assert orders == {0, 1}, "12 shuffles of 2 seats all alike has odds 1 in 2048"
+
+
+def test_listing_pages_newest_first_without_gaps_or_repeats(redis_url: str, rules: dict[str, str]) -> None:
+    with own_gateway(redis_url, rules) as own:
+        hosts = [guest(own.make_client, f"host {i}") for i in range(5)]
+        created = [create(hosts[i % 5], 2).lobby_id for i in range(25)]
+        private = create(hosts[0], 2, visibility=gateway_pb2.VISIBILITY_PRIVATE)
+        reader = hosts[0]
+
+        first = listed(reader)
+        assert len(first.lobbies) == 20 and first.next_page_token
+
+        pages, token = [], ""
+        while True:
+            page = listed(reader, page_size=10, page_token=token)
+            pages.append([lobby.lobby_id for lobby in page.lobbies])
+            if len(pages) == 1:
+                create(hosts[1], 2)  # a lobby created meanwhile does not shift the later pages
+            token = page.next_page_token
+            if not token:
+                break
+        assert [len(page) for page in pages] == [10, 10, 5]
+        assert [lobby_id for page in pages for lobby_id in page] == created[::-1]
+        assert private.lobby_id not in created
+
+        titled = listed(reader, title="puertorico", page_size=100)
+        assert len(titled.lobbies) == 26 and not titled.next_page_token
+        stamps = [(lobby.created_at.seconds, lobby.created_at.nanos) for lobby in titled.lobbies]
+        assert stamps == sorted(stamps, reverse=True)
+
+        closing = created[-1]
+        hosts[4].lobbies.LeaveLobby(gateway_pb2.LeaveLobbyRequest(lobby_id=closing), metadata=hosts[4].auth)
+        assert closing not in [lobby.lobby_id for lobby in listed(reader, page_size=100).lobbies]
+
+
+def test_listing_refuses_bad_pages_and_unknown_titles(client: Client) -> None:
+    client.sign_in_as_guest("reader")
+    for _ in range(3):
+        create(client, 2)
+    token = listed(client, page_size=1).next_page_token
+    assert token
+    cases = [
+        ({"page_size": 101}, INVALID, "INVALID_PAGE_SIZE"),
+        ({"page_size": -1}, INVALID, "INVALID_PAGE_SIZE"),
+        ({"page_token": "not a token"}, INVALID, "INVALID_PAGE_TOKEN"),
+        ({"page_token": "e30"}, INVALID, "INVALID_PAGE_TOKEN"),
+        ({"page_token": token, "title": "puertorico"}, INVALID, "INVALID_PAGE_TOKEN"),
+        ({"title": "nosuchgame"}, NOT_FOUND, "TITLE_NOT_FOUND"),
+    ]
+    for fields, code, reason in cases:
+        refusal = refused(client.lobbies.ListLobbies, gateway_pb2.ListLobbiesRequest(**fields), client.auth)
+        assert (refusal[0], refusal[1].reason) == (code, reason), fields
+
+
+def test_an_unknown_lobby_is_not_found(client: Client) -> None:
+    client.sign_in_as_guest("reader")
+    for call, request in [
+        (client.lobbies.GetLobby, gateway_pb2.GetLobbyRequest(lobby_id="f" * 32)),
+        (client.lobbies.LeaveLobby, gateway_pb2.LeaveLobbyRequest(lobby_id="f" * 32)),
+        (client.lobbies.AddBot, gateway_pb2.AddBotRequest(lobby_id="f" * 32)),
+        (client.lobbies.StartGame, gateway_pb2.StartGameRequest(lobby_id="f" * 32)),
+    ]:
+        code, info = refused(call, request, client.auth)
+        assert (code, info.reason) == (NOT_FOUND, "LOBBY_NOT_FOUND")
