@@ -9,6 +9,8 @@ import redis
 from boardgame.gateway.v1 import gateway_pb2
 
 from gateway import keys
+from services.common import registry
+from services.common.server import create_server as create_rules_server
 from tests.gateway._support_accounts import RPC_TIMEOUT, guest, me, own_gateway, refused
 from tests.gateway.support import Client
 
@@ -45,6 +47,11 @@ def add_bot(client: Client, lobby_id: str, **fields: object) -> gateway_pb2.Lobb
     """Seat a bot as the client."""
     request = gateway_pb2.AddBotRequest(lobby_id=lobby_id, **fields)  # type: ignore[arg-type]
     return client.lobbies.AddBot(request, metadata=client.auth, timeout=RPC_TIMEOUT).lobby
+
+
+def start_request(lobby: gateway_pb2.Lobby) -> gateway_pb2.StartGameRequest:
+    """A request to start the lobby's game."""
+    return gateway_pb2.StartGameRequest(lobby_id=lobby.lobby_id)
 
 
 def join_request(lobby: gateway_pb2.Lobby) -> gateway_pb2.JoinLobbyRequest:
@@ -278,11 +285,10 @@ def test_starting_needs_the_host_and_every_seat_taken(new_client) -> None:  # ty
     host, player = guest(new_client, "host"), guest(new_client, "player")
     lobby = create(host, 3)
     join(player, lobby.lobby_id)
-    start_request = gateway_pb2.StartGameRequest(lobby_id=lobby.lobby_id)
-    code, info = refused(host.lobbies.StartGame, start_request, host.auth)
+    code, info = refused(host.lobbies.StartGame, start_request(lobby), host.auth)
     assert (code, info.reason) == (PRECONDITION, "SEATS_OPEN")
     add_bot(host, lobby.lobby_id)
-    code, info = refused(player.lobbies.StartGame, start_request, player.auth)
+    code, info = refused(player.lobbies.StartGame, start_request(lobby), player.auth)
     assert (code, info.reason) == (DENIED, "PERMISSION_DENIED")
     assert get(host, lobby.lobby_id).status == OPEN
 
@@ -292,7 +298,6 @@ def test_starting_creates_the_game_and_closes_the_lobby_to_joins(new_client) -> 
     lobby = create(host, 3)
     join(player, lobby.lobby_id)
     add_bot(host, lobby.lobby_id, strength=gateway_pb2.BOT_STRENGTH_SEARCH)
-    start_request = gateway_pb2.StartGameRequest(lobby_id=lobby.lobby_id)
     started = start(host, lobby)
     assert started.game_id and started.lobby.game_id == started.game_id
     assert started.lobby.status == STARTED
@@ -305,7 +310,7 @@ def test_starting_creates_the_game_and_closes_the_lobby_to_joins(new_client) -> 
     assert [bot.bot_strength for bot in bots] == [gateway_pb2.BOT_STRENGTH_SEARCH]
     assert view.HasField("seat")
 
-    code, info = refused(host.lobbies.StartGame, start_request, host.auth)
+    code, info = refused(host.lobbies.StartGame, start_request(lobby), host.auth)
     assert (code, info.reason) == (PRECONDITION, "LOBBY_NOT_OPEN")
     code, info = refused(late.lobbies.JoinLobby, join_request(lobby), late.auth)
     assert (code, info.reason) == (PRECONDITION, "LOBBY_NOT_OPEN")
@@ -400,3 +405,22 @@ def test_an_unknown_lobby_is_not_found(client: Client) -> None:
     ]:
         code, info = refused(call, request, client.auth)
         assert (code, info.reason) == (NOT_FOUND, "LOBBY_NOT_FOUND")
+
+
+def test_a_start_that_fails_leaves_the_lobby_open(redis_url: str) -> None:
+    rules_server, port = create_rules_server("127.0.0.1:0", registry.get("puertorico"))
+    rules_server.start()
+    try:
+        with own_gateway(redis_url, {"puertorico": f"127.0.0.1:{port}"}, rules_timeout_seconds=2.0) as own:
+            host = guest(own.make_client, "host")
+            lobby = create(host, 2)
+            add_bot(host, lobby.lobby_id)
+            rules_server.stop(None).wait()
+            refusal = refused(host.lobbies.StartGame, start_request(lobby), host.auth)
+            assert (refusal[0], refusal[1].reason) == (grpc.StatusCode.UNAVAILABLE, "RULES_UNAVAILABLE")
+            after = get(host, lobby.lobby_id)
+            assert (after.status, after.game_id) == (OPEN, "")
+            assert [found.lobby_id for found in listed(host).lobbies] == [lobby.lobby_id]
+            assert not list(own.store.scan_iter(match="game:*"))
+    finally:
+        rules_server.stop(None)
