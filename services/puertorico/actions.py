@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from services.puertorico.data import BUILDINGS, GOODS, TILE_KINDS
+from services.puertorico.data import BUILDINGS, CIRCLE_TILES, DRAFT_SLOTS, GOODS, TILE_KINDS
 
 # Action kinds, in the order the protobuf Action oneof lists them.
 (
@@ -25,7 +25,24 @@ from services.puertorico.data import BUILDINGS, GOODS, TILE_KINDS
     STORE_IN_WAREHOUSE,
     KEEP_SINGLE,
     PASS,
-) = range(17)
+    DRAFT_COST,
+    DRAFT_BUILDING,
+    TAKE_FOREST,
+    PLACE_DRAWN_TILE,
+    BLACK_MARKET_COLONIST,
+    BLACK_MARKET_GOOD,
+    BLACK_MARKET_VP,
+    RETURN_COLONIST,
+    USE_SMALL_WHARF,
+    SMALL_WHARF_GOODS,
+    SHIP_SMALL_WHARF,
+    SELL_TO_TRADING_POST,
+    GUEST_TO_TILE,
+    GUEST_TO_BUILDING,
+) = range(31)
+
+# Where a returned colonist comes from (RETURN_COLONIST's arg; arg2 is the tile kind or building).
+FROM_SAN_JUAN, FROM_TILE, FROM_BUILDING = range(3)
 
 
 class Action(NamedTuple):
@@ -54,3 +71,24 @@ WHARF_ACTION = tuple(Action(SHIP_WITH_WHARF, g) for g in GOODS)
 WAREHOUSE_ACTION = tuple(Action(STORE_IN_WAREHOUSE, g) for g in GOODS)
 SINGLE_ACTION = tuple(Action(KEEP_SINGLE, g) for g in GOODS)
 PASS_ACTION = Action(PASS)
+DRAFT_COST_ACTION = {cost: Action(DRAFT_COST, cost) for cost in DRAFT_SLOTS}
+DRAFT_ACTION = tuple(Action(DRAFT_BUILDING, b) for b in range(len(BUILDINGS)))
+FOREST_ACTION = tuple(Action(TAKE_FOREST, g) for g in GOODS)
+PLACE_FACE_UP = Action(PLACE_DRAWN_TILE, 0)
+PLACE_AS_FOREST = Action(PLACE_DRAWN_TILE, 1)
+MARKET_COLONIST_ACTION = Action(BLACK_MARKET_COLONIST)
+MARKET_GOOD_ACTION = tuple(Action(BLACK_MARKET_GOOD, g) for g in GOODS)
+MARKET_VP_ACTION = Action(BLACK_MARKET_VP)
+RETURN_FROM_SAN_JUAN = Action(RETURN_COLONIST, FROM_SAN_JUAN)
+RETURN_FROM_TILE = {t: Action(RETURN_COLONIST, FROM_TILE, t) for t in CIRCLE_TILES}
+RETURN_FROM_BUILDING = tuple(Action(RETURN_COLONIST, FROM_BUILDING, b) for b in range(len(BUILDINGS)))
+SMALL_WHARF_ACTION = Action(USE_SMALL_WHARF)
+SHIP_SMALL_WHARF_ACTION = Action(SHIP_SMALL_WHARF)
+TRADING_POST_ACTION = tuple(Action(SELL_TO_TRADING_POST, g) for g in GOODS)
+GUEST_TILE = {t: Action(GUEST_TO_TILE, t) for t in CIRCLE_TILES}
+GUEST_BUILDING = tuple(Action(GUEST_TO_BUILDING, b) for b in range(len(BUILDINGS)))
+
+
+def small_wharf_goods(good: int, count: int) -> Action:
+    """Add `count` goods of `good` to the small-wharf shipment."""
+    return Action(SMALL_WHARF_GOODS, good, count)

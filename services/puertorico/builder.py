@@ -1,20 +1,68 @@
-"""Builder phase (§4.3): at most one building each; quarries and the privilege lower the price."""
+"""Builder phase (§4.3): at most one building each; quarries and the privilege lower the price.
+
+Expansion I: forests lower it too (forest house), the black market trades items for discounts
+(one decision per item), and the church pays VP after a build.
+"""
 
 from __future__ import annotations
 
 from services.puertorico.actions import (
+    BLACK_MARKET_COLONIST,
+    BLACK_MARKET_GOOD,
+    BLACK_MARKET_VP,
     BUILD,
     BUILD_ACTION,
+    FROM_SAN_JUAN,
+    FROM_TILE,
+    MARKET_COLONIST_ACTION,
+    MARKET_GOOD_ACTION,
+    MARKET_VP_ACTION,
+    PASS,
     PASS_ACTION,
+    RETURN_FROM_BUILDING,
+    RETURN_FROM_SAN_JUAN,
+    RETURN_FROM_TILE,
     UNIVERSITY_ACTION,
     UNIVERSITY_COLONIST,
     Action,
 )
-from services.puertorico.board import colonist_available, take_colonist, trigger_end
-from services.puertorico.data import BUILDINGS, CITY_SPACES, QUARRY, UNIVERSITY
-from services.puertorico.events import FROM_UNIVERSITY, BuildingBuilt, ColonistsReceived, Passed
+from services.puertorico.board import award_vp, colonist_available, privilege, take_colonist, trigger_end
+from services.puertorico.data import (
+    BLACK_MARKET,
+    BLACK_MARKET_COLONIST_SOURCE,
+    BUILDINGS,
+    CHURCH,
+    CHURCH_VP_BY_COL,
+    CIRCLE_TILES,
+    CITY_SPACES,
+    FOREST,
+    FOREST_DISCOUNT_NEEDS_OCCUPIED,
+    FOREST_DISCOUNT_PER,
+    FOREST_HOUSE,
+    GOODS,
+    QUARRY,
+    UNIVERSITY,
+)
+from services.puertorico.data import BLACK_MARKET_COLONIST as ITEM_COLONIST
+from services.puertorico.data import BLACK_MARKET_GOOD as ITEM_GOOD
+from services.puertorico.data import BLACK_MARKET_VP as ITEM_VP
+from services.puertorico.events import (
+    FROM_UNIVERSITY,
+    VP_CHURCH,
+    BlackMarketReturned,
+    BuildingBuilt,
+    ColonistsReceived,
+    Passed,
+)
+from services.puertorico.state import (
+    BLACK_MARKET_COLONIST_STEP,
+    BLACK_MARKET_STEP,
+    TRIGGER_CITY,
+    UNIVERSITY_STEP,
+    Player,
+    State,
+)
 from services.puertorico.state import BUILD as BUILD_STEP
-from services.puertorico.state import TRIGGER_CITY, UNIVERSITY_STEP, State
 
 BUILDER_PRIVILEGE = 1
 
@@ -26,14 +74,54 @@ def start(state: State, events: list) -> bool:  # type: ignore[type-arg]
     return False
 
 
+def _forest_discount(player: Player) -> int:
+    """-1 per 2 forests with a forest house (OP-16: occupied), no column cap."""
+    forests = player.tiles[FOREST]
+    if not forests:
+        return 0
+    works = player.has(FOREST_HOUSE) if FOREST_DISCOUNT_NEEDS_OCCUPIED else FOREST_HOUSE in player.buildings
+    return forests // FOREST_DISCOUNT_PER if works else 0
+
+
 def price(state: State, seat: int, building: int) -> int:
-    """What `seat` pays for `building`: cost less the privilege and occupied quarries up to its column."""
+    """What `seat` pays for `building` before any black market items: cost less the privilege (doubled
+    by a library), occupied quarries up to its column, and the forest discount."""
     info = BUILDINGS[building]
     player = state.players[seat]
-    discount = min(player.occupied[QUARRY], info.col)
+    discount = min(player.occupied[QUARRY], info.col) + _forest_discount(player)
     if seat == state.selector:
-        discount += BUILDER_PRIVILEGE
+        discount += BUILDER_PRIVILEGE * privilege(state, seat)
     return max(0, info.cost - discount)
+
+
+def _colonist_sources(player: Player) -> list[Action]:
+    """Where a colonist may be returned from with the black market (OP-14: any of the owner's)."""
+    actions = [RETURN_FROM_SAN_JUAN] if player.san_juan else []
+    if BLACK_MARKET_COLONIST_SOURCE == "any":
+        actions.extend(RETURN_FROM_TILE[t] for t in CIRCLE_TILES if player.occupied[t])
+        buildings = player.buildings
+        actions.extend(RETURN_FROM_BUILDING[b] for b in sorted(buildings) if buildings[b])
+    return actions
+
+
+def _market_items(state: State, player: Player) -> list[Action]:
+    """The black market items the player may still return for the building being paid."""
+    used = state.black_market_items
+    actions = []
+    if ITEM_COLONIST not in used and _colonist_sources(player):
+        actions.append(MARKET_COLONIST_ACTION)
+    if ITEM_GOOD not in used:
+        actions.extend(MARKET_GOOD_ACTION[g] for g in GOODS if player.goods[g])
+    if ITEM_VP not in used and player.vp > 0:
+        actions.append(MARKET_VP_ACTION)
+    return actions
+
+
+def _market_reach(player: Player) -> int:
+    """The most the black market can take off a price now (one of each item the player has)."""
+    if not player.has(BLACK_MARKET):
+        return 0
+    return bool(_colonist_sources(player)) + any(player.goods) + (player.vp > 0)
 
 
 def legal_build(state: State) -> list[Action]:
@@ -41,20 +129,21 @@ def legal_build(state: State) -> list[Action]:
     seat = state.actor
     player = state.players[seat]
     free = CITY_SPACES - player.city_used()
+    budget = player.doubloons + _market_reach(player)
     actions = [
         BUILD_ACTION[b]
         for b, copies in enumerate(state.stock)
         if copies
         and b not in player.buildings
         and BUILDINGS[b].spaces <= free
-        and price(state, seat, b) <= player.doubloons
+        and price(state, seat, b) <= budget
     ]
     actions.append(PASS_ACTION)
     return actions
 
 
 def play_build(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
-    """Pay and place the building unoccupied; offer the university colonist when it applies."""
+    """Choose the building; with a usable black market its items come next, else pay and place it."""
     seat = state.actor
     player = state.players[seat]
     if action.kind != BUILD:
@@ -62,10 +151,25 @@ def play_build(state: State, action: Action, events: list) -> bool:  # type: ign
         return _next_turn(state)
     building = action.arg
     cost = price(state, seat, building)
+    if cost and _market_reach(player):
+        state.pending_build = building
+        state.pending_price = cost  # returning a colonist from a quarry later does not raise it
+        state.black_market_items = []
+        state.step = BLACK_MARKET_STEP
+        return False
+    return _place(state, building, cost, events)
+
+
+def _place(state: State, building: int, cost: int, events: list) -> bool:  # type: ignore[type-arg]
+    """Pay and place the building unoccupied; church VP; offer the university colonist when it applies."""
+    seat = state.actor
+    player = state.players[seat]
     player.doubloons -= cost
     state.stock[building] -= 1
     player.buildings[building] = 0
     events.append(BuildingBuilt(seat, building, cost))
+    if building != CHURCH and player.has(CHURCH):  # ruling 36: the church never pays for itself
+        award_vp(state, seat, CHURCH_VP_BY_COL[BUILDINGS[building].col], VP_CHURCH, events)
     if player.city_used() >= CITY_SPACES:
         trigger_end(state, TRIGGER_CITY, events)
     if player.has(UNIVERSITY) and colonist_available(state):
@@ -73,6 +177,68 @@ def play_build(state: State, action: Action, events: list) -> bool:  # type: ign
         state.step = UNIVERSITY_STEP
         return False
     return _next_turn(state)
+
+
+def _price_left(state: State) -> int:
+    return state.pending_price - len(state.black_market_items)
+
+
+def legal_black_market(state: State) -> list[Action]:
+    """Pay (when affordable), or return one more item while the price is above 0 (no change, ruling 32)."""
+    left = _price_left(state)
+    actions = [PASS_ACTION] if left <= state.players[state.actor].doubloons else []
+    if left > 0:
+        actions.extend(_market_items(state, state.players[state.actor]))
+    return actions
+
+
+def play_black_market(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
+    """Return a good or a VP, go on to choose a colonist, or pay the price left and build."""
+    seat = state.actor
+    player = state.players[seat]
+    if action.kind == PASS:
+        building = state.pending_build
+        cost = _price_left(state)
+        state.pending_build = -1
+        state.pending_price = 0
+        state.black_market_items = []
+        return _place(state, building, cost, events)
+    if action.kind == BLACK_MARKET_COLONIST:
+        state.step = BLACK_MARKET_COLONIST_STEP
+        return False
+    if action.kind == BLACK_MARKET_GOOD:
+        player.goods[action.arg] -= 1
+        state.goods_supply[action.arg] += 1
+        state.black_market_items.append(ITEM_GOOD)
+        events.append(BlackMarketReturned(seat, ITEM_GOOD, action.arg))
+    elif action.kind == BLACK_MARKET_VP:
+        player.vp -= 1
+        state.vp_pool += 1  # a trigger (c) already fired stays fired (§7.1)
+        state.black_market_items.append(ITEM_VP)
+        events.append(BlackMarketReturned(seat, ITEM_VP, -1))
+    return False
+
+
+def legal_black_market_colonist(state: State) -> list[Action]:
+    """Every place one of the owner's colonists may be returned from."""
+    return _colonist_sources(state.players[state.actor])
+
+
+def play_black_market_colonist(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
+    """Return the colonist to the supply; back to the black market."""
+    seat = state.actor
+    player = state.players[seat]
+    if action.arg == FROM_SAN_JUAN:
+        player.san_juan -= 1
+    elif action.arg == FROM_TILE:
+        player.occupied[action.arg2] -= 1
+    else:
+        player.buildings[action.arg2] -= 1
+    state.colonist_supply += 1
+    state.black_market_items.append(ITEM_COLONIST)
+    events.append(BlackMarketReturned(seat, ITEM_COLONIST, -1))
+    state.step = BLACK_MARKET_STEP
+    return False
 
 
 def legal_university(state: State) -> list[Action]:

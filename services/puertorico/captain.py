@@ -1,4 +1,8 @@
-"""Captain phase (§4.6): compulsory loading in laps, wharf, harbor, storage, clearing full ships."""
+"""Captain phase (§4.6): compulsory loading in laps, wharf, harbor, storage, clearing full ships.
+
+Expansion I: union hall VP before loading, the lighthouse's doubloons, the small wharf (goods chosen
+one decision at a time, then shipped), and the storehouse's single goods.
+"""
 
 from __future__ import annotations
 
@@ -7,26 +11,52 @@ from services.puertorico.actions import (
     LOAD,
     LOAD_ACTION,
     PASS_ACTION,
+    SHIP_SMALL_WHARF_ACTION,
     SHIP_WITH_WHARF,
     SINGLE_ACTION,
+    SMALL_WHARF_ACTION,
     STORE_IN_WAREHOUSE,
+    USE_SMALL_WHARF,
     WAREHOUSE_ACTION,
     WHARF_ACTION,
     Action,
+    small_wharf_goods,
 )
-from services.puertorico.board import award_vp
-from services.puertorico.data import GOODS, HARBOR, WAREHOUSE_KINDS, WHARF, WINDROSE_GOODS
+from services.puertorico.board import award_vp, privilege
+from services.puertorico.data import (
+    GOODS,
+    HARBOR,
+    LIGHTHOUSE,
+    LIGHTHOUSE_CAPTAIN_DOUBLOONS,
+    LIGHTHOUSE_CAPTAIN_NEEDS_LOAD,
+    LIGHTHOUSE_COUNTS_PRIVATE_SHIPS,
+    LIGHTHOUSE_DOUBLOONS,
+    SMALL_WHARF,
+    SMALL_WHARF_COUNTS_AS_LOAD,
+    SMALL_WHARF_GOODS_PER_VP,
+    SMALL_WHARF_ROUNDING,
+    STOREHOUSE,
+    STOREHOUSE_SINGLES,
+    UNION_HALL,
+    WAREHOUSE_KINDS,
+    WHARF,
+    WINDROSE_GOODS,
+)
 from services.puertorico.events import (
+    DOUBLOONS_LIGHTHOUSE,
     VP_CAPTAIN,
     VP_HARBOR,
     VP_SHIPPING,
+    VP_UNION_HALL,
+    DoubloonsReceived,
     GoodsDiscarded,
     GoodsLoaded,
     Passed,
     ShipsCleared,
+    SmallWharfShipped,
 )
 from services.puertorico.state import LOAD as LOAD_STEP
-from services.puertorico.state import STORE, Player, State
+from services.puertorico.state import SMALL_WHARF_STEP, STORE, Player, State
 
 CAPTAIN_PRIVILEGE_VP = 1
 HARBOR_VP = 1
@@ -39,11 +69,36 @@ def start(state: State, events: list) -> bool:  # type: ignore[type-arg]
     state.captain_loaded = False
     for player in state.players:
         player.wharf_used = False
+        player.small_wharf_used = False
+    if state.expansion:
+        _before_loading(state, events)
     return _begin_load_turn(state, events)
+
+
+def _before_loading(state: State, events: list) -> None:  # type: ignore[type-arg]
+    """Union hall VP for every owner from the captain on (ruling 34); the captain's lighthouse coin (OP-5)."""
+    n = state.n
+    for turn in range(n):
+        seat = (state.selector + turn) % n
+        player = state.players[seat]
+        if player.has(UNION_HALL):
+            award_vp(state, seat, sum(held // 2 for held in player.goods), VP_UNION_HALL, events)
+    captain = state.players[state.selector]
+    if captain.has(LIGHTHOUSE) and not LIGHTHOUSE_CAPTAIN_NEEDS_LOAD:
+        _lighthouse_pay(state, state.selector, LIGHTHOUSE_CAPTAIN_DOUBLOONS, events)
+
+
+def _lighthouse_pay(state: State, seat: int, amount: int, events: list) -> None:  # type: ignore[type-arg]
+    state.players[seat].doubloons += amount
+    events.append(DoubloonsReceived(seat, amount, DOUBLOONS_LIGHTHOUSE))
 
 
 def _can_use_wharf(player: Player) -> bool:
     return player.has(WHARF) and not player.wharf_used
+
+
+def _can_use_small_wharf(player: Player) -> bool:
+    return player.has(SMALL_WHARF) and not player.small_wharf_used
 
 
 def _loads(state: State, player: Player) -> list[Action]:
@@ -76,7 +131,9 @@ def _begin_load_turn(state: State, events: list) -> bool:  # type: ignore[type-a
     while state.passes_in_row < n:
         seat = (state.selector + state.role_turn) % n
         player = state.players[seat]
-        if any(player.goods) and (_can_use_wharf(player) or _loads(state, player)):
+        if any(player.goods) and (
+            _can_use_wharf(player) or _can_use_small_wharf(player) or _loads(state, player)
+        ):
             state.step = LOAD_STEP
             state.actor = seat
             return False
@@ -95,17 +152,24 @@ def legal_load(state: State) -> list[Action]:
         actions.extend(WHARF_ACTION[g] for g in GOODS if player.goods[g])
     if can_pass:
         actions.append(PASS_ACTION)
+    if _can_use_small_wharf(player):
+        actions.append(SMALL_WHARF_ACTION)
     return actions
 
 
-def _score_load(state: State, seat: int, amount: int, events: list) -> None:  # type: ignore[type-arg]
-    """1 VP per good, the captain's privilege on their first load, the harbor per load."""
-    award_vp(state, seat, amount, VP_SHIPPING, events)
+def _score_load(state: State, seat: int, vp: int, events: list, private: bool = False) -> None:  # type: ignore[type-arg]
+    """VP for the goods, the captain's privilege on their first load, the harbor and lighthouse per load."""
+    award_vp(state, seat, vp, VP_SHIPPING, events)
+    player = state.players[seat]
     if seat == state.selector and not state.captain_loaded:
         state.captain_loaded = True
-        award_vp(state, seat, CAPTAIN_PRIVILEGE_VP, VP_CAPTAIN, events)
-    if state.players[seat].has(HARBOR):
+        award_vp(state, seat, CAPTAIN_PRIVILEGE_VP * privilege(state, seat), VP_CAPTAIN, events)
+        if LIGHTHOUSE_CAPTAIN_NEEDS_LOAD and player.has(LIGHTHOUSE):
+            _lighthouse_pay(state, seat, LIGHTHOUSE_CAPTAIN_DOUBLOONS, events)
+    if player.has(HARBOR):
         award_vp(state, seat, HARBOR_VP, VP_HARBOR, events)
+    if player.has(LIGHTHOUSE) and (LIGHTHOUSE_COUNTS_PRIVATE_SHIPS or not private):
+        _lighthouse_pay(state, seat, LIGHTHOUSE_DOUBLOONS, events)
 
 
 def play_load(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
@@ -128,8 +192,12 @@ def play_load(state: State, action: Action, events: list) -> bool:  # type: igno
         state.goods_supply[good] += amount
         player.wharf_used = True
         events.append(GoodsLoaded(seat, good, amount, WHARF_SHIP))
-        _score_load(state, seat, amount, events)
+        _score_load(state, seat, amount, events, private=True)
         state.passes_in_row = 0
+    elif action.kind == USE_SMALL_WHARF:
+        state.small_wharf_goods = [0, 0, 0, 0, 0]
+        state.step = SMALL_WHARF_STEP
+        return False
     else:
         events.append(Passed(seat, LOAD_STEP))
         state.passes_in_row += 1
@@ -137,10 +205,59 @@ def play_load(state: State, action: Action, events: list) -> bool:  # type: igno
     return _begin_load_turn(state, events)
 
 
+def legal_small_wharf(state: State) -> list[Action]:
+    """Add 1 (or all the rest) of a kind held to the shipment; ship once at least one good is chosen."""
+    player = state.players[state.actor]
+    chosen = state.small_wharf_goods
+    actions = []
+    for good in GOODS:
+        rest = player.goods[good] - chosen[good]
+        if rest:
+            actions.append(small_wharf_goods(good, 1))
+        if rest > 1:
+            actions.append(small_wharf_goods(good, rest))
+    if any(chosen):
+        actions.append(SHIP_SMALL_WHARF_ACTION)
+    return actions
+
+
+def small_wharf_vp(goods: int) -> int:
+    """VP for a small-wharf shipment: 1 per 2 goods (OP-3: rounded down by default)."""
+    if SMALL_WHARF_ROUNDING == "floor":
+        return goods // SMALL_WHARF_GOODS_PER_VP
+    return -(-goods // SMALL_WHARF_GOODS_PER_VP)
+
+
+def play_small_wharf(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
+    """Add goods to the shipment, or ship them: the turn's load action (OP-4)."""
+    if action != SHIP_SMALL_WHARF_ACTION:
+        state.small_wharf_goods[action.arg] += action.arg2
+        return False
+    seat = state.actor
+    player = state.players[seat]
+    shipped = state.small_wharf_goods
+    for good, amount in enumerate(shipped):
+        player.goods[good] -= amount
+        state.goods_supply[good] += amount
+    player.small_wharf_used = True
+    state.small_wharf_goods = [0, 0, 0, 0, 0]
+    events.append(SmallWharfShipped(seat, tuple(shipped)))
+    vp = small_wharf_vp(sum(shipped))
+    if SMALL_WHARF_COUNTS_AS_LOAD:
+        _score_load(state, seat, vp, events, private=True)
+    else:
+        award_vp(state, seat, vp, VP_SHIPPING, events)
+    state.passes_in_row = 0
+    state.step = LOAD_STEP
+    state.role_turn += 1
+    return _begin_load_turn(state, events)
+
+
 def _capacity(player: Player) -> tuple[int, int]:
-    """Warehouse kinds and single goods a player may keep."""
+    """Warehouse kinds and single goods a player may keep (a storehouse keeps 3 more singles)."""
     kinds = sum(count for building, count in WAREHOUSE_KINDS if player.has(building))
-    return kinds, WINDROSE_GOODS
+    singles = WINDROSE_GOODS + (STOREHOUSE_SINGLES if player.has(STOREHOUSE) else 0)
+    return kinds, singles
 
 
 def _at_risk(state: State, player: Player) -> list[int]:
@@ -224,3 +341,4 @@ def _clear_ships(state: State, events: list) -> None:  # type: ignore[type-arg]
         events.append(ShipsCleared(tuple(cleared)))
     for player in state.players:
         player.wharf_used = False
+        player.small_wharf_used = False

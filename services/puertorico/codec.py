@@ -12,18 +12,26 @@ from boardgame.rules.v1 import rules_pb2
 from services.common.errors import InvalidConfig, MalformedRequest
 from services.common.rng import MASK64, Rng
 from services.puertorico import actions as act
+from services.puertorico import builder, draft
 from services.puertorico import events as ev
 from services.puertorico.data import (
     BUILDER,
+    BUILDING_SET_BASE,
+    BUILDING_SET_DRAFT,
+    BUILDING_SET_RANDOM,
     BUILDINGS,
     CAPTAIN,
     CIRCLE_TILES,
     CITY_SPACES,
     CRAFTSMAN,
     DEFAULT_VP_POOL_5P,
+    DRAFT_PICKS,
+    DRAFT_SLOTS,
     FOREST,
     GOODS,
+    GUESTHOUSE_WINDOW_ROLES,
     ISLAND_SPACES,
+    LIBRARY_MULTIPLIER,
     MAX_PLAYERS,
     MAYOR,
     MIN_PLAYERS,
@@ -37,17 +45,25 @@ from services.puertorico.data import (
 from services.puertorico.labels import event_text
 from services.puertorico.setup import check_config
 from services.puertorico.state import (
+    BLACK_MARKET_COLONIST_STEP,
+    BLACK_MARKET_STEP,
     BUILD,
-    BUILDING_SET_BASE,
     CHOOSE_ROLE,
     CRAFTSMAN_PRIVILEGE,
+    DRAFT_BUILDING,
+    DRAFT_COST,
     GAME_OVER,
+    GUESTS,
+    HACIENDA_PLACE,
     HACIENDA_STEP,
     HOSPICE_STEP,
+    LAST_STEP,
+    LIBRARY_TILE,
     LOAD,
     MAYOR_PRIVILEGE,
     PLACE_COLONIST,
     SELL,
+    SMALL_WHARF_STEP,
     STORE,
     TAKE_TILE,
     UNIVERSITY_STEP,
@@ -57,10 +73,22 @@ from services.puertorico.state import (
 )
 
 N_ROLES = 8
-N_STEPS = GAME_OVER
+N_STEPS = LAST_STEP
 N_TRIGGERS = 3
-BUILDING_SETS = {pb.BUILDING_SET_UNSPECIFIED: BUILDING_SET_BASE, pb.BUILDING_SET_BASE: BUILDING_SET_BASE}
-BUILDING_SET_VALUES = {BUILDING_SET_BASE: pb.BUILDING_SET_BASE}
+N_MARKET_ITEMS = 3
+BUILDING_SETS = {
+    pb.BUILDING_SET_UNSPECIFIED: BUILDING_SET_BASE,
+    pb.BUILDING_SET_BASE: BUILDING_SET_BASE,
+    pb.BUILDING_SET_DRAFT: BUILDING_SET_DRAFT,
+    pb.BUILDING_SET_RANDOM: BUILDING_SET_RANDOM,
+}
+BUILDING_SET_VALUES = {
+    BUILDING_SET_BASE: pb.BUILDING_SET_BASE,
+    BUILDING_SET_DRAFT: pb.BUILDING_SET_DRAFT,
+    BUILDING_SET_RANDOM: pb.BUILDING_SET_RANDOM,
+}
+DRAFT_STEPS = (DRAFT_COST, DRAFT_BUILDING)
+MARKET_STEPS = (BLACK_MARKET_STEP, BLACK_MARKET_COLONIST_STEP)
 
 # The role being carried out during each step (data from §4; used to refuse inconsistent states).
 STEP_ROLE = {
@@ -77,7 +105,16 @@ STEP_ROLE = {
     LOAD: CAPTAIN,
     STORE: CAPTAIN,
     GAME_OVER: NO_ROLE,
+    DRAFT_COST: NO_ROLE,
+    DRAFT_BUILDING: NO_ROLE,
+    HACIENDA_PLACE: SETTLER,
+    LIBRARY_TILE: SETTLER,
+    BLACK_MARKET_STEP: BUILDER,
+    BLACK_MARKET_COLONIST_STEP: BUILDER,
+    SMALL_WHARF_STEP: CAPTAIN,
 }
+# Guests move at the start of these roles, or (no role) before the final score.
+GUEST_STEP_ROLES = frozenset((*GUESTHOUSE_WINDOW_ROLES, NO_ROLE))
 
 
 def _check(condition: bool, what: str) -> None:
@@ -140,6 +177,7 @@ def _player_to_proto(player: Player) -> pb.Player:
         city=[pb.CityBuilding(building=b + 1, colonists=c) for b, c in player.buildings.items()],
         san_juan=player.san_juan,
         wharf_used=player.wharf_used,
+        small_wharf_used=player.small_wharf_used,
     )
 
 
@@ -185,6 +223,13 @@ def _table_to_proto(state: State) -> pb.Table:
         craftsman_produced=[g + 1 for g in state.craftsman_produced],
         warehoused=[g + 1 for g in state.warehoused],
         singles_kept=_good_counts(state.singles_kept),
+        draft_picks=[b + 1 for b in state.draft_picks],
+        draft_cost=state.draft_cost,
+        pending_build=state.pending_build + 1,
+        black_market_items=[item + 1 for item in state.black_market_items],
+        small_wharf_goods=_good_counts(state.small_wharf_goods),
+        privilege_goods_left=state.privilege_goods_left,
+        pending_price=state.pending_price,
     )
 
 
@@ -195,6 +240,8 @@ def state_to_proto(state: State) -> pb.State:
         rng=rules_pb2.RngState(key=state.rng.key, counter=state.rng.counter),
         plantation_stack=[t + 1 for t in state.stack],
         vp_chips=[p.vp for p in state.players],
+        forests=[_good_counts(p.forests) for p in state.players] if state.expansion else [],
+        hacienda_tile=state.pending_tile + 1,
     )
 
 
@@ -223,6 +270,7 @@ def _player_from_proto(message: pb.Player, vp: int, player: Player) -> None:
     _check(message.san_juan >= 0, "negative San Juan")
     player.san_juan = message.san_juan
     player.wharf_used = message.wharf_used
+    player.small_wharf_used = message.small_wharf_used
 
 
 def state_from_proto(message: pb.State) -> State:
@@ -254,7 +302,7 @@ def state_from_proto(message: pb.State) -> State:
     state.role = table.role - 1
     _check(1 <= table.step <= N_STEPS, "step")
     state.step = table.step
-    _check(state.role == STEP_ROLE[state.step], "step does not belong to the role")
+    _check(state.step == GUESTS or state.role == STEP_ROLE[state.step], "step does not belong to the role")
     _check(table.role_turn >= 0, "role turn")
     state.role_turn = table.role_turn
     for player, player_message, vp in zip(state.players, table.players, message.vp_chips, strict=True):
@@ -295,7 +343,7 @@ def state_from_proto(message: pb.State) -> State:
     state.captain_loaded = table.captain_loaded
     _check(0 <= table.tile_taken <= TILE_KINDS, "tile taken")
     state.tile_taken = table.tile_taken - 1
-    _check(state.step != HOSPICE_STEP or state.tile_taken in CIRCLE_TILES, "hospice without a new tile")
+    _check(state.step != HOSPICE_STEP or state.tile_taken in (*CIRCLE_TILES, FOREST), "hospice without a new tile")
     _check(0 <= table.just_built <= len(BUILDINGS), "building just built")
     state.just_built = table.just_built - 1
     _check(
@@ -306,7 +354,80 @@ def state_from_proto(message: pb.State) -> State:
     state.warehoused = [_good(g, "warehoused good") for g in table.warehoused]
     state.singles_kept = _counts(table.singles_kept)
     _check(min(state.singles_kept) >= 0, "negative kept goods")
+    _expansion_from_proto(message, state)
     return state
+
+
+def _expansion_from_proto(message: pb.State, state: State) -> None:
+    """Read and check the Expansion I parts of a state: buildings in play, draft, forests, pending choices."""
+    table = message.table
+    step = state.step
+    if not state.expansion:
+        in_play = [b for b, copies in enumerate(state.stock) if copies]
+        in_play.extend(b for p in state.players for b in p.buildings)
+        _check(not any(BUILDINGS[b].expansion for b in in_play), "an Expansion I building in a base game")
+    _check(step != GUESTS or state.role in GUEST_STEP_ROLES, "guests moving outside their windows")
+
+    picks = [b - 1 for b in table.draft_picks]
+    _check(all(0 <= b < len(BUILDINGS) and BUILDINGS[b].violet for b in picks), "draft pick")
+    _check(len(set(picks)) == len(picks), "a building drafted twice")
+    _check(all(draft.open_slots(picks, cost) >= 0 for cost in DRAFT_SLOTS), "draft slots overfilled")
+    _check(not any(draft.excluded(b, picks) for b in picks), "exclusive buildings both drafted")
+    drafting = state.config.buildings == BUILDING_SET_DRAFT and len(picks) < DRAFT_PICKS
+    _check(not picks or state.config.buildings == BUILDING_SET_DRAFT, "draft picks without a draft")
+    _check((step in DRAFT_STEPS) == drafting, "draft step")
+    state.draft_picks = picks
+    cost = table.draft_cost
+    if step == DRAFT_BUILDING:
+        _check(cost in DRAFT_SLOTS and draft.open_slots(picks, cost) > 0, "draft cost")
+        _check(bool(draft.candidates(picks, cost)), "no building left for the draft slot")
+    else:
+        _check(cost == 0, "draft cost outside the draft")
+    state.draft_cost = cost
+
+    forests = list(message.forests)
+    _check(len(forests) in (0, state.n), "one forest record per seat")
+    for seat, player in enumerate(state.players):
+        kinds = _counts(forests[seat]) if forests else [0, 0, 0, 0, 0]
+        _check(min(kinds) >= 0 and sum(kinds) == player.tiles[FOREST], "forest kinds")
+        player.forests = kinds
+
+    _check(0 <= message.hacienda_tile <= len(GOODS), "hacienda tile")
+    state.pending_tile = message.hacienda_tile - 1
+    _check((step == HACIENDA_PLACE) == (state.pending_tile >= 0), "hacienda tile outside its step")
+
+    _check(0 <= table.pending_build <= len(BUILDINGS), "pending building")
+    state.pending_build = table.pending_build - 1
+    state.pending_price = table.pending_price
+    items = [item - 1 for item in table.black_market_items]
+    _check(all(0 <= item < N_MARKET_ITEMS for item in items) and len(set(items)) == len(items), "items")
+    state.black_market_items = items
+    if step in MARKET_STEPS:
+        actor = state.players[state.actor]
+        _check(state.pending_build >= 0 and state.stock[state.pending_build] > 0, "black market building")
+        _check(state.pending_build not in actor.buildings, "black market building owned")
+        _check(len(items) <= state.pending_price, "black market change")
+        moves = (
+            builder.legal_black_market if step == BLACK_MARKET_STEP else builder.legal_black_market_colonist
+        )
+        _check(bool(moves(state)), "black market with nothing to do")
+    else:
+        _check(state.pending_build < 0 and state.pending_price == 0 and not items, "black market outside")
+
+    state.small_wharf_goods = _counts(table.small_wharf_goods)
+    chosen = state.small_wharf_goods
+    if step == SMALL_WHARF_STEP:
+        held = state.players[state.actor].goods
+        _check(all(0 <= c <= h for c, h in zip(chosen, held, strict=True)) and any(held), "small wharf goods")
+    else:
+        _check(not any(chosen), "small wharf goods outside the small wharf")
+
+    left = table.privilege_goods_left
+    if step == CRAFTSMAN_PRIVILEGE:
+        _check(1 <= left <= LIBRARY_MULTIPLIER, "privilege goods left")
+    else:
+        _check(left == 0, "privilege goods outside the craftsman privilege")
+    state.privilege_goods_left = left
 
 
 # Actions.
@@ -339,7 +460,41 @@ def action_from_proto(message: pb.Action) -> act.Action:
         _check_action(1 <= message.load.good <= len(GOODS), "good")
         _check_action(0 <= message.load.ship < act.MAX_SHIPS, "ship")
         return act.LOAD_ACTION[message.load.good - 1][message.load.ship]
+    if move == "draft_cost":
+        _check_action(message.draft_cost in act.DRAFT_COST_ACTION, "draft cost")
+        return act.DRAFT_COST_ACTION[message.draft_cost]
+    if move == "draft_building":
+        _check_action(1 <= message.draft_building <= len(BUILDINGS), "building")
+        return act.DRAFT_ACTION[message.draft_building - 1]
+    if move == "place_drawn_tile":
+        return act.PLACE_AS_FOREST if message.place_drawn_tile.as_forest else act.PLACE_FACE_UP
+    if move == "return_colonist":
+        return _return_colonist(message.return_colonist)
+    if move == "small_wharf_goods":
+        goods = message.small_wharf_goods
+        _check_action(1 <= goods.good <= len(GOODS), "good")
+        _check_action(goods.count >= 1, "count")
+        return act.small_wharf_goods(goods.good - 1, goods.count)
+    if move == "move_guest":
+        target = message.move_guest
+        which = target.WhichOneof("target")
+        if which == "tile":
+            _check_action(target.tile - 1 in CIRCLE_TILES, "tile")
+            return act.GUEST_TILE[target.tile - 1]
+        _check_action(which == "building" and 1 <= target.building <= len(BUILDINGS), "building")
+        return act.GUEST_BUILDING[target.building - 1]
     return _EMPTY_MOVES[move]
+
+
+def _return_colonist(place: pb.ColonistLocation) -> act.Action:
+    which = place.WhichOneof("place")
+    if which == "san_juan":
+        return act.RETURN_FROM_SAN_JUAN
+    if which == "tile":
+        _check_action(place.tile - 1 in CIRCLE_TILES, "tile")
+        return act.RETURN_FROM_TILE[place.tile - 1]
+    _check_action(which == "building" and 1 <= place.building <= len(BUILDINGS), "building")
+    return act.RETURN_FROM_BUILDING[place.building - 1]
 
 
 def _check_action(condition: bool, what: str) -> None:
@@ -354,6 +509,9 @@ _GOOD_MOVES = {
     "ship_with_wharf": act.WHARF_ACTION,
     "store_in_warehouse": act.WAREHOUSE_ACTION,
     "keep_single": act.SINGLE_ACTION,
+    "take_forest": act.FOREST_ACTION,
+    "black_market_good": act.MARKET_GOOD_ACTION,
+    "sell_to_trading_post": act.TRADING_POST_ACTION,
 }
 _EMPTY_MOVES = {
     "take_quarry": act.QUARRY_ACTION,
@@ -362,6 +520,10 @@ _EMPTY_MOVES = {
     "mayor_privilege": act.PRIVILEGE_ACTION,
     "university_colonist": act.UNIVERSITY_ACTION,
     "pass": act.PASS_ACTION,
+    "black_market_colonist": act.MARKET_COLONIST_ACTION,
+    "black_market_vp": act.MARKET_VP_ACTION,
+    "use_small_wharf": act.SMALL_WHARF_ACTION,
+    "ship_small_wharf": act.SHIP_SMALL_WHARF_ACTION,
 }
 _GOOD_KINDS = {table[0].kind: name for name, table in _GOOD_MOVES.items()}
 _EMPTY_KINDS = {action.kind: name for name, action in _EMPTY_MOVES.items()}
@@ -384,6 +546,24 @@ def action_to_proto(action: act.Action) -> pb.Action:
         return pb.Action(build=arg + 1)
     if kind == act.LOAD:
         return pb.Action(load=pb.Load(good=arg + 1, ship=arg2))
+    if kind == act.DRAFT_COST:
+        return pb.Action(draft_cost=arg)
+    if kind == act.DRAFT_BUILDING:
+        return pb.Action(draft_building=arg + 1)
+    if kind == act.PLACE_DRAWN_TILE:
+        return pb.Action(place_drawn_tile=pb.PlaceDrawnTile(as_forest=bool(arg)))
+    if kind == act.RETURN_COLONIST:
+        if arg == act.FROM_SAN_JUAN:
+            return pb.Action(return_colonist=pb.ColonistLocation(san_juan=pb.SanJuan()))
+        if arg == act.FROM_TILE:
+            return pb.Action(return_colonist=pb.ColonistLocation(tile=arg2 + 1))
+        return pb.Action(return_colonist=pb.ColonistLocation(building=arg2 + 1))
+    if kind == act.SMALL_WHARF_GOODS:
+        return pb.Action(small_wharf_goods=pb.SmallWharfGoods(good=arg + 1, count=arg2))
+    if kind == act.GUEST_TO_TILE:
+        return pb.Action(move_guest=pb.ColonistTarget(tile=arg + 1))
+    if kind == act.GUEST_TO_BUILDING:
+        return pb.Action(move_guest=pb.ColonistTarget(building=arg + 1))
     message = pb.Action()
     getattr(message, _EMPTY_KINDS[kind]).SetInParent()
     return message
@@ -412,6 +592,10 @@ def view_to_proto(state: State, seat: int | None) -> pb.View:
     )
     if seat is not None:
         view.seat = seat
+        if state.expansion:
+            view.forests.CopyFrom(_good_counts(state.players[seat].forests))
+        if state.pending_tile >= 0 and seat == state.actor:
+            view.MergeFrom(pb.View(hacienda_tile=state.pending_tile + 1))
     return view
 
 
@@ -442,12 +626,16 @@ _EVENT_BUILDERS = {
         building_built=pb.BuildingBuilt(seat=e.seat, building=e.building + 1, price=e.price)
     ),
     ev.GoodsProduced: lambda e: pb.Event(
-        goods_produced=pb.GoodsProduced(seat=e.seat, goods=_good_counts(e.goods), privilege=e.privilege)
+        goods_produced=pb.GoodsProduced(
+            seat=e.seat, goods=_good_counts(e.goods), privilege=e.privilege, building=e.building + 1
+        )
     ),
     ev.DoubloonsReceived: lambda e: pb.Event(
         doubloons_received=pb.DoubloonsReceived(seat=e.seat, amount=e.amount, reason=e.reason)
     ),
-    ev.GoodSold: lambda e: pb.Event(good_sold=pb.GoodSold(seat=e.seat, good=e.good + 1, price=e.price)),
+    ev.GoodSold: lambda e: pb.Event(
+        good_sold=pb.GoodSold(seat=e.seat, good=e.good + 1, price=e.price, trading_post=e.trading_post)
+    ),
     ev.GoodsLoaded: lambda e: pb.Event(
         goods_loaded=pb.GoodsLoaded(seat=e.seat, good=e.good + 1, count=e.barrels, ship=e.ship)
     ),
@@ -470,4 +658,19 @@ _EVENT_BUILDERS = {
         round_ended=pb.RoundEnded(round=e.round, next_governor=e.next_governor)
     ),
     ev.GameEnded: lambda e: pb.Event(game_ended=pb.GameEnded(scores=e.scores, winners=e.winners)),
+    ev.DraftPicked: lambda e: pb.Event(draft_picked=pb.DraftPicked(seat=e.seat, building=e.building + 1)),
+    ev.GuestMoved: lambda e: pb.Event(
+        guest_moved=pb.GuestMoved(
+            seat=e.seat,
+            target=pb.ColonistTarget(tile=e.tile + 1)
+            if e.tile >= 0
+            else pb.ColonistTarget(building=e.building + 1),
+        )
+    ),
+    ev.BlackMarketReturned: lambda e: pb.Event(
+        black_market_returned=pb.BlackMarketReturned(seat=e.seat, item=e.item + 1, good=e.good + 1)
+    ),
+    ev.SmallWharfShipped: lambda e: pb.Event(
+        small_wharf_shipped=pb.SmallWharfShipped(seat=e.seat, goods=_good_counts(e.goods))
+    ),
 }

@@ -1,10 +1,35 @@
-"""Craftsman phase (§4.4): everyone produces in order from the craftsman; factory; privilege good."""
+"""Craftsman phase (§4.4): everyone produces in order from the craftsman; factory; privilege good.
+
+Expansion I: the aqueduct and specialty factory after a player's production; a library craftsman
+takes two privilege goods of different kinds (OP-8), one decision each.
+"""
 
 from __future__ import annotations
 
 from services.puertorico.actions import BONUS, CRAFTSMAN_BONUS, PASS_ACTION, Action
-from services.puertorico.data import CORN, FACTORY, FACTORY_PAY, GOODS, PRODUCTION_BUILDINGS
-from services.puertorico.events import DOUBLOONS_FACTORY, DoubloonsReceived, GoodsProduced, Passed
+from services.puertorico.board import privilege
+from services.puertorico.data import (
+    AQUEDUCT,
+    AQUEDUCT_GOODS,
+    AQUEDUCT_LARGE_FIRST,
+    AQUEDUCT_PLANTS,
+    CORN,
+    FACTORY,
+    FACTORY_PAY,
+    GOODS,
+    LIBRARY_CRAFTSMAN_DISTINCT,
+    PRODUCTION_BUILDINGS,
+    SPECIALTY_COUNTS_AQUEDUCT,
+    SPECIALTY_FACTORY,
+    SPECIALTY_FACTORY_COUNTS_CORN,
+)
+from services.puertorico.events import (
+    DOUBLOONS_FACTORY,
+    DOUBLOONS_SPECIALTY_FACTORY,
+    DoubloonsReceived,
+    GoodsProduced,
+    Passed,
+)
 from services.puertorico.state import CRAFTSMAN_PRIVILEGE, Player, State
 
 PRIVILEGE_GOODS = 1
@@ -23,6 +48,40 @@ def production(player: Player) -> list[int]:
             circles = sum(player.buildings.get(b, 0) for b in PRODUCTION_BUILDINGS[good])
             made[good] = min(plantations, circles)
     return made
+
+
+def _aqueduct_qualifies(player: Player, good: int, plant: int, received: int) -> bool:
+    """Whether the large plant made at least one good (OP-12: production is credited to it first)."""
+    on_plant = player.buildings.get(plant, 0)
+    if not on_plant or not received:
+        return False
+    if AQUEDUCT_LARGE_FIRST:
+        return True
+    small = sum(player.buildings.get(b, 0) for b in PRODUCTION_BUILDINGS[good] if b != plant)
+    return received > small
+
+
+def _expansion_production(state: State, seat: int, received: list[int], events: list) -> None:  # type: ignore[type-arg]
+    """Aqueduct goods, then specialty-factory doubloons, right after the player's own production."""
+    player = state.players[seat]
+    supply = state.goods_supply
+    if player.has(AQUEDUCT):
+        extra = [0, 0, 0, 0, 0]
+        for good, plant in AQUEDUCT_PLANTS:
+            if supply[good] and _aqueduct_qualifies(player, good, plant, received[good]):
+                extra[good] = AQUEDUCT_GOODS
+                supply[good] -= AQUEDUCT_GOODS
+                player.goods[good] += AQUEDUCT_GOODS
+        if any(extra):
+            events.append(GoodsProduced(seat, tuple(extra), False, AQUEDUCT))
+            if SPECIALTY_COUNTS_AQUEDUCT:
+                received = [a + b for a, b in zip(received, extra, strict=True)]
+    if player.has(SPECIALTY_FACTORY):
+        counted = received if SPECIALTY_FACTORY_COUNTS_CORN else received[CORN + 1 :]
+        pay = max(0, max(counted) - 1)
+        if pay:
+            player.doubloons += pay
+            events.append(DoubloonsReceived(seat, pay, DOUBLOONS_SPECIALTY_FACTORY))
 
 
 def start(state: State, events: list) -> bool:  # type: ignore[type-arg]
@@ -44,11 +103,14 @@ def start(state: State, events: list) -> bool:  # type: ignore[type-arg]
         if player.has(FACTORY) and FACTORY_PAY[kinds]:
             player.doubloons += FACTORY_PAY[kinds]
             events.append(DoubloonsReceived(seat, FACTORY_PAY[kinds], DOUBLOONS_FACTORY))
+        if state.expansion:
+            _expansion_production(state, seat, received, events)
         if seat == state.selector:
             state.craftsman_produced = [good for good, amount in enumerate(received) if amount]
     if not any(supply[good] for good in state.craftsman_produced):
         state.craftsman_produced = []
         return True
+    state.privilege_goods_left = PRIVILEGE_GOODS * privilege(state, state.selector)
     state.step = CRAFTSMAN_PRIVILEGE
     state.actor = state.selector
     return False
@@ -62,16 +124,22 @@ def legal_privilege(state: State) -> list[Action]:
 
 
 def play_privilege(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
-    """Take the privilege good (it does not count for the factory, ruling 14)."""
+    """Take a privilege good (it does not count for the factory, ruling 14); a library gives a second one."""
     seat = state.selector
     if action.kind == CRAFTSMAN_BONUS:
         good = action.arg
-        state.goods_supply[good] -= PRIVILEGE_GOODS
-        state.players[seat].goods[good] += PRIVILEGE_GOODS
+        state.goods_supply[good] -= 1
+        state.players[seat].goods[good] += 1
         made = [0, 0, 0, 0, 0]
-        made[good] = PRIVILEGE_GOODS
+        made[good] = 1
         events.append(GoodsProduced(seat, tuple(made), True))
+        state.privilege_goods_left -= 1
+        if LIBRARY_CRAFTSMAN_DISTINCT:
+            state.craftsman_produced.remove(good)
+        if state.privilege_goods_left and any(state.goods_supply[g] for g in state.craftsman_produced):
+            return False
     else:
         events.append(Passed(seat, CRAFTSMAN_PRIVILEGE))
     state.craftsman_produced = []
+    state.privilege_goods_left = 0
     return True

@@ -154,6 +154,20 @@ RESIDENCE = BUILDING_IDS["residence"]
 FORTRESS = BUILDING_IDS["fortress"]
 CUSTOMS_HOUSE = BUILDING_IDS["customs house"]
 CITY_HALL = BUILDING_IDS["city hall"]
+AQUEDUCT = BUILDING_IDS["aqueduct"]
+FOREST_HOUSE = BUILDING_IDS["forest house"]
+BLACK_MARKET = BUILDING_IDS["black market"]
+STOREHOUSE = BUILDING_IDS["storehouse"]
+GUESTHOUSE = BUILDING_IDS["guesthouse"]
+TRADING_POST = BUILDING_IDS["trading post"]
+CHURCH = BUILDING_IDS["church"]
+SMALL_WHARF = BUILDING_IDS["small wharf"]
+LIGHTHOUSE = BUILDING_IDS["lighthouse"]
+SPECIALTY_FACTORY = BUILDING_IDS["specialty factory"]
+LIBRARY = BUILDING_IDS["library"]
+UNION_HALL = BUILDING_IDS["union hall"]
+STATUE = BUILDING_IDS["statue"]
+CLOISTER = BUILDING_IDS["cloister"]
 
 # The production buildings of each good, small first (§1.3).
 PRODUCTION_BUILDINGS: tuple[tuple[int, ...], ...] = tuple(
@@ -243,6 +257,32 @@ SETUPS: dict[int, Setup] = {
 }
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
+# Expansion I (§6). Building sets (option `buildings`).
+BUILDING_SET_BASE, BUILDING_SET_DRAFT, BUILDING_SET_RANDOM = "base", "draft", "random"
+BUILDING_SETS = (BUILDING_SET_BASE, BUILDING_SET_DRAFT, BUILDING_SET_RANDOM)
+PRODUCTION_IDS = tuple(i for i, info in enumerate(BUILDINGS) if not info.violet)
+# Draft (§6.3): violet slots per cost; the candidates of a slot are the violet buildings of its cost.
+DRAFT_SLOTS = {1: 1, 2: 2, 3: 1, 4: 1, 5: 2, 6: 1, 7: 1, 8: 2, 9: 1, 10: 5}
+DRAFT_CANDIDATES = {
+    cost: tuple(i for i, info in enumerate(BUILDINGS) if info.violet and info.cost == cost)
+    for cost in DRAFT_SLOTS
+}
+DRAFT_PICKS = sum(DRAFT_SLOTS.values())
+# Effects (§6.2).
+AQUEDUCT_PLANTS = ((INDIGO, INDIGO_PLANT), (SUGAR, SUGAR_MILL))  # the large plant each aqueduct good needs
+AQUEDUCT_GOODS = 1
+FOREST_DISCOUNT_PER = 2  # forests per doubloon of builder discount
+BLACK_MARKET_COLONIST, BLACK_MARKET_GOOD, BLACK_MARKET_VP = range(3)  # one of each item at most per build
+STOREHOUSE_SINGLES = 3
+GUESTHOUSE_WINDOW_ROLES = (SETTLER, BUILDER, CRAFTSMAN, TRADER, CAPTAIN)  # OP-13 window (2)
+CHURCH_VP_BY_COL = (0, 0, 1, 1, 2)  # by the column of the building just built (index = Col)
+SMALL_WHARF_GOODS_PER_VP = 2
+LIGHTHOUSE_DOUBLOONS = 1
+LIGHTHOUSE_CAPTAIN_DOUBLOONS = 1
+CLOISTER_KINDS = (CORN, INDIGO, SUGAR, TOBACCO, COFFEE, QUARRY, FOREST)  # OP-11
+CLOISTER_SET_SIZE = 3
+CLOISTER_TABLE = (0, 1, 3, 6, 10)  # OP-11: VP by number of sets; more sets score the last value
+
 # Open points (§11): the defaults, as named constants and options.
 VP_POOL_5P_CHOICES = (122, 126)  # OP-1: 122 is the default (2002 edition)
 DEFAULT_VP_POOL_5P = 122
@@ -250,6 +290,23 @@ FINAL_TIE_RULE = "shared"  # OP-2: a tie after doubloons + goods is a shared vic
 BANK_UNLIMITED = True  # OP-17: the doubloon bank never runs out
 AUTO_PRODUCTION = True  # OP-21: craftsman production is resolved automatically
 RANDOM_FIRST_GOVERNOR = True  # §2.2 and §10: the first governor is a uniformly random seat
+SMALL_WHARF_ROUNDING = "floor"  # OP-3: VP = goods // 2
+SMALL_WHARF_COUNTS_AS_LOAD = True  # OP-4: captain privilege, harbor and lighthouse apply to it
+LIGHTHOUSE_CAPTAIN_NEEDS_LOAD = False  # OP-5: the captain's extra doubloon comes whether or not they ship
+LIGHTHOUSE_COUNTS_PRIVATE_SHIPS = True  # OP-6: wharf and small-wharf shipments pay the lighthouse
+SPECIALTY_FACTORY_COUNTS_CORN = False  # OP-7: corn does not count for the specialty factory
+LIBRARY_CRAFTSMAN_DISTINCT = True  # OP-8: the library's two extra goods are of different kinds
+LIBRARY_MULTIPLIER = 2  # OP-9: a library owner's privileges are doubled
+DRAFT_HACIENDA_FOREST_EXCLUSIVE = True  # OP-10: hacienda and forest house exclude each other
+CLOISTER_COUNTS_UNOCCUPIED = True  # OP-11: cloister tiles count occupied or not
+AQUEDUCT_LARGE_FIRST = True  # OP-12: production is credited to the large plant first
+GUESTHOUSE_WINDOWS = ("own_step", "role_start", "final")  # OP-13: when guests may move
+BLACK_MARKET_COLONIST_SOURCE = "any"  # OP-14: any colonist of the owner may be returned
+TRADING_POST_IGNORES_HOUSE = True  # OP-15: the trading post works when the trading house is full
+FOREST_DISCOUNT_NEEDS_OCCUPIED = True  # OP-16: the forest discount needs an occupied forest house
+CUSTOMS_COUNTS_PAPER_VP = True  # OP-18: VP beyond the pool count for the customs house
+SPECIALTY_COUNTS_AQUEDUCT = True  # OP-19: the aqueduct's good counts for the specialty factory
+VP_TRIGGER_ANY_PHASE = True  # OP-20: an empty pool outside the captain phase fires trigger (c)
 
 # Engine choices where a decision can never help the decider (documented in docs/games/puertorico.md).
 STORAGE_KEEPS_MAXIMUM = True  # storage only asks which goods to keep when not all of them fit

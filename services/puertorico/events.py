@@ -46,6 +46,7 @@ class GoodsProduced(NamedTuple):
     seat: int
     goods: tuple[int, ...]
     privilege: bool
+    building: int = -1  # the building that gave the goods (the aqueduct); -1 for production
 
 
 class DoubloonsReceived(NamedTuple):
@@ -58,6 +59,7 @@ class GoodSold(NamedTuple):
     seat: int
     good: int
     price: int
+    trading_post: bool = False
 
 
 class GoodsLoaded(NamedTuple):
@@ -109,8 +111,31 @@ class GameEnded(NamedTuple):
     winners: tuple[int, ...]
 
 
+class DraftPicked(NamedTuple):
+    seat: int
+    building: int
+
+
+class GuestMoved(NamedTuple):
+    seat: int
+    tile: int  # the tile kind the guest moved to, or -1
+    building: int  # the building the guest moved to, or -1
+
+
+class BlackMarketReturned(NamedTuple):
+    seat: int
+    item: int  # data.BLACK_MARKET_COLONIST, _GOOD or _VP
+    good: int  # the good returned, or -1
+
+
+class SmallWharfShipped(NamedTuple):
+    seat: int
+    goods: tuple[int, ...]
+
+
 # Reasons and sources, numbered like their protobuf enums.
 DOUBLOONS_ROLE_CARD, DOUBLOONS_PROSPECTOR, DOUBLOONS_FACTORY = 1, 2, 3
-VP_SHIPPING, VP_CAPTAIN, VP_HARBOR = 1, 2, 3
+DOUBLOONS_SPECIALTY_FACTORY, DOUBLOONS_LIGHTHOUSE = 4, 5
+VP_SHIPPING, VP_CAPTAIN, VP_HARBOR, VP_CHURCH, VP_UNION_HALL = 1, 2, 3, 4, 5
 FROM_SHIP, FROM_PRIVILEGE, FROM_HOSPICE, FROM_UNIVERSITY = 1, 2, 3, 4
-TILE_FACE_UP, TILE_QUARRY, TILE_HACIENDA = 1, 2, 3
+TILE_FACE_UP, TILE_QUARRY, TILE_HACIENDA, TILE_LIBRARY = 1, 2, 3, 4

@@ -8,9 +8,19 @@ from services.common.game import GameInfo, Messages, OptionInfo, Scores
 from services.common.rng import Rng
 from services.puertorico import codec, engine, labels, setup
 from services.puertorico.actions import Action
-from services.puertorico.data import DEFAULT_VP_POOL_5P, MAX_PLAYERS, MIN_PLAYERS, VP_POOL_5P_CHOICES
+from services.puertorico.data import (
+    BUILDING_SET_BASE,
+    BUILDING_SET_DRAFT,
+    BUILDING_SET_RANDOM,
+    BUILDING_SETS,
+    DEFAULT_VP_POOL_5P,
+    GOODS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    VP_POOL_5P_CHOICES,
+)
 from services.puertorico.scoring import final_scores
-from services.puertorico.state import BUILDING_SET_BASE, Config, State
+from services.puertorico.state import Config, State
 
 # Random play: the longest of 4,000 seeded games (1,000 per player count) took 1,063 decisions. The
 # rules set no hard limit (players could avoid every end trigger), so this is a generous safety bound.
@@ -35,7 +45,11 @@ GAME_INFO = GameInfo(
             str(DEFAULT_VP_POOL_5P),
         ),
         OptionInfo(
-            "buildings", "Which violet buildings are in play", (BUILDING_SET_BASE,), BUILDING_SET_BASE
+            "buildings",
+            "Violet buildings in play: the base game's, an Expansion I draft before the game, or a random"
+            " Expansion I set",
+            BUILDING_SETS,
+            BUILDING_SET_BASE,
         ),
     ),
     has_chance=True,
@@ -51,6 +65,11 @@ class PuertoRico:
 
     info = GAME_INFO
     messages = Messages(config=pb.Config, state=pb.State, action=pb.Action, view=pb.View, event=pb.Event)
+    # Configs the generic suites (conformance, golden playthroughs, bench) cover besides the defaults.
+    example_configs = (
+        (BUILDING_SET_DRAFT, pb.Config(buildings=pb.BUILDING_SET_DRAFT)),
+        (BUILDING_SET_RANDOM, pb.Config(buildings=pb.BUILDING_SET_RANDOM)),
+    )
 
     def new_game(self, player_count: int, config: Config, seed: bytes) -> tuple[State, list]:  # type: ignore[type-arg]
         """The initial state and the setup events."""
@@ -120,11 +139,19 @@ class PuertoRico:
         return codec.event_to_proto(event)
 
     def disturb_hidden(self, state: State, seat: int | None, rng: Rng) -> State:
-        """A copy differing only in what `seat` cannot see: stack order, RNG, others' VP chips."""
+        """A copy differing only in what `seat` cannot see: stack order, RNG, others' VP chips, the kinds
+        of others' forests and of a tile another seat drew with the hacienda."""
         other = state.copy()
         rng.shuffle(other.stack)
         other.rng = Rng(rng.next64(), rng.next64())
         for s, player in enumerate(other.players):
             if not codec.vp_visible(state, seat, s):
                 player.vp += 1 + rng.below(9)
+            if s != seat:
+                forests = [0] * len(GOODS)
+                for _ in range(sum(player.forests)):
+                    forests[rng.below(len(GOODS))] += 1
+                player.forests = forests
+        if other.pending_tile >= 0 and other.actor != seat:
+            other.pending_tile = rng.below(len(GOODS))
         return other

@@ -5,12 +5,24 @@ from __future__ import annotations
 from services.puertorico import actions as act
 from services.puertorico import events as ev
 from services.puertorico.builder import price
-from services.puertorico.data import BUILDINGS, GOOD_NAMES, ROLE_NAMES, TILE_NAMES
+from services.puertorico.captain import small_wharf_vp
+from services.puertorico.data import (
+    BLACK_MARKET_COLONIST,
+    BLACK_MARKET_VP,
+    BUILDINGS,
+    DRAFT_SLOTS,
+    GOOD_NAMES,
+    ROLE_NAMES,
+    TILE_NAMES,
+)
 from services.puertorico.state import (
+    BLACK_MARKET_STEP,
     BUILD,
     CRAFTSMAN_PRIVILEGE,
+    GUESTS,
     HACIENDA_STEP,
     HOSPICE_STEP,
+    LIBRARY_TILE,
     LOAD,
     MAYOR_PRIVILEGE,
     SELL,
@@ -21,7 +33,7 @@ from services.puertorico.state import (
     UNIVERSITY_STEP,
     State,
 )
-from services.puertorico.trader import revenue
+from services.puertorico.trader import post_revenue, revenue
 
 PASS_LABELS = {
     HACIENDA_STEP: "Do not draw with the hacienda",
@@ -33,6 +45,8 @@ PASS_LABELS = {
     CRAFTSMAN_PRIVILEGE: "Decline the extra good",
     SELL: "Sell nothing",
     LOAD: "Load nothing",
+    LIBRARY_TILE: "Take no second tile",
+    GUESTS: "Leave the guests where they are",
 }
 PASS_WORDS = {
     HACIENDA_STEP: "did not draw with the hacienda",
@@ -44,6 +58,8 @@ PASS_WORDS = {
     CRAFTSMAN_PRIVILEGE: "declined the extra good",
     SELL: "sold nothing",
     LOAD: "loaded nothing",
+    LIBRARY_TILE: "took no second tile (library)",
+    GUESTS: "left their guests where they are",
 }
 TRIGGER_WORDS = {
     TRIGGER_COLONISTS: "the colonist supply ran short",
@@ -56,13 +72,27 @@ SOURCE_WORDS = {
     ev.FROM_HOSPICE: "with the hospice",
     ev.FROM_UNIVERSITY: "with the university",
 }
-TILE_SOURCE_WORDS = {ev.TILE_FACE_UP: "", ev.TILE_QUARRY: "", ev.TILE_HACIENDA: " with the hacienda"}
+TILE_SOURCE_WORDS = {
+    ev.TILE_FACE_UP: "",
+    ev.TILE_QUARRY: "",
+    ev.TILE_HACIENDA: " with the hacienda",
+    ev.TILE_LIBRARY: " as the library's second tile",
+}
 DOUBLOON_WORDS = {
     ev.DOUBLOONS_ROLE_CARD: "from the role card",
     ev.DOUBLOONS_PROSPECTOR: "as the prospector",
     ev.DOUBLOONS_FACTORY: "from the factory",
+    ev.DOUBLOONS_SPECIALTY_FACTORY: "from the specialty factory",
+    ev.DOUBLOONS_LIGHTHOUSE: "from the lighthouse",
 }
-VP_WORDS = {ev.VP_SHIPPING: "for shipping", ev.VP_CAPTAIN: "as the captain", ev.VP_HARBOR: "from the harbor"}
+VP_WORDS = {
+    ev.VP_SHIPPING: "for shipping",
+    ev.VP_CAPTAIN: "as the captain",
+    ev.VP_HARBOR: "from the harbor",
+    ev.VP_CHURCH: "from the church",
+    ev.VP_UNION_HALL: "from the union hall",
+}
+MARKET_WORDS = "black market, 1 doubloon off"
 
 
 def _plural(count: int, word: str) -> str:
@@ -105,7 +135,9 @@ def label(state: State, action: act.Action) -> str:
     if kind == act.PLACE_ON_BUILDING:
         return f"Place a colonist on the {BUILDINGS[arg].name}"
     if kind == act.BUILD:
-        return f"Build the {BUILDINGS[arg].name} for {_plural(price(state, state.actor, arg), 'doubloon')}"
+        cost = price(state, state.actor, arg)
+        short = " less black market items" if cost > player.doubloons else ""
+        return f"Build the {BUILDINGS[arg].name} for {_plural(cost, 'doubloon')}{short}"
     if kind == act.UNIVERSITY_COLONIST:
         return f"Put a colonist on the new {BUILDINGS[state.just_built].name} (university)"
     if kind == act.CRAFTSMAN_BONUS:
@@ -121,7 +153,52 @@ def label(state: State, action: act.Action) -> str:
         return f"Keep all {GOOD_NAMES[arg]} in a warehouse"
     if kind == act.KEEP_SINGLE:
         return f"Keep 1 {GOOD_NAMES[arg]}"
-    return PASS_LABELS.get(state.step, "Pass")
+    if kind == act.PASS:
+        if state.step == BLACK_MARKET_STEP:
+            left = state.pending_price - len(state.black_market_items)
+            return f"Pay {_plural(left, 'doubloon')} and build the {BUILDINGS[state.pending_build].name}"
+        return PASS_LABELS.get(state.step, "Pass")
+    return _expansion_label(state, action)
+
+
+def _expansion_label(state: State, action: act.Action) -> str:
+    kind, arg, arg2 = action
+    if kind == act.DRAFT_COST:
+        return f"Fill a violet slot of cost {arg} ({_plural(DRAFT_SLOTS[arg], 'slot')} of that cost)"
+    if kind == act.DRAFT_BUILDING:
+        return f"Draft the {BUILDINGS[arg].name}"
+    if kind == act.TAKE_FOREST:
+        return f"Take {_a(TILE_NAMES[arg])} as a face-down forest"
+    if kind == act.PLACE_DRAWN_TILE:
+        tile = TILE_NAMES[state.pending_tile]
+        return f"Place the drawn {tile} face down as a forest" if arg else f"Place the drawn {tile} face up"
+    if kind == act.BLACK_MARKET_COLONIST:
+        return f"Return a colonist to the supply ({MARKET_WORDS})"
+    if kind == act.BLACK_MARKET_GOOD:
+        return f"Return 1 {GOOD_NAMES[arg]} to the supply ({MARKET_WORDS})"
+    if kind == act.BLACK_MARKET_VP:
+        return f"Return 1 VP to the pool ({MARKET_WORDS})"
+    if kind == act.RETURN_COLONIST:
+        if arg == act.FROM_SAN_JUAN:
+            return "Return a colonist from San Juan"
+        if arg == act.FROM_TILE:
+            return f"Return the colonist from {_a(TILE_NAMES[arg2])}"
+        return f"Return the colonist from the {BUILDINGS[arg2].name}"
+    if kind == act.USE_SMALL_WHARF:
+        return "Ship goods of any kinds with the small wharf (1 VP per 2 goods)"
+    if kind == act.SMALL_WHARF_GOODS:
+        return f"Put {arg2} {GOOD_NAMES[arg]} on the small wharf"
+    if kind == act.SHIP_SMALL_WHARF:
+        chosen = tuple(state.small_wharf_goods)
+        return f"Ship {_goods(chosen)} with the small wharf for {small_wharf_vp(sum(chosen))} VP"
+    if kind == act.SELL_TO_TRADING_POST:
+        amount = post_revenue(state, state.actor, arg)
+        return f"Sell 1 {GOOD_NAMES[arg]} to the trading post for {_plural(amount, 'doubloon')}"
+    if kind == act.GUEST_TO_TILE:
+        return f"Move a guest to {_a(TILE_NAMES[arg])}"
+    if kind == act.GUEST_TO_BUILDING:
+        return f"Move a guest to the {BUILDINGS[arg].name}"
+    raise ValueError(f"no label for {action!r}")
 
 
 def event_text(event: tuple) -> str:  # type: ignore[type-arg]
@@ -143,11 +220,14 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
         return f"{seat} built the {BUILDINGS[event.building].name} for {_plural(event.price, 'doubloon')}"
     if isinstance(event, ev.GoodsProduced):
         what = "took the extra good" if event.privilege else "produced"
+        if event.building >= 0:
+            what = f"received from the {BUILDINGS[event.building].name}"
         return f"{seat} {what}: {_goods(event.goods)}"
     if isinstance(event, ev.DoubloonsReceived):
         return f"{seat} received {_plural(event.amount, 'doubloon')} {DOUBLOON_WORDS[event.reason]}"
     if isinstance(event, ev.GoodSold):
-        return f"{seat} sold 1 {GOOD_NAMES[event.good]} for {_plural(event.price, 'doubloon')}"
+        where = " to the trading post" if event.trading_post else ""
+        return f"{seat} sold 1 {GOOD_NAMES[event.good]}{where} for {_plural(event.price, 'doubloon')}"
     if isinstance(event, ev.GoodsLoaded):
         where = "with the wharf" if event.ship < 0 else f"onto ship {event.ship}"
         return f"{seat} shipped {event.barrels} {GOOD_NAMES[event.good]} {where}"
@@ -168,6 +248,21 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
         return f"The game will end after this round: {TRIGGER_WORDS[event.trigger]}"
     if isinstance(event, ev.RoundEnded):
         return f"Round {event.round} ended; seat {event.next_governor} is the next governor"
+    if isinstance(event, ev.DraftPicked):
+        return f"{seat} drafted the {BUILDINGS[event.building].name}"
+    if isinstance(event, ev.GuestMoved):
+        where = _a(TILE_NAMES[event.tile]) if event.tile >= 0 else f"the {BUILDINGS[event.building].name}"
+        return f"{seat} moved a guest to {where}"
+    if isinstance(event, ev.BlackMarketReturned):
+        if event.item == BLACK_MARKET_COLONIST:
+            what = "a colonist"
+        elif event.item == BLACK_MARKET_VP:
+            what = "1 VP"
+        else:
+            what = f"1 {GOOD_NAMES[event.good]}"
+        return f"{seat} returned {what} with the black market"
+    if isinstance(event, ev.SmallWharfShipped):
+        return f"{seat} shipped {_goods(event.goods)} with the small wharf"
     if isinstance(event, ev.GameEnded):
         scores = ", ".join(f"seat {s}: {total}" for s, total in enumerate(event.scores))
         winners = " and ".join(f"seat {w}" for w in event.winners)

@@ -11,7 +11,7 @@ from services.puertorico.actions import (
     PRIVILEGE_ACTION,
     Action,
 )
-from services.puertorico.board import trigger_end
+from services.puertorico.board import privilege, trigger_end
 from services.puertorico.data import BUILDINGS, CIRCLE_TILES
 from services.puertorico.events import (
     FROM_PRIVILEGE,
@@ -41,13 +41,14 @@ def legal_privilege(state: State) -> list[Action]:
 
 
 def play_privilege(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
-    """The privilege colonist comes from the supply, never the ship (ruling 11)."""
+    """The privilege colonist (2 with a library) comes from the supply, never the ship (ruling 11)."""
     if action.kind == PASS:
         events.append(Passed(state.selector, MAYOR_PRIVILEGE))
     else:
-        state.colonist_supply -= PRIVILEGE_COLONISTS
-        state.players[state.selector].san_juan += PRIVILEGE_COLONISTS
-        events.append(ColonistsReceived(state.selector, PRIVILEGE_COLONISTS, FROM_PRIVILEGE))
+        count = min(state.colonist_supply, PRIVILEGE_COLONISTS * privilege(state, state.selector))
+        state.colonist_supply -= count
+        state.players[state.selector].san_juan += count
+        events.append(ColonistsReceived(state.selector, count, FROM_PRIVILEGE))
     return _distribute(state, events)
 
 

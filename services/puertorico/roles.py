@@ -1,15 +1,21 @@
-"""Role selection, the end of a role and of a round, the prospector, and the end of the game (§3, §4.7)."""
+"""Role selection, the end of a role and of a round, the prospector, and the end of the game (§3, §4.7).
+
+Expansion I: guesthouse guests may move at the start of a role and before the final score (OP-13).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from services.puertorico import builder, captain, craftsman, mayor, settler, trader
-from services.puertorico.actions import ROLE, Action
+from services.puertorico.actions import PASS, PASS_ACTION, ROLE, Action
+from services.puertorico.board import privilege
 from services.puertorico.data import (
     BUILDER,
     CAPTAIN,
     CRAFTSMAN,
+    GUESTHOUSE_WINDOW_ROLES,
+    GUESTHOUSE_WINDOWS,
     MAYOR,
     NO_ROLE,
     PROSPECTOR,
@@ -23,20 +29,23 @@ from services.puertorico.events import (
     DOUBLOONS_ROLE_CARD,
     DoubloonsReceived,
     GameEnded,
+    Passed,
     RoleChosen,
     RoundEnded,
 )
+from services.puertorico.guests import guest_moves, move_guest
 from services.puertorico.scoring import final_scores
-from services.puertorico.state import CHOOSE_ROLE, GAME_OVER, State
+from services.puertorico.state import CHOOSE_ROLE, GAME_OVER, GUESTS, State
 
 PROSPECTOR_DOUBLOONS = 1
 UNUSED_ROLE_DOUBLOONS = 1
 
 
 def prospect(state: State, events: list) -> bool:  # type: ignore[type-arg]
-    """The prospector: a privilege only (§4.7)."""
-    state.players[state.selector].doubloons += PROSPECTOR_DOUBLOONS
-    events.append(DoubloonsReceived(state.selector, PROSPECTOR_DOUBLOONS, DOUBLOONS_PROSPECTOR))
+    """The prospector: a privilege only (§4.7), doubled by a library."""
+    amount = PROSPECTOR_DOUBLOONS * privilege(state, state.selector)
+    state.players[state.selector].doubloons += amount
+    events.append(DoubloonsReceived(state.selector, amount, DOUBLOONS_PROSPECTOR))
     return True
 
 
@@ -73,7 +82,44 @@ def play(state: State, action: Action, events: list) -> bool:  # type: ignore[ty
     if doubloons:
         state.players[seat].doubloons += doubloons
         events.append(DoubloonsReceived(seat, doubloons, DOUBLOONS_ROLE_CARD))
+    if state.expansion and role in GUESTHOUSE_WINDOW_ROLES and "role_start" in GUESTHOUSE_WINDOWS:
+        return _guest_window(state, events)
     return ROLE_START[role](state, events)
+
+
+def _guest_window(state: State, events: list) -> bool:  # type: ignore[type-arg]
+    """Guests may move, seat by seat from the selector (OP-13); then the role starts or the game ends."""
+    n = state.n
+    while state.role_turn < n:
+        seat = (state.selector + state.role_turn) % n
+        if guest_moves(state.players[seat]):
+            state.step = GUESTS
+            state.actor = seat
+            return False
+        state.role_turn += 1
+    state.role_turn = 0
+    if state.role == NO_ROLE:
+        end_game(state, events)
+        return False
+    return ROLE_START[state.role](state, events)
+
+
+def legal_guests(state: State) -> list[Action]:
+    """Stop moving guests, or move one to an empty circle."""
+    return [PASS_ACTION, *guest_moves(state.players[state.actor])]
+
+
+def play_guests(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
+    """Move a guest (the seat may move another), or let the next seat move theirs."""
+    seat = state.actor
+    if action.kind == PASS:
+        events.append(Passed(seat, GUESTS))
+    else:
+        move_guest(state, seat, action, events)
+        if guest_moves(state.players[seat]):
+            return False
+    state.role_turn += 1
+    return _guest_window(state, events)
 
 
 def end_role(state: State, events: list) -> None:  # type: ignore[type-arg]
@@ -97,7 +143,12 @@ def end_round(state: State, events: list) -> None:  # type: ignore[type-arg]
     next_governor = (state.governor + 1) % state.n
     events.append(RoundEnded(state.round, next_governor))
     if state.end_triggers:
-        end_game(state, events)
+        if state.expansion and "final" in GUESTHOUSE_WINDOWS:
+            state.selector = state.governor  # the last window: guests may move before the final score
+            state.role_turn = 0
+            _guest_window(state, events)
+        else:
+            end_game(state, events)
         return
     state.governor = next_governor
     state.round += 1

@@ -6,6 +6,10 @@ from services.common.game import Scores, SeatScore
 from services.puertorico.data import (
     BUILDINGS,
     CITY_HALL,
+    CLOISTER,
+    CLOISTER_KINDS,
+    CLOISTER_SET_SIZE,
+    CLOISTER_TABLE,
     CUSTOMS_HOUSE,
     CUSTOMS_HOUSE_VP_PER_VP,
     FORTRESS,
@@ -50,12 +54,19 @@ def _city_hall(player: Player) -> int:
     return sum(1 for building in player.buildings if BUILDINGS[building].violet)
 
 
+def _cloister(player: Player) -> int:
+    """Sets of 3 island tiles of one kind (quarries and forests are kinds; OP-11): 1/3/6/10 VP."""
+    sets = sum(player.tiles[kind] // CLOISTER_SET_SIZE for kind in CLOISTER_KINDS)
+    return CLOISTER_TABLE[min(sets, len(CLOISTER_TABLE) - 1)]
+
+
 LARGE_BUILDING_BONUS = (
     (GUILD_HALL, _guild_hall),
     (RESIDENCE, _residence),
     (FORTRESS, _fortress),
     (CUSTOMS_HOUSE, _customs_house),
     (CITY_HALL, _city_hall),
+    (CLOISTER, _cloister),
 )
 
 

@@ -1,32 +1,58 @@
-"""Settler phase (§4.1): hacienda draw, one tile each (the settler may take a quarry), hospice, refill."""
+"""Settler phase (§4.1): hacienda draw, one tile each (the settler may take a quarry), hospice, refill.
+
+Expansion I: forests with the forest house (also for the hacienda's tile, seen before placing it),
+and the library settler's second tile after every player.
+"""
 
 from __future__ import annotations
 
 from services.puertorico.actions import (
+    FOREST_ACTION,
     HACIENDA_ACTION,
     HOSPICE_ACTION,
     HOSPICE_COLONIST,
     PASS,
     PASS_ACTION,
+    PLACE_AS_FOREST,
+    PLACE_FACE_UP,
     PLANTATION,
     QUARRY_ACTION,
+    TAKE_FOREST,
     TAKE_PLANTATION,
     TAKE_QUARRY,
     Action,
 )
 from services.puertorico.board import can_draw_plantation, colonist_available, draw_plantation, take_colonist
-from services.puertorico.data import CONSTRUCTION_HUT, HACIENDA, HOSPICE, ISLAND_SPACES, QUARRY
+from services.puertorico.data import (
+    CONSTRUCTION_HUT,
+    FOREST,
+    FOREST_HOUSE,
+    HACIENDA,
+    HOSPICE,
+    ISLAND_SPACES,
+    LIBRARY,
+    QUARRY,
+)
 from services.puertorico.events import (
     FROM_HOSPICE,
     TILE_FACE_UP,
     TILE_HACIENDA,
+    TILE_LIBRARY,
     TILE_QUARRY,
     ColonistsReceived,
     Passed,
     PlantationsRevealed,
     TileTaken,
 )
-from services.puertorico.state import HACIENDA_STEP, HOSPICE_STEP, TAKE_TILE, State
+from services.puertorico.state import (
+    HACIENDA_PLACE,
+    HACIENDA_STEP,
+    HOSPICE_STEP,
+    LIBRARY_TILE,
+    TAKE_TILE,
+    Player,
+    State,
+)
 
 
 def start(state: State, events: list) -> bool:  # type: ignore[type-arg]
@@ -46,6 +72,16 @@ def _begin_turn(state: State, events: list) -> bool:  # type: ignore[type-arg]
             state.step = HACIENDA_STEP if player.has(HACIENDA) and can_draw_plantation(state) else TAKE_TILE
             return False
         state.role_turn += 1
+    settler = state.players[state.selector]
+    if (
+        state.role_turn == n
+        and settler.has(LIBRARY)
+        and state.face_up
+        and settler.island_used() < ISLAND_SPACES
+    ):
+        state.step = LIBRARY_TILE  # the doubled privilege: a second tile after everyone (ruling 31)
+        state.actor = state.selector
+        return False
     _refill_face_up(state, events)
     return True
 
@@ -81,11 +117,43 @@ def play_hacienda(state: State, action: Action, events: list) -> bool:  # type: 
         events.append(Passed(seat, HACIENDA_STEP))
     else:
         tile = draw_plantation(state)
+        if tile >= 0 and player.has(FOREST_HOUSE):
+            state.pending_tile = tile  # seen by the drawer only, who may place it as a forest (ruling 30)
+            state.step = HACIENDA_PLACE
+            return False
         if tile >= 0:
             player.tiles[tile] += 1
             events.append(TileTaken(seat, tile, TILE_HACIENDA))
         if player.island_used() >= ISLAND_SPACES:
             return _next_turn(state, events)
+    state.step = TAKE_TILE
+    return False
+
+
+def legal_hacienda_place(state: State) -> list[Action]:
+    """Place the drawn tile face up as a plantation, or face down as a forest."""
+    return [PLACE_FACE_UP, PLACE_AS_FOREST]
+
+
+def _plant_forest(player: Player, kind: int) -> None:
+    player.tiles[FOREST] += 1
+    player.forests[kind] += 1
+
+
+def play_hacienda_place(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
+    """Place the drawn tile, then the seat's usual choice of a tile."""
+    seat = state.actor
+    player = state.players[seat]
+    tile = state.pending_tile
+    state.pending_tile = -1
+    if action == PLACE_AS_FOREST:
+        _plant_forest(player, tile)
+        events.append(TileTaken(seat, FOREST, TILE_HACIENDA))
+    else:
+        player.tiles[tile] += 1
+        events.append(TileTaken(seat, tile, TILE_HACIENDA))
+    if player.island_used() >= ISLAND_SPACES:
+        return _next_turn(state, events)
     state.step = TAKE_TILE
     return False
 
@@ -97,6 +165,8 @@ def legal_take_tile(state: State) -> list[Action]:
     if state.quarries > 0 and (seat == state.selector or state.players[seat].has(CONSTRUCTION_HUT)):
         actions.append(QUARRY_ACTION)
     actions.append(PASS_ACTION)
+    if state.players[seat].has(FOREST_HOUSE):
+        actions.extend(FOREST_ACTION[g] for g in sorted(set(state.face_up)))
     return actions
 
 
@@ -112,10 +182,16 @@ def play_take_tile(state: State, action: Action, events: list) -> bool:  # type:
         tile = QUARRY
         state.quarries -= 1
         events.append(TileTaken(seat, tile, TILE_QUARRY))
+    elif action.kind == TAKE_FOREST:
+        state.face_up.remove(action.arg)
+        _plant_forest(player, action.arg)
+        events.append(TileTaken(seat, FOREST, TILE_FACE_UP))
+        tile = FOREST
     else:
         events.append(Passed(seat, TAKE_TILE))
         return _next_turn(state, events)
-    player.tiles[tile] += 1
+    if tile != FOREST:
+        player.tiles[tile] += 1
     state.tile_taken = tile
     if player.has(HOSPICE) and colonist_available(state):
         state.step = HOSPICE_STEP
@@ -133,8 +209,39 @@ def play_hospice(state: State, action: Action, events: list) -> bool:  # type: i
     seat = state.actor
     if action.kind == HOSPICE_COLONIST:
         take_colonist(state)
-        state.players[seat].occupied[state.tile_taken] += 1
+        if state.tile_taken == FOREST:
+            state.players[seat].san_juan += 1  # a forest has no circle (ruling 30)
+        else:
+            state.players[seat].occupied[state.tile_taken] += 1
         events.append(ColonistsReceived(seat, 1, FROM_HOSPICE))
     else:
         events.append(Passed(seat, HOSPICE_STEP))
     return _next_turn(state, events)
+
+
+def legal_library_tile(state: State) -> list[Action]:
+    """The settler's second tile: a face-up plantation (or, with a forest house, a forest), or none."""
+    actions = [PLANTATION[g] for g in sorted(set(state.face_up))]
+    actions.append(PASS_ACTION)
+    if state.players[state.selector].has(FOREST_HOUSE):
+        actions.extend(FOREST_ACTION[g] for g in sorted(set(state.face_up)))
+    return actions
+
+
+def play_library_tile(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
+    """Place the second tile unoccupied (never a quarry), then refill the face-up plantations."""
+    seat = state.selector
+    player = state.players[seat]
+    if action.kind == TAKE_PLANTATION:
+        state.face_up.remove(action.arg)
+        player.tiles[action.arg] += 1
+        events.append(TileTaken(seat, action.arg, TILE_LIBRARY))
+    elif action.kind == TAKE_FOREST:
+        state.face_up.remove(action.arg)
+        _plant_forest(player, action.arg)
+        events.append(TileTaken(seat, FOREST, TILE_LIBRARY))
+    else:
+        events.append(Passed(seat, LIBRARY_TILE))
+    state.role_turn += 1
+    _refill_face_up(state, events)
+    return True

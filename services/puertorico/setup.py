@@ -4,17 +4,22 @@ from __future__ import annotations
 
 from services.common.errors import InvalidConfig
 from services.common.rng import Rng
+from services.puertorico import draft
 from services.puertorico.data import (
     BASE_BUILDINGS,
-    BUILDINGS,
+    BUILDING_SET_BASE,
+    BUILDING_SET_DRAFT,
+    BUILDING_SET_RANDOM,
+    BUILDING_SETS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    PRODUCTION_IDS,
     RANDOM_FIRST_GOVERNOR,
     SETUPS,
     VP_POOL_5P_CHOICES,
 )
 from services.puertorico.events import GameStarted, PlantationsRevealed
-from services.puertorico.state import BUILDING_SET_BASE, CHOOSE_ROLE, Config, State
+from services.puertorico.state import CHOOSE_ROLE, DRAFT_COST, Config, State
 
 
 def check_config(player_count: int, config: Config) -> None:
@@ -26,8 +31,8 @@ def check_config(player_count: int, config: Config) -> None:
         )
     if config.vp_pool_5p not in VP_POOL_5P_CHOICES:
         raise InvalidConfig(f"vp_pool_5p must be one of {VP_POOL_5P_CHOICES}, not {config.vp_pool_5p}")
-    if config.buildings != BUILDING_SET_BASE:
-        raise InvalidConfig(f"building set {config.buildings!r} is not supported")
+    if config.buildings not in BUILDING_SETS:
+        raise InvalidConfig(f"building set {config.buildings!r} is not one of {BUILDING_SETS}")
 
 
 def new_game(player_count: int, config: Config, seed: bytes) -> tuple[State, list]:  # type: ignore[type-arg]
@@ -60,8 +65,15 @@ def new_game(player_count: int, config: Config, seed: bytes) -> tuple[State, lis
     state.ship_cap = list(setup.ships)
     state.ship_good = [-1] * len(setup.ships)
     state.ship_count = [0] * len(setup.ships)
-    for building in BASE_BUILDINGS:
-        info = BUILDINGS[building]
-        state.stock[building] = info.copies_2p if player_count == 2 else info.copies
+    if config.buildings == BUILDING_SET_BASE:
+        on_sale = list(BASE_BUILDINGS)
+    elif config.buildings == BUILDING_SET_RANDOM:
+        on_sale = [*PRODUCTION_IDS, *draft.random_set(state.rng)]
+    else:
+        on_sale = list(PRODUCTION_IDS)
+    for building in on_sale:
+        state.stock[building] = draft.copies(building, player_count)
+    if config.buildings == BUILDING_SET_DRAFT:
+        state.step = DRAFT_COST  # the draft comes first (§6.3), from the governor
     events = [GameStarted(state.governor), PlantationsRevealed(tuple(state.face_up))]
     return state, events

@@ -6,9 +6,11 @@ from dataclasses import dataclass
 
 from services.common.rng import Rng
 from services.puertorico.data import (
+    BUILDING_SET_BASE,
     BUILDINGS,
     CIRCLE_TILES,
     DEFAULT_VP_POOL_5P,
+    GUESTHOUSE,
     NO_ROLE,
 )
 
@@ -27,12 +29,19 @@ from services.puertorico.data import (
     LOAD,
     STORE,
     GAME_OVER,
-) = range(1, 14)
+    DRAFT_COST,
+    DRAFT_BUILDING,
+    HACIENDA_PLACE,
+    LIBRARY_TILE,
+    BLACK_MARKET_STEP,
+    BLACK_MARKET_COLONIST_STEP,
+    SMALL_WHARF_STEP,
+    GUESTS,
+) = range(1, 22)
+LAST_STEP = GUESTS
 
 # Game-end triggers (§7.1), numbered like the protobuf EndTrigger enum.
 TRIGGER_COLONISTS, TRIGGER_CITY, TRIGGER_VP_POOL = 1, 2, 3
-
-BUILDING_SET_BASE = "base"
 
 
 @dataclass(frozen=True)
@@ -47,7 +56,18 @@ class Config:
 class Player:
     """One player's board: doubloons, VP chips, goods, island, city and San Juan."""
 
-    __slots__ = ("buildings", "doubloons", "goods", "occupied", "san_juan", "tiles", "vp", "wharf_used")
+    __slots__ = (
+        "buildings",
+        "doubloons",
+        "forests",
+        "goods",
+        "occupied",
+        "san_juan",
+        "small_wharf_used",
+        "tiles",
+        "vp",
+        "wharf_used",
+    )
 
     def __init__(self) -> None:
         self.doubloons = 0
@@ -58,6 +78,8 @@ class Player:
         self.buildings: dict[int, int] = {}  # building -> colonists, in the order built
         self.san_juan = 0
         self.wharf_used = False
+        self.small_wharf_used = False
+        self.forests = [0, 0, 0, 0, 0]  # the hidden plantation kind of each forest, per good
 
     def copy(self) -> Player:
         """An independent copy."""
@@ -70,6 +92,8 @@ class Player:
         other.buildings = self.buildings.copy()
         other.san_juan = self.san_juan
         other.wharf_used = self.wharf_used
+        other.small_wharf_used = self.small_wharf_used
+        other.forests = self.forests[:]
         return other
 
     def has(self, building: int) -> bool:
@@ -92,6 +116,10 @@ class Player:
         """Every circle on the board: island tiles (not forests) and buildings."""
         return sum(self.tiles[t] for t in CIRCLE_TILES) + sum(BUILDINGS[b].circles for b in self.buildings)
 
+    def guests(self) -> int:
+        """Colonists on the guesthouse (guests, who may move at the OP-13 windows)."""
+        return self.buildings.get(GUESTHOUSE, 0)
+
     def empty_building_circles(self) -> int:
         """Empty circles on buildings (what the colonist ship refill counts)."""
         return sum(BUILDINGS[b].circles - c for b, c in self.buildings.items())
@@ -102,12 +130,15 @@ class State:
 
     __slots__ = (
         "actor",
+        "black_market_items",
         "captain_loaded",
         "colonist_ship",
         "colonist_supply",
         "config",
         "craftsman_produced",
         "discards",
+        "draft_cost",
+        "draft_picks",
         "end_triggers",
         "face_up",
         "goods_supply",
@@ -117,8 +148,12 @@ class State:
         "legal",
         "n",
         "passes_in_row",
+        "pending_build",
+        "pending_price",
+        "pending_tile",
         "picks",
         "players",
+        "privilege_goods_left",
         "quarries",
         "rng",
         "role",
@@ -132,6 +167,7 @@ class State:
         "ship_count",
         "ship_good",
         "singles_kept",
+        "small_wharf_goods",
         "stack",
         "step",
         "stock",
@@ -177,6 +213,14 @@ class State:
         self.craftsman_produced: list[int] = []
         self.warehoused: list[int] = []
         self.singles_kept = [0, 0, 0, 0, 0]
+        self.draft_picks: list[int] = []  # violet buildings drafted, in pick order
+        self.draft_cost = 0  # the cost of the slot the drafting seat chose; 0 before it chooses
+        self.pending_tile = -1  # a tile drawn with the hacienda and seen only by its drawer
+        self.pending_build = -1  # the building being paid for with the black market
+        self.pending_price = 0  # its price before black market items, fixed when it was chosen
+        self.black_market_items: list[int] = []
+        self.small_wharf_goods = [0, 0, 0, 0, 0]
+        self.privilege_goods_left = 0
         self.legal: list | None = None  # type: ignore[type-arg]
 
     def copy(self) -> State:
@@ -218,8 +262,21 @@ class State:
         other.craftsman_produced = self.craftsman_produced[:]
         other.warehoused = self.warehoused[:]
         other.singles_kept = self.singles_kept[:]
+        other.draft_picks = self.draft_picks[:]
+        other.draft_cost = self.draft_cost
+        other.pending_tile = self.pending_tile
+        other.pending_build = self.pending_build
+        other.pending_price = self.pending_price
+        other.black_market_items = self.black_market_items[:]
+        other.small_wharf_goods = self.small_wharf_goods[:]
+        other.privilege_goods_left = self.privilege_goods_left
         other.legal = self.legal
         return other
+
+    @property
+    def expansion(self) -> bool:
+        """Whether Expansion I buildings may be in play."""
+        return self.config.buildings != BUILDING_SET_BASE
 
     @property
     def terminal(self) -> bool:

@@ -1,8 +1,19 @@
-"""Trader phase (§4.5): at most one sale each to the trading house; markets and the privilege add."""
+"""Trader phase (§4.5): at most one sale each to the trading house; markets and the privilege add.
+
+Expansion I: a trading post owner may sell to their own post instead (price and privilege only).
+"""
 
 from __future__ import annotations
 
-from services.puertorico.actions import PASS_ACTION, SELL, SELL_ACTION, Action
+from services.puertorico.actions import (
+    PASS_ACTION,
+    SELL,
+    SELL_ACTION,
+    SELL_TO_TRADING_POST,
+    TRADING_POST_ACTION,
+    Action,
+)
+from services.puertorico.board import privilege
 from services.puertorico.data import (
     GOODS,
     LARGE_MARKET,
@@ -12,6 +23,8 @@ from services.puertorico.data import (
     SMALL_MARKET,
     SMALL_MARKET_BONUS,
     TRADING_HOUSE_CAPACITY,
+    TRADING_POST,
+    TRADING_POST_IGNORES_HOUSE,
 )
 from services.puertorico.events import GoodSold, Passed, TradingHouseCleared
 from services.puertorico.state import SELL as SELL_STEP
@@ -32,7 +45,7 @@ def revenue(state: State, seat: int, good: int) -> int:
     player = state.players[seat]
     amount = PRICE[good]
     if seat == state.selector:
-        amount += TRADER_PRIVILEGE
+        amount += TRADER_PRIVILEGE * privilege(state, seat)
     if player.has(SMALL_MARKET):
         amount += SMALL_MARKET_BONUS
     if player.has(LARGE_MARKET):
@@ -40,14 +53,26 @@ def revenue(state: State, seat: int, good: int) -> int:
     return amount
 
 
+def post_revenue(state: State, seat: int, good: int) -> int:
+    """Doubloons for a good sold to one's own trading post: price and privilege, no markets (ruling 33)."""
+    amount = PRICE[good]
+    if seat == state.selector:
+        amount += TRADER_PRIVILEGE * privilege(state, seat)
+    return amount
+
+
 def legal_sell(state: State) -> list[Action]:
-    """Each kind held that the house accepts (a new kind, or any kind with an office); or nothing."""
+    """Each kind held that the house accepts (a new kind, or any kind with an office); or nothing;
+    with a trading post, any kind held to the post (OP-15: even when the house is full)."""
     actions = []
-    if len(state.house) < TRADING_HOUSE_CAPACITY:
-        player = state.players[state.actor]
+    player = state.players[state.actor]
+    house_open = len(state.house) < TRADING_HOUSE_CAPACITY
+    if house_open:
         office = player.has(OFFICE)
         actions = [SELL_ACTION[g] for g in GOODS if player.goods[g] and (office or g not in state.house)]
     actions.append(PASS_ACTION)
+    if player.has(TRADING_POST) and (house_open or TRADING_POST_IGNORES_HOUSE):
+        actions.extend(TRADING_POST_ACTION[g] for g in GOODS if player.goods[g])
     return actions
 
 
@@ -62,6 +87,14 @@ def play_sell(state: State, action: Action, events: list) -> bool:  # type: igno
         player.doubloons += amount
         state.house.append(good)
         events.append(GoodSold(seat, good, amount))
+    elif action.kind == SELL_TO_TRADING_POST:
+        good = action.arg
+        amount = post_revenue(state, seat, good)
+        player = state.players[seat]
+        player.goods[good] -= 1
+        player.doubloons += amount
+        state.goods_supply[good] += 1
+        events.append(GoodSold(seat, good, amount, True))
     else:
         events.append(Passed(seat, SELL_STEP))
     state.role_turn += 1
