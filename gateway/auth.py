@@ -218,6 +218,8 @@ async def check_password(password: str, stored: str | None) -> bool:
 
 async def create_api_key(redis: aioredis.Redis, operator: str) -> str:
     """A new API key for the operator; only its SHA-256 is stored, so the key is shown this once."""
+    # ':' separates the operator from its user's id in keys.external_player; a name holding one
+    # could claim another operator's users.
     if not operator.strip() or ":" in operator:
         raise ValueError("an operator name must be non-empty and have no ':'")
     key = secrets.token_urlsafe(TOKEN_BYTES)
