@@ -45,7 +45,7 @@ test: $(SETUP_STAMPS) ## Run the test suite (sets up first if needed)
 
 lint: $(SETUP_STAMPS) ## Run ruff, mypy on services/ and buf lint on the protos
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy services/
+	$(VENV)/bin/mypy services/ gateway/
 	cd protos && $(BUF) lint
 
 bench: $(SETUP_STAMPS) ## Run the benchmarks

@@ -10,6 +10,7 @@ import re
 import secrets
 import uuid
 from functools import cache
+from typing import Any
 
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
@@ -37,7 +38,7 @@ def _enum_prefix(enum: descriptor.EnumDescriptor) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", enum.name).upper() + "_"
 
 
-def _set_option(config: message.Message, field: descriptor.FieldDescriptor, value: str) -> None:
+def _set_option(config: message.Message, field: Any, value: str) -> None:
     """Set one Config field from an option value string (bool, integer or enum value name)."""
     if field.type == descriptor.FieldDescriptor.TYPE_BOOL:
         setattr(config, field.name, value == "true")

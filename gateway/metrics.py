@@ -3,6 +3,7 @@ lobbies by title, open watch streams. The RPC metrics share names with the rules
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -10,6 +11,8 @@ from typing import Any
 import grpc
 import prometheus_client
 
+from gateway import keys
+from gateway.app import Gateway
 from services.common.metrics import HANDLED, HANDLING_SECONDS, split_method
 
 MOVES_APPLIED = prometheus_client.Counter(
@@ -23,20 +26,25 @@ OPEN_LOBBIES = prometheus_client.Gauge("gateway_open_lobbies", "Public open lobb
 WATCH_STREAMS = prometheus_client.Gauge("gateway_watch_streams", "Watch streams open on this gateway.")
 
 
+GAUGE_REFRESH_SECONDS = 15.0
+
+
 def _code(context: grpc.aio.ServicerContext, failed: bool) -> str:
     code = context.code()
-    if code is None:
-        return "UNKNOWN" if failed else "OK"
     if isinstance(code, grpc.StatusCode):
         return code.name
-    return grpc.StatusCode(code).name if not isinstance(code, int) else _by_value(code)
+    if isinstance(code, int):
+        return next((status.name for status in grpc.StatusCode if status.value[0] == code), "UNKNOWN")
+    return "UNKNOWN" if failed else "OK"
 
 
-def _by_value(value: int) -> str:
-    for status in grpc.StatusCode:
-        if status.value[0] == value:
-            return status.name
-    return "UNKNOWN"
+async def refresh_gauges(app: Gateway) -> None:
+    """Every few seconds, set the live-game and open-lobby gauges from Redis (shared by all replicas)."""
+    while True:
+        for title in app.rules.titles:
+            LIVE_GAMES.labels(title).set(await app.redis.scard(keys.live_games(title)))
+            OPEN_LOBBIES.labels(title).set(await app.redis.zcard(keys.open_lobbies_of(title)))
+        await asyncio.sleep(GAUGE_REFRESH_SECONDS)
 
 
 def _record(method: str, context: grpc.aio.ServicerContext, started: float, failed: bool) -> None:

@@ -14,6 +14,7 @@ from gateway.app import Gateway
 from gateway.auth import Principal, authenticate
 from gateway.errors import GatewayError, invalid, permission_denied, precondition, rpc, stream_rpc
 from gateway.fanout import Fanout
+from gateway.replies import text
 from gateway.store import STATUS_FINISHED, GameStore, Meta
 
 MAX_REQUEST_ID = 64
@@ -220,7 +221,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         record.seed = await self.store.seed(game_id)
         finished_at = await self.app.redis.hget(keys.game_meta(game_id), "finished_at")
         if finished_at:
-            record.finished_at.FromJsonString(finished_at.decode())
+            record.finished_at.FromJsonString(text(finished_at))
         for version, seat, action in await self.store.log(game_id):
             logged = record.actions.add(version=version, seat=seat)
             logged.action.type_url = f"type.googleapis.com/{title.info.action_type}"

@@ -52,7 +52,7 @@ class Title:
 def _reason(error: grpc.aio.AioRpcError) -> str:
     from services.common.status import error_info
 
-    info = error_info(error)  # type: ignore[arg-type]
+    info = error_info(error)
     return info.reason if info is not None else "RULES_REFUSED"
 
 

@@ -9,12 +9,14 @@ and publishes the change — all in one atomic script on one Cluster slot (every
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 
 from gateway import keys
+from gateway.replies import blob, text
 
 STATUS_ACTIVE = "active"
 STATUS_FINISHED = "finished"
@@ -43,6 +45,14 @@ end
 redis.call('PUBLISH', ARGV[7], version .. '|' .. ARGV[12])
 return {'ok', tostring(version)}
 """
+
+
+StreamEntries = list[tuple[bytes, dict[bytes, bytes]]]
+
+
+def _version_of(entry_id: bytes | str) -> int:
+    """The version of a stream entry id `<version>-1`."""
+    return int(text(entry_id).split("-")[0])
 
 
 @dataclass(frozen=True)
@@ -104,12 +114,12 @@ class GameStore:
         fields = await self.redis.hmget(keys.game_meta(game_id), ["record", "status", "clock", "lobby_id"])
         if fields[0] is None:
             return None
-        clock = gateway_pb2.TurnClock.FromString(fields[2] or b"")
+        record, status, clock, lobby_id = (blob(field or b"") for field in fields)
         return Meta(
-            gateway_pb2.GameRecord.FromString(fields[0]),
-            fields[1].decode(),
-            clock,
-            (fields[3] or b"").decode(),
+            gateway_pb2.GameRecord.FromString(record),
+            text(status),
+            gateway_pb2.TurnClock.FromString(clock),
+            text(lobby_id),
         )
 
     async def save_seats(self, game_id: str, record: gateway_pb2.GameRecord) -> None:
@@ -118,12 +128,12 @@ class GameStore:
 
     async def seed(self, game_id: str) -> bytes:
         """The game's seed (only ever shown once the game is over)."""
-        return await self.redis.hget(keys.game_meta(game_id), "seed") or b""
+        return blob(await self.redis.hget(keys.game_meta(game_id), "seed") or b"")
 
     async def state(self, game_id: str) -> tuple[bytes, int]:
         """The serialized state (a packed Any) and its version."""
         state, version = await self.redis.mget(keys.game_state(game_id), keys.game_version(game_id))
-        return state or b"", int(version or 0)
+        return blob(state or b""), int(version or 0)
 
     async def request_version(self, game_id: str, request_id: str) -> int | None:
         """The version a request id already produced, if any."""
@@ -177,18 +187,20 @@ class GameStore:
         self, game_id: str, version: int
     ) -> list[tuple[int, rules_pb2.ApplyActionResponse]]:
         """The kept changes after `version`, oldest first (without states)."""
-        entries = await self.redis.xrange(keys.game_events(game_id), min=f"{version + 1}-0")
+        entries = cast(
+            StreamEntries, await self.redis.xrange(keys.game_events(game_id), min=f"{version + 1}-0")
+        )
         return [
-            (int(entry_id.decode().split("-")[0]), rules_pb2.ApplyActionResponse.FromString(fields[b"c"]))
-            for entry_id, fields in entries
+            (_version_of(entry_id), rules_pb2.ApplyActionResponse.FromString(blob(fields[b"c"])))
+            for entry_id, fields in entries or ()
         ]
 
     async def log(self, game_id: str) -> list[tuple[int, int, bytes]]:
         """The whole action log: (version, seat, serialized Action)."""
-        entries = await self.redis.xrange(keys.game_log(game_id))
+        entries = cast(StreamEntries, await self.redis.xrange(keys.game_log(game_id)))
         return [
-            (int(entry_id.decode().split("-")[0]), int(fields[b"s"]), fields[b"a"])
-            for entry_id, fields in entries
+            (_version_of(entry_id), int(fields[b"s"]), blob(fields[b"a"]))
+            for entry_id, fields in entries or ()
         ]
 
     async def finish(self, title: str, game_id: str) -> None:

@@ -1,0 +1,132 @@
+"""Gateway entry point: every client-facing service on one grpc.aio server, with health, reflection
+and metrics.
+
+- `create_server(app, address)` builds the server (not started) and returns it with its bound port;
+- `serve()` reads the environment, connects Redis and the rules services, serves until SIGTERM/SIGINT;
+- `main()` configures logging and runs `serve()`.
+
+Environment: gateway.settings.Settings.from_env lists the variables; also METRICS_PORT and
+SHUTDOWN_GRACE_SECONDS (default 5).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import grpc
+import redis.asyncio as aioredis
+from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from gateway import accounts, catalog, leaderboard, lobbies
+from gateway.app import Gateway
+from gateway.fanout import Fanout
+from gateway.metrics import MetricsInterceptor, refresh_gauges
+from gateway.play import GameServicer
+from gateway.rules import RulesDirectory
+from gateway.settings import Settings
+from services.common.logs import configure_logging
+from services.common.metrics import metrics_port_from_env, start_metrics_server
+
+log = logging.getLogger(__name__)
+
+SERVICES = tuple(service.full_name for service in gateway_pb2.DESCRIPTOR.services_by_name.values())
+DEFAULT_GRACE_SECONDS = 5.0
+
+
+@dataclass
+class GatewayServer:
+    """A gateway server (not started), the port it bound, its watch fan-out and its health servicer."""
+
+    server: grpc.aio.Server
+    port: int
+    fanout: Fanout
+    health: health.aio.HealthServicer
+
+    async def set_health(self, status: health_pb2.HealthCheckResponse.ServingStatus.ValueType) -> None:
+        """Report every service of the gateway as `status`."""
+        for service in ("", *SERVICES):
+            await self.health.set(service, status)
+
+
+def create_server(app: Gateway, address: str) -> GatewayServer:
+    """A server (not started) with every gateway service, bound to `address` ("…:0": any free port)."""
+    limit = app.settings.max_message_bytes
+    server = grpc.aio.server(
+        interceptors=[MetricsInterceptor()],
+        options=[
+            ("grpc.max_receive_message_length", limit),
+            ("grpc.so_reuseport", 0),
+        ],
+    )
+    fanout = Fanout(app.redis)
+    registrations: list[Callable[[Gateway, grpc.aio.Server], None]] = [
+        accounts.add_to_server,
+        catalog.add_to_server,
+        lobbies.add_to_server,
+        leaderboard.add_to_server,
+    ]
+    for register in registrations:
+        register(app, server)
+    gateway_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(app, fanout), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection((*SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    port = server.add_insecure_port(address)
+    if port == 0:
+        raise OSError(f"cannot bind {address}")
+    return GatewayServer(server, port, fanout, health_servicer)
+
+
+async def connect(settings: Settings) -> Gateway:
+    """The shared parts: Redis and every configured rules service."""
+    redis = aioredis.Redis.from_url(settings.redis_url)
+    rules = RulesDirectory(settings.rules_timeout_seconds)
+    await rules.connect(settings.rules_addresses)
+    from gateway.dispatch import dispatcher_from_settings
+
+    return Gateway(settings, redis, rules, dispatcher_from_settings(settings))
+
+
+async def serve() -> None:
+    """Run the gateway until SIGTERM or SIGINT, then stop gracefully."""
+    settings = Settings.from_env()
+    app = await connect(settings)
+    gateway = create_server(app, settings.address)
+    port_env = metrics_port_from_env(os.environ)
+    if port_env is not None:
+        start_metrics_server(port_env)
+    await gateway.server.start()
+    await gateway.set_health(health_pb2.HealthCheckResponse.SERVING)
+    log.info(
+        "gateway serving",
+        extra={"address": settings.address, "port": gateway.port, "titles": sorted(app.rules.titles)},
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    gauges = asyncio.create_task(refresh_gauges(app))
+    await stop.wait()
+    await gateway.set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
+    gauges.cancel()
+    await gateway.server.stop(float(os.environ.get("SHUTDOWN_GRACE_SECONDS", DEFAULT_GRACE_SECONDS)))
+    await gateway.fanout.close()
+    await app.rules.close()
+    await app.redis.aclose()
+
+
+def main() -> None:
+    """Configure logging and serve."""
+    configure_logging()
+    asyncio.run(serve())
+
+
+if __name__ == "__main__":
+    main()

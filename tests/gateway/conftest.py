@@ -1,0 +1,50 @@
+"""Fixtures: one redis-server, every rules service and one gateway for the whole gateway test session."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import grpc
+import pytest
+
+from tests.gateway.support import Client, GatewayProcess, gateway_settings, redis_server, rules_servers
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    with redis_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def rules() -> Iterator[dict[str, str]]:
+    with rules_servers() as addresses:
+        yield addresses
+
+
+@pytest.fixture(scope="session")
+def gateway(redis_url: str, rules: dict[str, str]) -> Iterator[GatewayProcess]:
+    with GatewayProcess(gateway_settings(redis_url, rules)) as process:
+        yield process
+
+
+@pytest.fixture
+def client(gateway: GatewayProcess) -> Iterator[Client]:
+    """A fresh, signed-out client of the session's gateway."""
+    with grpc.insecure_channel(gateway.address) as channel:
+        yield Client(channel)
+
+
+@pytest.fixture
+def new_client(gateway: GatewayProcess) -> Iterator:  # type: ignore[type-arg]
+    """A factory of signed-out clients (each on its own channel)."""
+    channels: list[grpc.Channel] = []
+
+    def make() -> Client:
+        channel = grpc.insecure_channel(gateway.address)
+        channels.append(channel)
+        return Client(channel)
+
+    yield make
+    for channel in channels:
+        channel.close()

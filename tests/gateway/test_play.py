@@ -1,0 +1,286 @@
+"""Live play through a real gateway, real Redis and real rules services: whole games of every title,
+versions and idempotency, races, errors, hidden information, records and replays."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import uuid
+
+import grpc
+import pytest
+import redis
+from boardgame.gateway.v1 import gateway_pb2
+from google.protobuf import any_pb2, message
+
+from gateway import keys
+from gateway.games import start_game
+from services.common import registry
+from services.common.rng import Rng
+from services.common.status import error_info
+from tests.gateway.support import Client, GatewayProcess
+
+TITLES = sorted(registry.games())
+
+
+def seat_players(clients: list[Client]) -> list[gateway_pb2.GameSeat]:
+    """One seat per client, in order."""
+    seats = []
+    for seat, client in enumerate(clients):
+        me = client.accounts.GetMe(gateway_pb2.GetMeRequest(), metadata=client.auth).player
+        seats.append(gateway_pb2.GameSeat(seat=seat, player=me))
+    return seats
+
+
+def new_game(gateway: GatewayProcess, title: str, clients: list[Client]) -> str:
+    """Start a game of `title` with one seat per client."""
+    return gateway.run(
+        start_game(
+            gateway.app,  # type: ignore[arg-type]
+            title=title,
+            player_count=len(clients),
+            options=[],
+            seats=seat_players(clients),
+            clock=gateway_pb2.TurnClock(),
+            lobby_id="",
+        )
+    )
+
+
+def signed_in(new_client, count: int) -> list[Client]:  # type: ignore[no-untyped-def]
+    clients = [new_client() for _ in range(count)]
+    for i, client in enumerate(clients):
+        client.sign_in_as_guest(f"player {i}")
+    return clients
+
+
+def state_type_urls(msg: message.Message) -> list[str]:
+    """Every Any type URL inside a message, recursively."""
+    found = []
+    for field, value in msg.ListFields():
+        values = value if field.is_repeated else [value]
+        for item in values:
+            if isinstance(item, any_pb2.Any):
+                found.append(item.type_url)
+            elif isinstance(item, message.Message):
+                found.extend(state_type_urls(item))
+    return found
+
+
+def play_to_end(gateway: GatewayProcess, title: str, clients: list[Client], seed: int) -> tuple[str, list]:  # type: ignore[type-arg]
+    """Play a whole game by picking random legal actions; returns the game id and every response."""
+    game_id = new_game(gateway, title, clients)
+    rng = Rng(seed)
+    received: list = []  # type: ignore[type-arg]
+    for _ in range(registry.get(title).info.max_game_length):
+        views = [
+            c.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=c.auth).game
+            for c in clients
+        ]
+        received.extend(views)
+        if views[0].status == gateway_pb2.GAME_STATUS_FINISHED:
+            return game_id, received
+        acting = views[0].acting_seats[0]
+        view = views[acting]
+        assert view.legal_actions, "the acting seat is shown its legal actions"
+        assert all(not v.legal_actions for s, v in enumerate(views) if s != acting)
+        choice = view.legal_actions[rng.below(len(view.legal_actions))]
+        response = clients[acting].games.SubmitAction(
+            gateway_pb2.SubmitActionRequest(
+                game_id=game_id,
+                action=choice.action,
+                expected_version=view.version,
+                request_id=uuid.uuid4().hex,
+            ),
+            metadata=clients[acting].auth,
+        )
+        received.append(response)
+        assert response.version == view.version + 1
+    raise AssertionError("the game did not end within the title's bound")
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_whole_game_through_the_gateway(gateway: GatewayProcess, new_client, title: str) -> None:  # type: ignore[no-untyped-def]
+    clients = signed_in(new_client, registry.get(title).info.min_players + 1)
+    game_id, received = play_to_end(gateway, title, clients, seed=11)
+    info = registry.get(title).info
+    state_url = f"type.googleapis.com/boardgame.{title}.v1.State"
+    assert all(state_url not in state_type_urls(msg) for msg in received), "no client ever receives a State"
+    record = clients[0].games.GetGameRecord(
+        gateway_pb2.GetGameRecordRequest(game_id=game_id), metadata=clients[0].auth
+    )
+    record = record.record
+    assert hashlib.sha256(record.seed).hexdigest() == record.seed_sha256
+    assert all(record.seed not in msg.SerializeToString() for msg in received[:-3]), (
+        "the seed stays secret in play"
+    )
+    assert [a.version for a in record.actions] == list(range(1, len(record.actions) + 1))
+    assert record.scores.final and record.scores.winners
+    assert all(info.min_score <= s.total <= info.max_score for s in record.scores.scores)
+    replay = clients[1].games.ReplayGame(
+        gateway_pb2.ReplayGameRequest(game_id=game_id), metadata=clients[1].auth
+    )
+    assert replay.consistent, replay.mismatch
+    assert replay.actions_replayed == len(record.actions)
+
+
+def _error(call) -> grpc.RpcError:  # type: ignore[no-untyped-def]
+    with pytest.raises(grpc.RpcError) as caught:
+        call()
+    return caught.value
+
+
+def test_stale_version_is_aborted_and_changes_nothing(
+    gateway: GatewayProcess, new_client, redis_url: str
+) -> None:  # type: ignore[no-untyped-def]
+    clients = signed_in(new_client, 3)
+    game_id = new_game(gateway, TITLES[0], clients)
+    view = (
+        clients[0].games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=clients[0].auth).game
+    )
+    actor = clients[view.acting_seats[0]]
+    mine = actor.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=actor.auth).game
+    error = _error(
+        lambda: actor.games.SubmitAction(
+            gateway_pb2.SubmitActionRequest(
+                game_id=game_id, action=mine.legal_actions[0].action, expected_version=5, request_id="r1"
+            ),
+            metadata=actor.auth,
+        )
+    )
+    assert error.code() == grpc.StatusCode.ABORTED
+    assert error_info(error).reason == "STALE_VERSION"
+    assert redis.Redis.from_url(redis_url).get(keys.game_version(game_id)) == b"0"
+
+
+def test_repeated_request_id_applies_once(gateway: GatewayProcess, new_client, redis_url: str) -> None:  # type: ignore[no-untyped-def]
+    clients = signed_in(new_client, 3)
+    game_id = new_game(gateway, TITLES[0], clients)
+    seat = (
+        clients[0].games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=clients[0].auth).game
+    )
+    actor = clients[seat.acting_seats[0]]
+    mine = actor.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=actor.auth).game
+    request = gateway_pb2.SubmitActionRequest(
+        game_id=game_id, action=mine.legal_actions[0].action, expected_version=0, request_id="same"
+    )
+    first = actor.games.SubmitAction(request, metadata=actor.auth)
+    second = actor.games.SubmitAction(request, metadata=actor.auth)
+    assert first.version == second.version == 1
+    assert [e.text for e in first.events] == [e.text for e in second.events]
+    assert redis.Redis.from_url(redis_url).xlen(keys.game_log(game_id)) == 1
+
+
+def test_racing_submissions_exactly_one_wins(gateway: GatewayProcess, new_client, redis_url: str) -> None:  # type: ignore[no-untyped-def]
+    clients = signed_in(new_client, 3)
+    game_id = new_game(gateway, TITLES[0], clients)
+    seat = (
+        clients[0].games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=clients[0].auth).game
+    )
+    actor = clients[seat.acting_seats[0]]
+    mine = actor.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=actor.auth).game
+    outcomes: list[str] = []
+    barrier = threading.Barrier(6)
+
+    def submit(i: int) -> None:
+        request = gateway_pb2.SubmitActionRequest(
+            game_id=game_id,
+            action=mine.legal_actions[i % len(mine.legal_actions)].action,
+            expected_version=0,
+            request_id=f"race-{i}",
+        )
+        barrier.wait()
+        try:
+            actor.games.SubmitAction(request, metadata=actor.auth)
+            outcomes.append("ok")
+        except grpc.RpcError as error:
+            outcomes.append(error.code().name)
+
+    threads = [threading.Thread(target=submit, args=(i,)) for i in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["ABORTED"] * 5 + ["ok"]
+    assert redis.Redis.from_url(redis_url).xlen(keys.game_log(game_id)) == 1
+
+
+def test_errors_follow_the_table(gateway: GatewayProcess, new_client, client: Client) -> None:  # type: ignore[no-untyped-def]
+    clients = signed_in(new_client, 3)
+    game_id = new_game(gateway, TITLES[0], clients)
+    view = (
+        clients[0].games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=clients[0].auth).game
+    )
+    acting = view.acting_seats[0]
+    other = clients[(acting + 1) % 3]
+    actor = clients[acting]
+    legal = actor.games.GetGame(
+        gateway_pb2.GetGameRequest(game_id=game_id), metadata=actor.auth
+    ).game.legal_actions
+
+    def submit(who: Client, action: any_pb2.Any, game: str = game_id) -> grpc.RpcError:
+        return _error(
+            lambda: who.games.SubmitAction(
+                gateway_pb2.SubmitActionRequest(
+                    game_id=game, action=action, expected_version=0, request_id="x"
+                ),
+                metadata=who.auth,
+            )
+        )
+
+    assert submit(other, legal[0].action).code() == grpc.StatusCode.FAILED_PRECONDITION  # not your turn
+    outsider = new_client()
+    outsider.sign_in_as_guest("outsider")
+    assert submit(outsider, legal[0].action).code() == grpc.StatusCode.PERMISSION_DENIED
+    assert submit(actor, legal[0].action, game="nope").code() == grpc.StatusCode.NOT_FOUND
+    garbage = any_pb2.Any(type_url=legal[0].action.type_url, value=b"\xff\xff\xff")
+    assert submit(actor, garbage).code() == grpc.StatusCode.INVALID_ARGUMENT
+    wrong_type = any_pb2.Any(type_url="type.googleapis.com/boardgame.gateway.v1.Player", value=b"")
+    assert submit(actor, wrong_type).code() == grpc.StatusCode.INVALID_ARGUMENT
+    client.token = "not-a-token"
+    assert submit(client, legal[0].action).code() == grpc.StatusCode.UNAUTHENTICATED
+    after = (
+        clients[0].games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=clients[0].auth).game
+    )
+    assert after.version == 0, "refused requests change nothing"
+
+
+def test_watch_streams_changes_and_resumes(gateway: GatewayProcess, new_client) -> None:  # type: ignore[no-untyped-def]
+    clients = signed_in(new_client, 3)
+    game_id = new_game(gateway, TITLES[0], clients)
+    watcher = clients[1]
+    stream = watcher.games.WatchGame(gateway_pb2.WatchGameRequest(game_id=game_id), metadata=watcher.auth)
+    opening = next(stream)
+    assert opening.game.version == 0 and opening.game.seat == 1
+    rng = Rng(3)
+    for expected in range(1, 6):
+        view = (
+            clients[0]
+            .games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=clients[0].auth)
+            .game
+        )
+        actor = clients[view.acting_seats[0]]
+        mine = actor.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=actor.auth).game
+        choice = mine.legal_actions[rng.below(len(mine.legal_actions))]
+        actor.games.SubmitAction(
+            gateway_pb2.SubmitActionRequest(
+                game_id=game_id,
+                action=choice.action,
+                expected_version=mine.version,
+                request_id=f"w{expected}",
+            ),
+            metadata=actor.auth,
+        )
+        update = next(stream)
+        assert update.game.version == expected
+        assert update.events and all(e.version == expected for e in update.events)
+        assert bool(update.game.legal_actions) == (1 in update.game.acting_seats)
+    stream.cancel()
+    resumed = watcher.games.WatchGame(
+        gateway_pb2.WatchGameRequest(game_id=game_id, from_version=2), metadata=watcher.auth
+    )
+    catch_up = [next(resumed) for _ in range(3)]
+    resumed.cancel()
+    assert next(e.version for m in catch_up for e in m.events) == 3
+    assert catch_up[-1].game.version == 5 and not catch_up[-1].resync
+    assert not catch_up[0].HasField("game")
