@@ -13,7 +13,8 @@ from typing import Any, TypeVar
 
 from services.puertorico import engine
 from services.puertorico.actions import PASS_ACTION, ROLE, Action
-from services.puertorico.data import CIRCLE_TILES
+from services.puertorico.data import BUILDING_SET_RANDOM, BUILDINGS, CIRCLE_TILES, FOREST
+from services.puertorico.draft import copies
 from services.puertorico.setup import new_game
 from services.puertorico.state import CHOOSE_ROLE, GAME_OVER, Config, State
 
@@ -35,6 +36,13 @@ def blank_game(n: int = 4, *, governor: int = 0, config: Config | None = None, s
     return state
 
 
+def expansion_game(n: int = 4, *, governor: int = 0, seed: bytes = SEED) -> State:
+    """`blank_game` with the Expansion I rules on and every building, base and new, for sale."""
+    state = blank_game(n, governor=governor, config=Config(buildings=BUILDING_SET_RANDOM), seed=seed)
+    state.stock = [copies(building, n) for building in range(len(BUILDINGS))]
+    return state
+
+
 def set_player(
     state: State,
     seat: int,
@@ -45,8 +53,10 @@ def set_player(
     tiles: Mapping[int, int | tuple[int, int]] | None = None,
     buildings: Mapping[int, int] | None = None,
     san_juan: int | None = None,
+    forests: Mapping[int, int] | None = None,
 ) -> None:
-    """Set parts of one board. `tiles` maps a tile kind to a count, or to (count, occupied)."""
+    """Set parts of one board. `tiles` maps a tile kind to a count, or to (count, occupied);
+    `forests` maps a plantation kind to the number of forests of that hidden kind."""
     player = state.players[seat]
     if goods is not None:
         player.goods = [goods.get(good, 0) for good in range(len(player.goods))]
@@ -67,6 +77,9 @@ def set_player(
         player.buildings = dict(buildings)
     if san_juan is not None:
         player.san_juan = san_juan
+    if forests is not None:
+        player.forests = [forests.get(good, 0) for good in range(len(player.forests))]
+        player.tiles[FOREST] = sum(player.forests)
     state.legal = None
 
 
