@@ -15,6 +15,7 @@ from google.protobuf import any_pb2, message
 
 from gateway import keys
 from gateway.games import start_game
+from gateway.store import GameStore
 from services.common import registry
 from services.common.rng import Rng
 from services.common.status import error_info
@@ -67,11 +68,17 @@ def state_type_urls(msg: message.Message) -> list[str]:
     return found
 
 
-def play_to_end(gateway: GatewayProcess, title: str, clients: list[Client], seed: int) -> tuple[str, list]:  # type: ignore[type-arg]
-    """Play a whole game by picking random legal actions; returns the game id and every response."""
+def play_to_end(
+    gateway: GatewayProcess, title: str, clients: list[Client], seed: int
+) -> tuple[str, list, list]:  # type: ignore[type-arg]
+    """Play a whole game by picking random legal actions.
+
+    Returns the game id, every response received, and (seat, SubmitActionResponse) for every move.
+    """
     game_id = new_game(gateway, title, clients)
     rng = Rng(seed)
     received: list = []  # type: ignore[type-arg]
+    moves: list = []  # type: ignore[type-arg]
     for _ in range(registry.get(title).info.max_game_length):
         views = [
             c.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=c.auth).game
@@ -79,7 +86,7 @@ def play_to_end(gateway: GatewayProcess, title: str, clients: list[Client], seed
         ]
         received.extend(views)
         if views[0].status == gateway_pb2.GAME_STATUS_FINISHED:
-            return game_id, received
+            return game_id, received, moves
         acting = views[0].acting_seats[0]
         view = views[acting]
         assert view.legal_actions, "the acting seat is shown its legal actions"
@@ -95,14 +102,25 @@ def play_to_end(gateway: GatewayProcess, title: str, clients: list[Client], seed
             metadata=clients[acting].auth,
         )
         received.append(response)
+        moves.append((acting, response))
         assert response.version == view.version + 1
     raise AssertionError("the game did not end within the title's bound")
 
 
 @pytest.mark.parametrize("title", TITLES)
-def test_whole_game_through_the_gateway(gateway: GatewayProcess, new_client, title: str) -> None:  # type: ignore[no-untyped-def]
+def test_whole_game_through_the_gateway(
+    gateway: GatewayProcess, new_client, redis_url: str, title: str
+) -> None:  # type: ignore[no-untyped-def]
     clients = signed_in(new_client, registry.get(title).info.min_players + 1)
-    game_id, received = play_to_end(gateway, title, clients, seed=11)
+    game_id, received, moves = play_to_end(gateway, title, clients, seed=11)
+    changes = dict(gateway.run(GameStore(gateway.app.redis, 0).changes_since(game_id, 0)))  # type: ignore[union-attr]
+    checked = [(seat, response) for seat, response in moves if response.version in changes]
+    assert len(checked) > len(moves) // 2
+    for seat, response in checked:
+        allowed = [
+            e.text for e in changes[response.version].events if not e.visible_to or seat in e.visible_to
+        ]
+        assert [e.text for e in response.events] == allowed, "a seat receives exactly the events it may see"
     info = registry.get(title).info
     state_url = f"type.googleapis.com/boardgame.{title}.v1.State"
     assert all(state_url not in state_type_urls(msg) for msg in received), "no client ever receives a State"
