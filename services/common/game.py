@@ -79,6 +79,19 @@ class Messages:
     extra: tuple[type[Message], ...] = field(default=())
 
 
+ExampleConfigs = tuple[tuple[str, Message], ...]
+
+
+def example_configs(game: Game) -> ExampleConfigs:
+    """Named Config messages, besides the defaults, that the generic suites (conformance, golden
+    playthroughs, bench) also cover: a game's optional `example_configs` attribute, else none.
+
+    A game lists there the settings that change its rules enough to need their own coverage (for
+    example another set of components); every other option is covered with its defaults only.
+    """
+    return tuple(getattr(game, "example_configs", ()))
+
+
 class Game(Protocol):
     """A game: engine (native, pure), codec (native <-> protobuf) and test support."""
 
