@@ -2,7 +2,8 @@
 
 The processes are rows of one table (`plan`): a local Redis with AOF persistence (unless REDIS_URL
 points at one already), then one rules service per registered game on ports RULES_BASE_PORT + i
-with /metrics on METRICS_BASE_PORT + i. The gateway and the workers will be rows of the same table.
+with /metrics on METRICS_BASE_PORT + i, then the gateway on GATEWAY_PORT (metrics on GATEWAY_METRICS_PORT).
+The workers will be a row of the same table.
 The launcher waits until each process is ready (Redis answers PING, rules services report SERVING
 over gRPC health), prints where everything listens, and stops everything on Ctrl-C or SIGTERM.
 
@@ -65,10 +66,15 @@ def redis_answers(host: str, port: int) -> bool:
 
 def rules_serving(address: str) -> bool:
     """Whether the rules service at `address` reports SERVING over gRPC health."""
+    return serving(address, RULES_SERVICE)
+
+
+def serving(address: str, service: str) -> bool:
+    """Whether the gRPC server at `address` reports `service` ("" for the whole server) SERVING."""
     with grpc.insecure_channel(address) as channel:
         try:
             response = health_pb2_grpc.HealthStub(channel).Check(
-                health_pb2.HealthCheckRequest(service=RULES_SERVICE), timeout=1
+                health_pb2.HealthCheckRequest(service=service), timeout=1
             )
         except grpc.RpcError:
             return False
@@ -111,7 +117,7 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
     else:
         notes.append(
             "Redis: redis-server is not on PATH and REDIS_URL is not set, so no Redis runs. The rules "
-            "services do not need it; the gateway and workers (not written yet) will. Install "
+            "services do not need it; the gateway and workers do. Install "
             "redis-server (for example `apt-get install redis-server`) or set REDIS_URL."
         )
 
@@ -127,6 +133,22 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
                 env={"RULES_ADDRESS": address, "METRICS_PORT": str(metrics_port)},
             )
         )
+    gateway_address = f"{host}:{int(environ.get('GATEWAY_PORT', '50050'))}"
+    gateway_metrics = int(environ.get("GATEWAY_METRICS_PORT", "9100"))
+    rules_addresses = ",".join(row.env["RULES_ADDRESS"] for row in rows if "RULES_ADDRESS" in row.env)
+    rows.append(
+        Row(
+            name="gateway",
+            argv=[sys.executable, "-m", "gateway"],
+            ready=functools.partial(serving, gateway_address, ""),
+            endpoints=[f"gRPC {gateway_address}", f"metrics http://{host}:{gateway_metrics}/metrics"],
+            env={
+                "GATEWAY_ADDRESS": gateway_address,
+                "RULES_ADDRESSES": rules_addresses,
+                "METRICS_PORT": str(gateway_metrics),
+            },
+        )
+    )
     for row in rows:
         row.env = {**shared_env, **row.env}
     return rows, notes

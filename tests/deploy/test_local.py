@@ -41,12 +41,16 @@ def free_port_run(count: int) -> int:
 
 def test_plan_has_one_rules_row_per_registered_game(tmp_path: Path) -> None:
     environ = {"REDIS_URL": "redis://elsewhere:6379/0", "RULES_BASE_PORT": "6000", "DATA_DIR": str(tmp_path)}
-    rows, notes = local.plan(environ)
+    every_row, notes = local.plan(environ)
+    rows = [row for row in every_row if "RULES_ADDRESS" in row.env]
     assert [row.name for row in rows] == [module.rsplit(".", 1)[-1] for module in GAME_MODULES]
     assert [row.env["RULES_ADDRESS"] for row in rows] == [f"127.0.0.1:{6000 + i}" for i in range(len(rows))]
     assert [row.env["METRICS_PORT"] for row in rows] == [str(9101 + i) for i in range(len(rows))]
     assert all(row.argv[1:] == ["-m", module] for row, module in zip(rows, GAME_MODULES, strict=True))
     assert any("REDIS_URL" in note for note in notes)
+    gateway = every_row[-1]
+    assert gateway.name == "gateway" and gateway.argv[1:] == ["-m", "gateway"]
+    assert gateway.env["RULES_ADDRESSES"] == ",".join(row.env["RULES_ADDRESS"] for row in rows)
 
 
 @pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is not installed")
