@@ -1,11 +1,44 @@
-"""What follows a commit: nothing without workers; with workers, Celery tasks queued by name."""
+"""What follows a commit: Celery tasks queued by name (bot turns, scoring) and the game's turn clock.
+
+The gateway never imports the tasks: it sends them by name to the broker (CELERY_BROKER_URL, or the
+Redis of REDIS_URL), so it needs Celery's client only. Publishing is a blocking call, so it runs on a
+thread and never stalls the event loop. The clock bookkeeping is `workers.clocks.after_commit`.
+"""
 
 from __future__ import annotations
 
-from gateway.app import Dispatcher, NoDispatch
+import asyncio
+from collections.abc import Sequence
+
+import redis.asyncio as aioredis
+from celery import Celery
+
+from gateway.app import Dispatcher
 from gateway.settings import Settings
 
 
+class CeleryDispatch:
+    """Queues worker tasks after each commit and keeps the game's clock entry."""
+
+    def __init__(self, settings: Settings) -> None:
+        broker = settings.celery_broker_url or settings.redis_url
+        self.celery = Celery("gateway", broker=broker, set_as_current=False)
+        self.celery.conf.broker_connection_retry_on_startup = True
+        self.redis = aioredis.Redis.from_url(settings.redis_url)
+
+    async def queue(self, task: str, args: Sequence[object]) -> None:
+        """Send one task by name."""
+        await asyncio.to_thread(self.celery.send_task, task, args=list(args))
+
+    async def after_commit(
+        self, game_id: str, version: int, acting_seats: list[int], game_over: bool
+    ) -> None:
+        """Queue the bot turn or the scoring the new version needs and update the clock."""
+        from workers import clocks
+
+        await clocks.after_commit(self.redis, self.queue, game_id, version, acting_seats, game_over)
+
+
 def dispatcher_from_settings(settings: Settings) -> Dispatcher:
-    """The dispatcher the settings ask for."""
-    return NoDispatch()
+    """The dispatcher the settings ask for: Celery on the configured broker."""
+    return CeleryDispatch(settings)

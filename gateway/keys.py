@@ -102,3 +102,31 @@ def leaderboard(title: str) -> str:
 def rating(title: str, player_id: str) -> str:
     """Hash: the player's rating on a title (mu, sigma, games, wins; filled by the scoring worker)."""
     return f"rating:{title}:{player_id}"
+
+
+def deadlines() -> str:
+    """Sorted set: game ids by the time (ms since the epoch) the workers must look at them next: a turn
+    clock running out, a bot turn overdue, or a periodic check (filled by the dispatcher)."""
+    return "games:deadlines"
+
+
+def game_clock(game_id: str) -> str:
+    """Hash: the game's turn clock and watchdog: version, kind (clock, bot, watch), seat, started_at and
+    due (ms since the epoch; `due` is the acting seat's deadline when kind is clock) and left:<seat>
+    (ms of total time left)."""
+    return f"game:{{{game_id}}}:clock"
+
+
+def game_result(game_id: str) -> str:
+    """Hash: the finished game's result written once by `finalize`: record, scores, ranks, ratings."""
+    return f"game:{{{game_id}}}:result"
+
+
+def player_games(player_id: str) -> str:
+    """Sorted set: a player's finished game ids by finish time (ms since the epoch)."""
+    return f"history:player:{player_id}"
+
+
+def title_games(title: str) -> str:
+    """Sorted set: a title's finished game ids by finish time (ms since the epoch)."""
+    return f"history:title:{title}"

@@ -171,3 +171,28 @@ class Game(Protocol):
     def disturb_hidden(self, state: Any, seat: int | None, rng: Rng) -> Any:
         """A copy of `state` differing only in what `seat` cannot see (others' secrets, stack order, RNG)."""
         ...
+
+
+class HasHeuristic(Protocol):
+    """Optional part of a game: a greedy policy with game knowledge, for the `heuristic` bot strength.
+
+    A game without it gets the generic one-ply policy of `workers.bots.heuristic`.
+    """
+
+    def heuristic_action(self, state: Any, seat: int, rng: Rng) -> Any:
+        """A good legal action for `seat`, decided only from what `seat` may see."""
+        ...
+
+
+class HasDeterminize(Protocol):
+    """Optional part of a game with hidden information: sampling what a seat cannot see, for search bots.
+
+    A game without it is determinized with `disturb_hidden`, which changes only hidden data too.
+    """
+
+    def determinize(self, state: Any, seat: int, rng: Rng) -> Any:
+        """A copy of `state` with everything `seat` cannot see resampled from what it can see.
+
+        The result depends only on `seat`'s view and `rng`, never on the hidden data of `state`.
+        """
+        ...

@@ -1,0 +1,51 @@
+"""Fixtures: one redis-server, every rules service, a gateway and a real Celery worker with beat."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from gateway.settings import Settings
+from tests.gateway.support import GatewayProcess, gateway_settings, redis_server, rules_servers
+from tests.workers.support import worker
+from workers.settings import WorkerSettings
+
+SEARCH_SECONDS = 0.01  # small budgets keep the suite quick on a shared machine
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    with redis_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def rules() -> Iterator[dict[str, str]]:
+    with rules_servers() as addresses:
+        yield addresses
+
+
+@pytest.fixture(scope="session")
+def settings(redis_url: str, rules: dict[str, str]) -> Settings:
+    return gateway_settings(redis_url, rules)
+
+
+@pytest.fixture(scope="session")
+def gateway(settings: Settings) -> Iterator[GatewayProcess]:
+    with GatewayProcess(settings) as process:
+        yield process
+
+
+@pytest.fixture(scope="session")
+def celery_worker(settings: Settings, gateway: GatewayProcess) -> Iterator[None]:
+    with worker(settings, WorkerSettings(search_seconds=SEARCH_SECONDS)):
+        yield
+
+
+@pytest.fixture
+def redis_client(redis_url: str) -> Iterator[redis.Redis]:
+    client = redis.Redis.from_url(redis_url)
+    yield client
+    client.close()

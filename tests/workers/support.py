@@ -1,0 +1,85 @@
+"""Real parts for worker tests, on top of the gateway's: the Celery app pointed at the test Redis, a
+real worker (celery.contrib.testing, not eager mode) and a real beat, and game helpers."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import redis
+from boardgame.gateway.v1 import gateway_pb2
+from celery.beat import EmbeddedService
+from celery.contrib.testing.worker import start_worker
+
+from gateway import auth, keys
+from gateway.games import start_game
+from gateway.settings import Settings
+from tests.gateway.support import GatewayProcess
+from workers import runtime
+from workers.app import celery
+from workers.settings import WorkerSettings
+
+STRENGTHS = {
+    "random": gateway_pb2.BOT_STRENGTH_RANDOM,
+    "heuristic": gateway_pb2.BOT_STRENGTH_HEURISTIC,
+    "search": gateway_pb2.BOT_STRENGTH_SEARCH,
+}
+
+
+@contextlib.contextmanager
+def worker(settings: Settings, worker_settings: WorkerSettings) -> Iterator[None]:
+    """A real Celery worker thread and a beat thread on the settings' Redis."""
+    celery.conf.update(broker_url=settings.redis_url, result_backend=settings.redis_url)
+    runtime.configure(settings, worker_settings)
+    beat = EmbeddedService(celery, thread=True)
+    with start_worker(celery, pool="solo", perform_ping_check=False, shutdown_timeout=30):
+        beat.start()
+        try:
+            yield
+        finally:
+            beat.stop()
+
+
+def wait_for(predicate: Callable[[], Any], timeout: float, what: str) -> Any:
+    """Poll until `predicate` returns something truthy; fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+def bot_seat(gateway: GatewayProcess, seat: int, strength: str) -> gateway_pb2.GameSeat:
+    """A new bot player of `strength` on `seat`."""
+    value = STRENGTHS[strength]
+    player = gateway.run(auth.create_bot_player(gateway.app, value))  # type: ignore[arg-type]
+    return gateway_pb2.GameSeat(seat=seat, player=player, bot_strength=value)
+
+
+def new_game(
+    gateway: GatewayProcess,
+    title: str,
+    seats: list[gateway_pb2.GameSeat],
+    clock: gateway_pb2.TurnClock | None = None,
+) -> str:
+    """Start a game with these seats; the bots start playing at once."""
+    return gateway.run(  # type: ignore[no-any-return]
+        start_game(
+            gateway.app,  # type: ignore[arg-type]
+            title=title,
+            player_count=len(seats),
+            options=[],
+            seats=seats,
+            clock=clock or gateway_pb2.TurnClock(),
+            lobby_id="",
+        )
+    )
+
+
+def finalized(client: redis.Redis, game_id: str) -> bool:
+    """Whether `finalize` recorded the game's result."""
+    return bool(client.exists(keys.game_result(game_id)))

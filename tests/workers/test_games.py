@@ -1,0 +1,70 @@
+"""Whole games played by bots through the gateway and a real worker, then finalized and rated."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+import redis
+from boardgame.gateway.v1 import gateway_pb2
+
+from gateway import keys
+from services.common import registry
+from tests.gateway.support import Client, GatewayProcess
+from tests.workers.support import bot_seat, finalized, new_game, wait_for
+from workers import scoring
+
+TITLES = sorted(registry.games())
+MIXED = ("random", "heuristic", "search", "random")
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_four_bots_of_mixed_strengths_play_to_the_end_and_are_rated(
+    title: str, gateway: GatewayProcess, celery_worker: None, redis_client: redis.Redis
+) -> None:
+    info = registry.get(title).info
+    count = min(max(4, info.min_players), info.max_players)
+    seats = [bot_seat(gateway, seat, MIXED[seat % len(MIXED)]) for seat in range(count)]
+    game_id = new_game(gateway, title, seats)
+    wait_for(lambda: finalized(redis_client, game_id), 240, f"game {game_id} to be finalized")
+
+    result = gateway.run(scoring.result(gateway.app.redis, game_id))  # type: ignore[union-attr]
+    record = result["record"]
+    version = int(redis_client.get(keys.game_version(game_id)))
+    assert record.scores.final and record.scores.winners
+    assert [a.version for a in record.actions] == list(range(1, version + 1))
+    assert record.seed and record.seed_sha256
+    ranks = result["ranks"]
+    assert ranks == {s.seat: s.rank for s in record.scores.scores}
+    requests = redis_client.hgetall(keys.game_requests(game_id))
+    assert set(requests) == {f"bot:{game_id}:{v}".encode() for v in range(version)}
+
+    ratings = result["ratings"]
+    for seat in seats:
+        pid = seat.player.player_id
+        before_mu, after_mu = ratings[pid]["before"][0], ratings[pid]["after"][0]
+        stored = redis_client.hgetall(keys.rating(title, pid))
+        assert int(stored[b"games"]) == 1
+        assert int(stored[b"wins"]) == (1 if ranks[seat.seat] == 1 else 0)
+        assert float(stored[b"mu"]) == pytest.approx(after_mu)
+        if ranks[seat.seat] == 1 and len(record.scores.winners) == 1:
+            assert after_mu > before_mu
+        if ranks[seat.seat] == count:
+            assert after_mu < before_mu
+        assert redis_client.zscore(keys.leaderboard(title), pid) == pytest.approx(
+            ratings[pid]["after"][2]
+        )
+    assert redis_client.zscore(keys.title_games(title), game_id) is not None
+
+    assert gateway.run(scoring.finalize(gateway.app, game_id)) is False  # type: ignore[arg-type]
+    assert int(redis_client.hget(keys.rating(title, seats[0].player.player_id), "games")) == 1
+
+    with grpc.insecure_channel(gateway.address) as channel:
+        client = Client(channel)
+        client.sign_in_as_guest("reader")
+        board = client.leaderboard.GetLeaderboard(
+            gateway_pb2.GetLeaderboardRequest(title=title, page_size=100), metadata=client.auth
+        )
+        listed = {e.player.player_id: e for e in board.entries}
+        for seat in seats:
+            entry = listed[seat.player.player_id]
+            assert entry.games == 1 and entry.player.bot

@@ -1,0 +1,57 @@
+"""The Celery app: broker and results on Redis, late acknowledgement, and the beat schedule that sweeps
+the turn clocks every second.
+
+Tasks are acknowledged after they ran (`acks_late`) and requeued when their worker process dies
+(`reject_on_worker_lost`); a worker takes one message at a time (prefetch 1), so a killed worker holds
+at most the task it was running. Every task is idempotent, so a redelivery is harmless. Nothing is ever
+scheduled with a countdown: the Redis broker would redeliver a long one after its visibility timeout.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+from celery import Celery
+
+from gateway.settings import Settings
+from workers.settings import WorkerSettings
+
+SWEEP_SECONDS = 1.0
+
+
+def create_app(settings: Settings, worker: WorkerSettings) -> Celery:
+    """A Celery app on the settings' Redis with every task of `workers.tasks`."""
+    broker = settings.celery_broker_url or settings.redis_url
+    app = Celery("workers", broker=broker, backend=broker, include=["workers.tasks"])
+    app.conf.update(
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        task_ignore_result=True,
+        task_serializer="json",
+        result_serializer="json",
+        accept_content=["json"],
+        result_expires=3600,
+        worker_prefetch_multiplier=1,
+        worker_hijack_root_logger=False,
+        broker_connection_retry_on_startup=True,
+        broker_transport_options={
+            "visibility_timeout": worker.visibility_timeout_seconds,
+            # Look for tasks of dead workers (unacknowledged past the visibility timeout) every 5 s.
+            "unacked_restore_interval": 5,
+            "unacked_restore_throttle": 1,
+        },
+        result_backend_transport_options={"visibility_timeout": worker.visibility_timeout_seconds},
+        beat_schedule={
+            "sweep-clocks": {
+                "task": "workers.sweep_clocks",
+                "schedule": SWEEP_SECONDS,
+                "options": {"expires": 5 * SWEEP_SECONDS},
+            }
+        },
+        beat_schedule_filename=os.path.join(tempfile.gettempdir(), f"workers-beat-{os.getpid()}"),
+    )
+    return app
+
+
+celery = create_app(Settings.from_env(), WorkerSettings.from_env())

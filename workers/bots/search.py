@@ -1,0 +1,126 @@
+"""The search bot: Monte Carlo tree search over determinized hidden information (single-observer
+information-set MCTS), using the engine in-process.
+
+Each iteration samples a world consistent with the bot's view (`knowledge.determinize`), walks one
+tree shared by every world (a child's availability counts the iterations where its action was legal,
+so UCB treats actions that exist only in some worlds fairly), adds one node, finishes the game with
+random moves up to a depth, and backs up a reward for every seat. A node picks its child by the
+reward of the seat acting there (max^n for more than two players). The move played is the root's
+most visited action. The budget is a time limit, a number of iterations, or both.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from services.common.game import Game
+from services.common.rng import Rng
+from workers.bots.knowledge import determinize
+
+EXPLORATION = 0.7
+MARGIN_SCALE_FRACTION = 1 / 50  # of the game's score range: the margin worth about 0.73 of a win
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long the search bot thinks per move: seconds, iterations (0: no limit), or both."""
+
+    seconds: float = 1.0
+    iterations: int = 0
+    rollout_depth: int = 200
+
+
+class Node:
+    """Statistics of one action sequence from the root, over every world it was reached in."""
+
+    __slots__ = ("available", "children", "rewards", "visits")
+
+    def __init__(self, seats: int) -> None:
+        self.children: dict[Any, Node] = {}
+        self.visits = 0
+        self.available = 1
+        self.rewards = [0.0] * seats
+
+
+def rewards(game: Game, state: Any, seats: int) -> list[float]:
+    """Every seat's reward in [0, 1]: by rank at the end, else by its score lead now."""
+    scores = game.scores(state)
+    if game.is_terminal(state) and seats > 1:
+        return [(seats - s.rank) / (seats - 1) for s in scores.seats]
+    scale = max(1.0, (game.info.max_score - game.info.min_score) * MARGIN_SCALE_FRACTION)
+    totals = [s.total for s in scores.seats]
+    result = []
+    for seat, total in enumerate(totals):
+        others = [t for s, t in enumerate(totals) if s != seat]
+        lead = total - (max(others) if others else 0)
+        result.append(1 / (1 + math.exp(-lead / scale)))
+    return result
+
+
+def _select(node: Node, actions: list[Any], seat: int) -> tuple[Any, Node]:
+    best_action, best_child, best_value = None, None, float("-inf")
+    for action in actions:
+        child = node.children[action]
+        value = child.rewards[seat] / child.visits + EXPLORATION * math.sqrt(
+            math.log(child.available) / child.visits
+        )
+        if value > best_value:
+            best_action, best_child, best_value = action, child, value
+    assert best_child is not None
+    return best_action, best_child
+
+
+def iterate(game: Game, root: Node, state: Any, seat: int, rng: Rng, budget: Budget) -> None:
+    """One iteration: determinize, select, expand, roll out, back up."""
+    seats = len(root.rewards)
+    world = determinize(game, state, seat, rng)
+    node, path = root, [root]
+    while not game.is_terminal(world):
+        actor = game.acting_seats(world)[0]
+        actions = list(game.legal_actions(world, actor))
+        untried = [a for a in actions if a not in node.children]
+        for action in actions:
+            if action in node.children:
+                node.children[action].available += 1
+        if untried:
+            action = untried[rng.below(len(untried))]
+            child = node.children[action] = Node(seats)
+            game.play(world, actor, action)
+            path.append(child)
+            break
+        action, node = _select(node, actions, actor)
+        game.play(world, actor, action)
+        path.append(node)
+    for _ in range(budget.rollout_depth):
+        if game.is_terminal(world):
+            break
+        actor = game.acting_seats(world)[0]
+        actions = game.legal_actions(world, actor)
+        game.play(world, actor, actions[rng.below(len(actions))])
+    result = rewards(game, world, seats)
+    for visited in path:
+        visited.visits += 1
+        for s in range(seats):
+            visited.rewards[s] += result[s]
+
+
+def search_action(game: Game, state: Any, seat: int, rng: Rng, budget: Budget) -> Any:
+    """The root's most visited action after searching within `budget`."""
+    actions = list(game.legal_actions(state, seat))
+    if not actions:
+        raise ValueError(f"seat {seat} has no legal action")
+    if len(actions) == 1:
+        return actions[0]
+    root = Node(len(game.scores(state).seats))
+    deadline = time.perf_counter() + budget.seconds if budget.seconds > 0 else math.inf
+    done = 0
+    while (budget.iterations <= 0 or done < budget.iterations) and time.perf_counter() < deadline:
+        iterate(game, root, state, seat, rng, budget)
+        done += 1
+    visited = [(root.children[a].visits, -i, a) for i, a in enumerate(actions) if a in root.children]
+    if not visited:
+        return actions[0]
+    return max(visited)[2]

@@ -1,0 +1,185 @@
+"""Turn clocks and watchdogs, kept in Redis and swept every second: never a long broker countdown.
+
+Every active game has one entry: a hash (`keys.game_clock`) saying what the workers wait for at which
+version, and its due time in one sorted set (`keys.deadlines`). The dispatcher rewrites the entry after
+every commit (`after_commit`):
+
+- a bot acts: its turn is queued at once and the entry is a watchdog (`bot`), due if the turn is lost;
+- a human acts under a clock: the entry (`clock`) is due when the seat's time runs out: the per-move
+  limit, or what is left of its total time, whichever comes first; total time is charged per move;
+- a human acts without a clock: a periodic check (`watch`), so a commit whose dispatch was lost (a
+  crash between the commit and the dispatch) is noticed and dispatched again;
+- the game is over: the entry is removed and `finalize` is queued.
+
+The sweep (`due_games`) leases due entries for a while so that overlapping sweeps queue a game once,
+and the workers handle each with `on_deadline`, which treats the hash as the truth: a stale version
+means a lost dispatch, a passed clock means a timeout. The entry's version only ever grows, so a late
+dispatch of an older version cannot overwrite a newer one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+import redis.asyncio as aioredis
+from boardgame.gateway.v1 import gateway_pb2
+
+from gateway import keys
+from gateway.store import STATUS_FINISHED, GameStore
+
+KIND_CLOCK, KIND_BOT, KIND_WATCH = "clock", "bot", "watch"
+BOT_WATCHDOG_MS = 30_000
+WATCH_INTERVAL_MS = 60_000
+LEASE_MS = 10_000
+SWEEP_LIMIT = 500
+
+TAKE_TURN = "workers.take_turn"
+FINALIZE = "workers.finalize"
+ON_DEADLINE = "workers.on_deadline"
+
+Queue = Callable[[str, Sequence[object]], Awaitable[None]]
+
+# Write the entry only if it is not older than the stored one; fields come as name/value pairs.
+SET_ENTRY = """
+local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '-1')
+if stored > tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[1], unpack(ARGV, 2))
+return 1
+"""
+
+LEASE_DUE = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, member in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], member) end
+return due
+"""
+
+
+def now_ms() -> int:
+    """Milliseconds since the epoch."""
+    return int(time.time() * 1000)
+
+
+def is_bot_seat(seat: gateway_pb2.GameSeat) -> bool:
+    """Whether a bot plays the seat: a bot player, a set bot strength, or a resigned or forfeited human."""
+    return bool(seat.bot_strength or seat.player.bot or seat.resigned)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A game's clock entry as stored."""
+
+    version: int
+    kind: str
+    seat: int
+    started_at: int
+    due: int
+    left: dict[int, int]
+
+
+def _entry(fields: dict[bytes, bytes]) -> Entry | None:
+    if not fields:
+        return None
+    left = {int(k[5:]): int(v) for k, v in fields.items() if k.startswith(b"left:")}
+    return Entry(
+        int(fields.get(b"version", b"-1")),
+        fields.get(b"kind", b"").decode(),
+        int(fields.get(b"seat", b"-1")),
+        int(fields.get(b"started_at", b"0")),
+        int(fields.get(b"due", b"0")),
+        left,
+    )
+
+
+async def read_entry(redis: aioredis.Redis, game_id: str) -> Entry | None:
+    """The game's clock entry, or None."""
+    return _entry(await redis.hgetall(keys.game_clock(game_id)))
+
+
+async def deadline_ms(redis: aioredis.Redis, game_id: str) -> int | None:
+    """When the acting seat's time runs out (ms since the epoch); None without a running clock."""
+    entry = await read_entry(redis, game_id)
+    return entry.due if entry is not None and entry.kind == KIND_CLOCK else None
+
+
+async def _write(
+    redis: aioredis.Redis, game_id: str, version: int, due: int, fields: dict[str, int | str]
+) -> None:
+    pairs: list[int | str] = []
+    for name, value in {**fields, "due": due}.items():
+        pairs.extend((name, value))
+    written = await redis.eval(SET_ENTRY, 1, keys.game_clock(game_id), version, *pairs)
+    if written:
+        await redis.zadd(keys.deadlines(), {game_id: due})
+
+
+async def clear(redis: aioredis.Redis, game_id: str) -> None:
+    """Remove the game's entry (the game is over)."""
+    await redis.zrem(keys.deadlines(), game_id)
+    await redis.delete(keys.game_clock(game_id))
+
+
+def _charged(previous: Entry | None, version: int, total_ms: int, now: int) -> dict[int, int]:
+    """Total time left per seat after charging the move that produced `version`."""
+    left = dict(previous.left) if previous is not None else {}
+    if previous is not None and previous.kind == KIND_CLOCK and previous.version < version and total_ms:
+        spent = max(0, now - previous.started_at)
+        left[previous.seat] = max(0, left.get(previous.seat, total_ms) - spent)
+    return left
+
+
+async def after_commit(
+    redis: aioredis.Redis,
+    queue: Queue,
+    game_id: str,
+    version: int,
+    acting_seats: Sequence[int],
+    game_over: bool,
+    now: int | None = None,
+) -> None:
+    """Queue what the new version needs (a bot turn, scoring) and rewrite the game's clock entry."""
+    if game_over:
+        await queue(FINALIZE, [game_id])
+        await clear(redis, game_id)
+        return
+    now = now_ms() if now is None else now
+    store = GameStore(redis, 0)
+    meta = await store.meta(game_id)
+    if meta is None or meta.status == STATUS_FINISHED:
+        return
+    seats = {seat.seat: seat for seat in meta.record.seats}
+    bots = [s for s in acting_seats if s in seats and is_bot_seat(seats[s])]
+    if bots:
+        await queue(TAKE_TURN, [game_id, version])
+    previous = await read_entry(redis, game_id)
+    if previous is not None and previous.version > version:
+        return
+    same = previous is not None and previous.version == version
+    clock = meta.clock
+    total_ms = clock.total_seconds * 1000
+    left = _charged(previous, version, total_ms, now)
+    fields: dict[str, int | str] = {f"left:{seat}": ms for seat, ms in left.items()}
+    humans = [s for s in acting_seats if s not in bots]
+    if bots or not humans:
+        await _write(redis, game_id, version, now + BOT_WATCHDOG_MS, {**fields, "kind": KIND_BOT})
+        return
+    seat = humans[0]
+    if not (clock.per_move_seconds or clock.total_seconds):
+        await _write(redis, game_id, version, now + WATCH_INTERVAL_MS, {**fields, "kind": KIND_WATCH})
+        return
+    started = previous.started_at if same and previous is not None and previous.kind == KIND_CLOCK else now
+    limits = []
+    if clock.per_move_seconds:
+        limits.append(started + clock.per_move_seconds * 1000)
+    if total_ms:
+        limits.append(started + left.get(seat, total_ms))
+    fields.update(kind=KIND_CLOCK, seat=seat, started_at=started)
+    await _write(redis, game_id, version, min(limits), fields)
+
+
+async def due_games(redis: aioredis.Redis, now: int | None = None) -> list[str]:
+    """The games whose entry is due, each leased for LEASE_MS so the next sweeps skip it meanwhile."""
+    now = now_ms() if now is None else now
+    due = await redis.eval(LEASE_DUE, 1, keys.deadlines(), now, now + LEASE_MS, SWEEP_LIMIT)
+    return [member.decode() for member in due]

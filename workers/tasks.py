@@ -1,0 +1,54 @@
+"""The Celery tasks: thin, idempotent, taking ids only; the logic is in plain functions elsewhere."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import signals
+
+from workers import clocks, metrics, runtime, scoring, selfplay, turns
+from workers.app import celery
+
+__all__ = ["finalize", "metrics", "on_deadline", "play_game", "sweep_clocks", "take_turn"]
+
+
+@celery.task(name="workers.take_turn")
+def take_turn(game_id: str, version: int) -> bool:
+    """Play the bot's move at `version` if a bot is to act then; a no-op once the game moved on."""
+    rt = runtime.current()
+    return rt.loop.run_until_complete(turns.take_turn(rt.app, game_id, version, rt.settings.budget))
+
+
+@celery.task(name="workers.finalize")
+def finalize(game_id: str) -> bool:
+    """Score and rate a finished game once."""
+    rt = runtime.current()
+    return rt.loop.run_until_complete(scoring.finalize(rt.app, game_id))
+
+
+@celery.task(name="workers.on_deadline")
+def on_deadline(game_id: str) -> str:
+    """Handle a game whose clock entry is due: timeout, lost bot turn or lost dispatch."""
+    rt = runtime.current()
+    return rt.loop.run_until_complete(turns.on_deadline(rt.app, game_id, rt.settings.budget))
+
+
+@celery.task(name="workers.sweep_clocks")
+def sweep_clocks() -> int:
+    """Queue `on_deadline` for every due game (run every second by beat); the number queued."""
+    rt = runtime.current()
+    due = rt.loop.run_until_complete(clocks.due_games(rt.app.redis))
+    for game_id in due:
+        on_deadline.delay(game_id)
+    return len(due)
+
+
+@celery.task(name="workers.play_game", ignore_result=False)
+def play_game(title: str, strengths: list[str], seed: str, search_seconds: float) -> dict[str, Any]:
+    """Play one bot-vs-bot game in-process (batch self-play) and return its summary."""
+    return selfplay.play(title, strengths, seed, search_seconds).as_dict()
+
+
+@signals.worker_process_shutdown.connect
+def _close_runtime(**_: Any) -> None:
+    runtime.close()

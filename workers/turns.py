@@ -1,0 +1,157 @@
+"""Bot turns and timeouts: choose an action for a seat and submit it through the one move path.
+
+A bot decides on the engine in-process, from the stored state decoded with the title's codec; its
+move then goes through `gateway.moves.play` like a human's, with a request id derived from the game
+and version (`bot:<game>:<version>`, `timeout:<game>:<version>`), so a redelivered task is a no-op. The
+bot's generator is seeded from the game, version and seat, so a repeated decision is the same one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+from boardgame.gateway.v1 import gateway_pb2
+from google.protobuf import any_pb2
+
+from gateway import keys, moves
+from gateway.app import Gateway
+from gateway.errors import GatewayError
+from gateway.store import STATUS_FINISHED, GameStore, Meta
+from services.common import registry
+from services.common.game import Game
+from services.common.rng import Rng
+from workers import clocks, metrics
+from workers.bots import HEURISTIC, RANDOM, SEARCH, Budget, choose_action
+
+log = logging.getLogger(__name__)
+
+STRENGTH_NAMES = {
+    gateway_pb2.BOT_STRENGTH_UNSPECIFIED: RANDOM,
+    gateway_pb2.BOT_STRENGTH_RANDOM: RANDOM,
+    gateway_pb2.BOT_STRENGTH_HEURISTIC: HEURISTIC,
+    gateway_pb2.BOT_STRENGTH_SEARCH: SEARCH,
+}
+TIMEOUT_STRENGTH = HEURISTIC  # who plays a timed-out turn
+FORFEIT_STRENGTH = gateway_pb2.BOT_STRENGTH_HEURISTIC  # who takes a forfeited seat
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game as a worker sees it: meta, version, the title's engine and the native state."""
+
+    meta: Meta
+    version: int
+    game: Game
+    state: Any
+
+
+def bot_rng(game_id: str, version: int, seat: int) -> Rng:
+    """The generator of a bot decision, the same for every delivery of the same turn."""
+    digest = hashlib.sha256(f"{game_id}:{version}:{seat}".encode()).digest()
+    return Rng(int.from_bytes(digest[:8], "little"))
+
+
+async def load(app: Gateway, game_id: str) -> Loaded | None:
+    """The game decoded for the engine, or None for an unknown game."""
+    store = GameStore(app.redis, app.settings.event_history)
+    meta = await store.meta(game_id)
+    if meta is None:
+        return None
+    state_bytes, version = await store.state(game_id)
+    game = registry.get(meta.record.title)
+    message = game.messages.state()
+    any_pb2.Any.FromString(state_bytes).Unpack(message)
+    return Loaded(meta, version, game, game.state_from_proto(message))
+
+
+def pack_action(game: Game, action: Any) -> any_pb2.Any:
+    """The action as the Any a client would send."""
+    packed = any_pb2.Any()
+    packed.Pack(game.action_to_proto(action), deterministic=True)
+    return packed
+
+
+async def submit(
+    app: Gateway, loaded: Loaded, seat: int, strength: str, budget: Budget, request_id: str
+) -> bool:
+    """Choose `seat`'s action with a bot of `strength` and play it; False if the game moved on."""
+    title = loaded.meta.record.title
+    started = time.perf_counter()
+    action = choose_action(
+        loaded.game,
+        loaded.state,
+        seat,
+        strength,
+        bot_rng(loaded.meta.record.game_id, loaded.version, seat),
+        budget,
+    )
+    metrics.BOT_THINK_SECONDS.labels(title, strength).observe(time.perf_counter() - started)
+    try:
+        await moves.play(
+            app,
+            loaded.meta.record.game_id,
+            seat,
+            pack_action(loaded.game, action),
+            loaded.version,
+            request_id,
+        )
+    except GatewayError as error:
+        if error.code in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
+            return False
+        raise
+    return True
+
+
+async def take_turn(app: Gateway, game_id: str, version: int, budget: Budget) -> bool:
+    """Play the acting bot seat's move at `version`; False (and nothing done) if there is none now."""
+    loaded = await load(app, game_id)
+    if loaded is None or loaded.meta.status == STATUS_FINISHED or loaded.version != version:
+        return False
+    seats = {seat.seat: seat for seat in loaded.meta.record.seats}
+    for seat in loaded.game.acting_seats(loaded.state):
+        if seat in seats and clocks.is_bot_seat(seats[seat]):
+            strength = STRENGTH_NAMES.get(seats[seat].bot_strength, RANDOM)
+            return await submit(app, loaded, seat, strength, budget, f"bot:{game_id}:{version}")
+    return False
+
+
+async def forfeit(app: Gateway, loaded: Loaded, seat: int) -> None:
+    """The seat's player forfeits: a bot takes the seat to the end, and the player ranks last."""
+    record = loaded.meta.record
+    for game_seat in record.seats:
+        if game_seat.seat == seat and not game_seat.resigned:
+            game_seat.resigned = True
+            game_seat.bot_strength = game_seat.bot_strength or FORFEIT_STRENGTH
+    await GameStore(app.redis, app.settings.event_history).save_seats(record.game_id, record)
+
+
+async def on_deadline(app: Gateway, game_id: str, budget: Budget) -> str:
+    """Handle a due clock entry: a lost dispatch, a lost bot turn, or a timeout; returns what was done."""
+    entry = await clocks.read_entry(app.redis, game_id)
+    loaded = await load(app, game_id)
+    if entry is None or loaded is None:
+        await clocks.clear(app.redis, game_id)
+        return "gone"
+    if loaded.meta.status == STATUS_FINISHED:
+        await app.dispatcher.after_commit(game_id, loaded.version, [], True)
+        return "finished"
+    acting = list(loaded.game.acting_seats(loaded.state))
+    now = clocks.now_ms()
+    if entry.version == loaded.version and entry.kind == clocks.KIND_CLOCK and entry.due <= now:
+        if loaded.meta.clock.on_timeout == gateway_pb2.TIMEOUT_POLICY_FORFEIT:
+            await forfeit(app, loaded, entry.seat)
+        metrics.TIMEOUTS.labels(loaded.meta.record.title).inc()
+        request_id = f"timeout:{game_id}:{loaded.version}"
+        await submit(app, loaded, entry.seat, TIMEOUT_STRENGTH, budget, request_id)
+        return "timeout"
+    if entry.version == loaded.version and entry.due > now:
+        await app.redis.zadd(keys.deadlines(), {game_id: entry.due})
+        return "early"
+    # A stale entry (a dispatch was lost), an overdue bot turn or a periodic check: dispatch again.
+    await app.dispatcher.after_commit(game_id, loaded.version, acting, False)
+    return "dispatched"
