@@ -8,17 +8,49 @@ from services.common.game import GameInfo, Messages, Scores
 from services.common.rng import Rng
 from services.glenmore import codec, engine, labels, setup
 from services.glenmore.actions import Action
-from services.glenmore.data import MAX_PLAYERS, MIN_PLAYERS, STACK_TILES, TILE_PENALTY
+from services.glenmore.data import (
+    ARMADALE_COINS,
+    DIFF_TABLE,
+    DUART_CASTLE_VP,
+    FAIR_VP,
+    IONA_ABBEY_VP,
+    LOCH_LOCHY_CUBES,
+    LOCH_MORAR_VP,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    STACK_TILES,
+    START_COINS,
+    TILE_PENALTY,
+)
 from services.glenmore.scoring import final_scores
 from services.glenmore.state import Config, State
 
-# Random play: the longest of 4,000 seeded games (1,000 per player count) took MEASURED decisions.
-MAX_GAME_LENGTH = 2000
+# Game length. Random play: the longest of 4,000 seeded games (1,000 per player count) took 274
+# decisions (5 players; 230 with 4). The rules bound it: every player turn removes a tile from the
+# track, so there are at most 67 turns; a turn has at most 9 decisions outside activating (take,
+# place, 3 payments, 2 cube choices, 2 ends), at most 10 activations (9 cells and Loch Ness) or, in
+# the Loch Oich turn, 68, each with at most 5 payments and 1 movement point to spend; and every sale
+# removes a cube that a production activation, Loch Lochy or Loch Shiel put there.
+MAX_TURNS = STACK_TILES
+MAX_ACTIVATIONS = (MAX_TURNS - 1) * 10 + (STACK_TILES + 1)
+MAX_CUBES = MAX_ACTIVATIONS + LOCH_LOCHY_CUBES + (STACK_TILES + 1)
+MAX_GAME_LENGTH = MAX_TURNS * 9 + MAX_ACTIVATIONS * (1 + 5 + 1) + MAX_CUBES  # 6,497
 
 # Scores. Lowest: VP, coins and end-game cards are never negative, and the tile penalty is at most
-# 3 VP for each of the 67 stack tiles. Highest: see docs/games/glenmore.md, "Score bounds".
+# 3 VP for each of the 67 stack tiles. Highest: an activation is worth at most 12 VP (fair of 5);
+# coins come from the 6 at the start, Armadale's 3 and sales of at most 3 each; the 3 scorings give
+# at most 3 x 3 x 8; the end-game cards at most 2 x 17 yellow + 2 x 14 green + 3 x 13 villages.
 MIN_SCORE = -TILE_PENALTY * STACK_TILES
-MAX_SCORE = 5000
+MAX_SCORE = (
+    MAX_ACTIVATIONS * FAIR_VP[-1]
+    + START_COINS
+    + ARMADALE_COINS
+    + 3 * MAX_CUBES
+    + 3 * 3 * DIFF_TABLE[-1]
+    + IONA_ABBEY_VP * 17
+    + LOCH_MORAR_VP * 14
+    + DUART_CASTLE_VP * 13
+)
 
 GAME_INFO = GameInfo(
     name="glenmore",

@@ -114,7 +114,7 @@ def label(state: State, action: act.Action) -> str:
     if kind == act.TAKE_TILE:
         ahead = state.chain.index(action.a)
         tile = TILES[action.a]
-        return f"Take {tile_name(action.a)}, {ahead} ahead ({cost_text(tile.cost)})"
+        return f"Take {tile_name(action.a)}, {ahead} spaces ahead ({cost_text(tile.cost)})"
     if kind == act.DISCARD_FIRST:
         return "No tile can be taken: move onto the first tile ahead and discard it"
     if kind == act.PLACE_TILE:

@@ -19,7 +19,7 @@ AROUND = (WEST + SOUTH, WEST, WEST + NORTH, SOUTH, NORTH, EAST + SOUTH, EAST, EA
 ORIGIN = OFFSET * STRIDE + OFFSET
 
 EDGES = tuple(tile.edge for tile in TILES)
-TAKEN_EDGES = (NO_EDGE, RIVER, ROAD)
+ALL_EDGES = (1 << NO_EDGE) | (1 << RIVER) | (1 << ROAD)
 
 
 def cell(x: int, y: int) -> int:
@@ -43,8 +43,11 @@ def neighbourhood(player: Player, c: int) -> list[int]:
     return [grid[c + d] for d in AROUND if c + d in grid]
 
 
-def _fits(player: Player, c: int, edge: int) -> bool:
-    """P3-P5 for a tile with `edge` on the empty cell `c` that touches the territory (P1, P2)."""
+def fitting(player: Player, c: int) -> int:
+    """Which tiles may go on the empty cell `c` touching the territory (P1, P2), by P3-P5.
+
+    Returns a bitmask with bit `edge` set for each edge feature (none, river, road) that fits.
+    """
     grid = player.grid
     clans = player.clans
     for d in AROUND:
@@ -52,26 +55,30 @@ def _fits(player: Player, c: int, edge: int) -> bool:
         if slot is not None and clans[slot]:
             break
     else:
-        return False
+        return 0
     tiles = player.tiles
-    river = edge == RIVER
-    road = edge == ROAD
-    river_link = road_link = False
+    # Count orthogonal neighbours by whether their facing side has a feature.
+    vertical = vertical_river = horizontal = horizontal_road = 0
     for d in (NORTH, SOUTH):
         slot = grid.get(c + d)
         if slot is not None:
-            other = EDGES[tiles[slot]] & RIVER != 0
-            if other != river:
-                return False
-            river_link = river_link or other
+            vertical += 1
+            if EDGES[tiles[slot]] & RIVER:
+                vertical_river += 1
     for d in (EAST, WEST):
         slot = grid.get(c + d)
         if slot is not None:
-            other = EDGES[tiles[slot]] & ROAD != 0
-            if other != road:
-                return False
-            road_link = road_link or other
-    return (river_link or not river) and (road_link or not road)
+            horizontal += 1
+            if EDGES[tiles[slot]] & ROAD:
+                horizontal_road += 1
+    mask = 0
+    if not vertical_river and not horizontal_road:
+        mask |= 1 << NO_EDGE
+    if vertical_river and vertical_river == vertical and not horizontal_road:
+        mask |= 1 << RIVER
+    if horizontal_road and horizontal_road == horizontal and not vertical_river:
+        mask |= 1 << ROAD
+    return mask
 
 
 def frontier(player: Player) -> list[int]:
@@ -83,14 +90,15 @@ def frontier(player: Player) -> list[int]:
 
 def legal_cells(player: Player, edge: int) -> list[int]:
     """The cells where a tile with `edge` may be placed, sorted."""
-    return [c for c in frontier(player) if _fits(player, c, edge)]
+    bit = 1 << edge
+    return [c for c in frontier(player) if fitting(player, c) & bit]
 
 
-def placeable_edges(player: Player) -> tuple[bool, bool, bool]:
-    """Whether some cell takes a featureless tile, a river tile and a road tile."""
-    cells = frontier(player)
-    return (
-        any(_fits(player, c, NO_EDGE) for c in cells),
-        any(_fits(player, c, RIVER) for c in cells),
-        any(_fits(player, c, ROAD) for c in cells),
-    )
+def placeable_edges(player: Player) -> int:
+    """A bitmask of the edge features (bit `edge`) that some cell of the territory takes."""
+    mask = 0
+    for c in frontier(player):
+        mask |= fitting(player, c)
+        if mask == ALL_EDGES:
+            break
+    return mask

@@ -68,7 +68,7 @@ def takeable(state: State) -> list[int]:
     for entry in state.chain[1:]:
         if entry >= 0:
             tile = TILES[entry]
-            if edges[tile.edge] and can_pay(player, market, tile.cost):
+            if edges >> tile.edge & 1 and can_pay(player, market, tile.cost):
                 found.append(entry)
     return found
 
