@@ -304,7 +304,6 @@ GUESTHOUSE_WINDOWS = ("own_step", "role_start", "final")  # OP-13: when guests m
 BLACK_MARKET_COLONIST_SOURCE = "any"  # OP-14: any colonist of the owner may be returned
 TRADING_POST_IGNORES_HOUSE = True  # OP-15: the trading post works when the trading house is full
 FOREST_DISCOUNT_NEEDS_OCCUPIED = True  # OP-16: the forest discount needs an occupied forest house
-CUSTOMS_COUNTS_PAPER_VP = True  # OP-18: VP beyond the pool count for the customs house
 SPECIALTY_COUNTS_AQUEDUCT = True  # OP-19: the aqueduct's good counts for the specialty factory
 VP_TRIGGER_ANY_PHASE = True  # OP-20: an empty pool outside the captain phase fires trigger (c)
 

@@ -7,11 +7,13 @@ from services.puertorico.data import (
     BUILDINGS,
     CITY_HALL,
     CLOISTER,
+    CLOISTER_COUNTS_UNOCCUPIED,
     CLOISTER_KINDS,
     CLOISTER_SET_SIZE,
     CLOISTER_TABLE,
     CUSTOMS_HOUSE,
     CUSTOMS_HOUSE_VP_PER_VP,
+    FOREST,
     FORTRESS,
     FORTRESS_COLONISTS_PER_VP,
     GUILD_HALL,
@@ -56,7 +58,8 @@ def _city_hall(player: Player) -> int:
 
 def _cloister(player: Player) -> int:
     """Sets of 3 island tiles of one kind (quarries and forests are kinds; OP-11): 1/3/6/10 VP."""
-    sets = sum(player.tiles[kind] // CLOISTER_SET_SIZE for kind in CLOISTER_KINDS)
+    counts = player.tiles if CLOISTER_COUNTS_UNOCCUPIED else [*player.occupied, player.tiles[FOREST]]
+    sets = sum(counts[kind] // CLOISTER_SET_SIZE for kind in CLOISTER_KINDS)
     return CLOISTER_TABLE[min(sets, len(CLOISTER_TABLE) - 1)]
 
 
