@@ -40,6 +40,7 @@ from services.glenmore.data import (
     TRACK_SPACES,
     start_village,
 )
+from services.glenmore.engine import legal_now
 from services.glenmore.labels import event_text
 from services.glenmore.state import (
     CHOOSE_CUBE,
@@ -422,6 +423,9 @@ def state_from_proto(message: pb.State) -> State:
     if state.step not in (CHOOSE_TILE, GAME_OVER) and not state.t_placed:
         seen.append(state.t_tile)
     _check(sorted(seen) == list(range(STACK_TILES)), "every stack tile exactly once")
+    if state.step != GAME_OVER:
+        # A forged position can be consistent yet offer nothing (a payment nobody can complete).
+        _check(bool(legal_now(state)), "the acting seat has no legal action")
     return state
 
 
