@@ -23,6 +23,7 @@ class Targets:
 
 TARGETS: dict[str, Targets] = {
     "puertorico": Targets(games_per_second_4p=150, apply_over_echo_p50=2.0, state_bytes_4p=4096),
+    "glenmore": Targets(games_per_second_4p=200),
 }
 
 NO_TARGETS = Targets()

@@ -9,6 +9,7 @@ from services.common.game import Game
 
 GAME_MODULES: tuple[str, ...] = (
     "services.puertorico",
+    "services.glenmore",
 )
 
 
