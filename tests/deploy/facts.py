@@ -24,7 +24,7 @@ WORKERS_PENDING = not _celery_app_written()
 
 ENV_READ = re.compile(r"""(?:environ(?:\.get)?\s*[(\[]|getenv\s*\()\s*["']([A-Z][A-Z0-9_]*)["']""")
 METRIC_DEFINED = re.compile(
-    r"""\b(?:Counter|Gauge|Histogram|Summary)\(\s*["']([a-zA-Z_:][a-zA-Z0-9_:]*)["']"""
+    r"""\b(?:Counter|Gauge|Histogram|Summary)(?:MetricFamily)?\(\s*["']([a-zA-Z_:][a-zA-Z0-9_:]*)["']"""
 )
 
 

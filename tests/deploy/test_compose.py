@@ -19,8 +19,6 @@ PROMETHEUS = facts.DEPLOY / "prometheus" / "prometheus.yml"
 GRAFANA = facts.DEPLOY / "grafana"
 # Metrics that come from third-party exporters rather than our code.
 EXPORTER_PREFIXES = ("redis_",)
-# Metrics the workers will define; checked against the code once the workers define any metric.
-WORKER_METRICS = {"worker_bot_turn_seconds"}
 
 
 @pytest.fixture(scope="module")
@@ -151,10 +149,9 @@ def dashboard_metrics() -> set[str]:
 
 def test_dashboard_queries_metrics_the_processes_define() -> None:
     defined = facts.metrics_defined()
-    worker_metrics = {name for name in defined if name.startswith("worker_")}
     assert {"grpc_server_handled_total", "grpc_server_handling_seconds", "gateway_live_games"} <= defined
     for name in dashboard_metrics():
-        if name.startswith(EXPORTER_PREFIXES) or (name in WORKER_METRICS and not worker_metrics):
+        if name.startswith(EXPORTER_PREFIXES):
             continue
         assert name in defined, f"the dashboard queries {name}, which no process defines"
 
@@ -165,9 +162,9 @@ def test_dashboard_covers_rates_latencies_games_bots_and_queue() -> None:
         "grpc_server_handled_total",
         "grpc_server_handling_seconds",
         "gateway_live_games",
-        "redis_key_size",
+        "worker_bot_think_seconds",
+        "worker_queue_depth",
     } <= names
-    assert names & WORKER_METRICS
 
 
 def test_grafana_provisioning_points_at_compose_prometheus_and_the_dashboard_folder(

@@ -1,0 +1,110 @@
+"""The TypeScript client of clients/typescript, built from the protos and run on Node.js against a
+real gateway: it plays a whole Puerto Rico game by choosing among the legal actions it receives."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.deploy import facts
+from tests.gateway.support import GatewayProcess
+
+CLIENT = Path(__file__).resolve().parents[2] / "clients" / "typescript"
+NPM = shutil.which("npm")
+
+
+@pytest.fixture(scope="module")
+def built() -> Path:
+    """The compiled client: types generated from protos/ and the TypeScript compiled by tsc."""
+    if NPM is None or shutil.which("node") is None:
+        pytest.fail("node and npm are needed (`make setup` installs the client's packages)")
+    if not (CLIENT / "node_modules").is_dir():
+        subprocess.run([NPM, "ci", "--no-audit", "--no-fund"], cwd=CLIENT, check=True, timeout=300)
+    for script in ("generate", "build"):
+        subprocess.run([NPM, "run", "--silent", script], cwd=CLIENT, check=True, timeout=300)
+    return CLIENT / "dist" / "play.js"
+
+
+def run_client(script: Path, gateway: GatewayProcess, *args: str) -> dict[str, object]:
+    result = subprocess.run(
+        ["node", str(script), "--gateway", gateway.address, *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    summary: dict[str, object] = json.loads(result.stdout.strip().splitlines()[-1])
+    return summary
+
+
+def test_typescript_client_plays_a_whole_game_with_three_more_guests(
+    built: Path, gateway: GatewayProcess
+) -> None:
+    # The bots need the workers; until the gateway queues bot turns, the client fills the other three
+    # seats with guests it plays itself, through the same public API.
+    summary = run_client(
+        built, gateway, "--title", "puertorico", "--seats", "4", "--bots", "0", "--humans", "3"
+    )
+    assert summary["title"] == "puertorico" and summary["humans"] == 4
+    assert summary["replay_consistent"] is True
+    actions = summary["actions"]
+    assert isinstance(actions, int) and actions > 50
+    assert summary["moves_by_this_client"] == actions
+    totals = summary["totals"]
+    winners = summary["winners"]
+    assert isinstance(totals, list) and len(totals) == 4
+    assert isinstance(winners, list) and winners
+    assert all(totals[seat] == max(totals) for seat in winners)
+
+
+def test_typescript_client_refuses_a_title_the_gateway_does_not_offer(
+    built: Path, gateway: GatewayProcess
+) -> None:
+    result = subprocess.run(
+        ["node", str(built), "--gateway", gateway.address, "--title", "chess", "--bots", "3"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1
+    assert "does not offer chess" in result.stderr
+
+
+@pytest.fixture
+def worker(gateway: GatewayProcess) -> Iterator[None]:
+    """A Celery worker on the gateway's Redis, as `make run` and the deployments start it."""
+    if not facts.module_exists("workers.app"):
+        pytest.skip("bots need the Celery app workers.app, which is not written yet")
+    env = {
+        **os.environ,
+        "REDIS_URL": gateway.settings.redis_url,
+        "CELERY_BROKER_URL": gateway.settings.redis_url,
+        "RULES_ADDRESSES": ",".join(gateway.settings.rules_addresses),
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "workers.app", "worker", "--pool=solo", "--loglevel=WARNING"],
+        env=env,
+        cwd=facts.ROOT,
+    )
+    try:
+        yield
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+def test_typescript_client_plays_against_three_bots(
+    built: Path, gateway: GatewayProcess, worker: None
+) -> None:
+    summary = run_client(built, gateway, "--title", "puertorico", "--seats", "4", "--bots", "3")
+    assert summary["humans"] == 1 and summary["replay_consistent"] is True
+    moves = summary["moves_by_this_client"]
+    actions = summary["actions"]
+    assert isinstance(moves, int) and isinstance(actions, int) and 0 < moves < actions
