@@ -50,9 +50,7 @@ def test_four_bots_of_mixed_strengths_play_to_the_end_and_are_rated(
             assert after_mu > before_mu
         if ranks[seat.seat] == count:
             assert after_mu < before_mu
-        assert redis_client.zscore(keys.leaderboard(title), pid) == pytest.approx(
-            ratings[pid]["after"][2]
-        )
+        assert redis_client.zscore(keys.leaderboard(title), pid) == pytest.approx(ratings[pid]["after"][2])
     assert redis_client.zscore(keys.title_games(title), game_id) is not None
 
     assert gateway.run(scoring.finalize(gateway.app, game_id)) is False  # type: ignore[arg-type]

@@ -1,8 +1,9 @@
 """The heuristic bot: the game's own greedy policy, or a generic one-ply policy for games without one.
 
-The generic policy plays each legal action on a determinized copy and keeps the one after which the
-seat's score leads the best other seat's by most (a finished game counts a win extra); ties are broken
-by the bot's generator. It knows nothing of the game but its score breakdown.
+The generic policy looks one ply ahead: it plays each legal action on a determinized copy and judges
+the result by a few short random playouts from there (the mean reward of `search.rewards`: rank at
+the end, score lead otherwise), then by the score lead right after the action; remaining ties are
+broken by the bot's generator. It knows nothing of the game but its rules and score breakdown.
 """
 
 from __future__ import annotations
@@ -12,10 +13,14 @@ from typing import Any
 from services.common.game import Game
 from services.common.rng import Rng
 from workers.bots.knowledge import determinize, hook
+from workers.bots.search import rewards
+
+PLAYOUTS_PER_DECISION = 160  # shared by the legal actions, at least MIN_PLAYOUTS each
+MIN_PLAYOUTS, MAX_PLAYOUTS = 2, 16
+PLAYOUT_DEPTH = 200
 
 WIN_BONUS = 1000.0
 TIEBREAK_WEIGHT = 0.001
-TIE_NOISE = 1e-6
 
 
 def score_margin(game: Game, state: Any, seat: int) -> float:
@@ -30,19 +35,39 @@ def score_margin(game: Game, state: Any, seat: int) -> float:
     return lead
 
 
+def playout_value(game: Game, state: Any, seat: int, rng: Rng, playouts: int) -> float:
+    """`seat`'s mean reward over random playouts from `state` (which is left unchanged)."""
+    total = 0.0
+    for _ in range(playouts):
+        world = game.copy_state(state)
+        for _ in range(PLAYOUT_DEPTH):
+            if game.is_terminal(world):
+                break
+            actor = game.acting_seats(world)[0]
+            actions = game.legal_actions(world, actor)
+            game.play(world, actor, actions[rng.below(len(actions))])
+        total += rewards(game, world, len(game.scores(world).seats))[seat]
+    return total / playouts
+
+
 def one_ply_action(game: Game, state: Any, seat: int, rng: Rng) -> Any:
-    """The legal action with the best score margin right after it, on a determinized copy."""
+    """The legal action whose result looks best after a few random playouts, on a determinized copy."""
     world = determinize(game, state, seat, rng)
     actions = game.legal_actions(world, seat)
     if not actions:
         raise ValueError(f"seat {seat} has no legal action")
     if len(actions) == 1:
         return actions[0]
-    best, best_value = actions[0], float("-inf")
+    playouts = min(MAX_PLAYOUTS, max(MIN_PLAYOUTS, PLAYOUTS_PER_DECISION // len(actions)))
+    best, best_value = actions[0], (float("-inf"), float("-inf"), 0)
     for action in actions:
         after = game.copy_state(world)
         game.play(after, seat, action)
-        value = score_margin(game, after, seat) + TIE_NOISE * rng.below(1000)
+        value = (
+            playout_value(game, after, seat, rng, playouts),
+            score_margin(game, after, seat),
+            rng.below(1000),
+        )
         if value > best_value:
             best, best_value = action, value
     return best

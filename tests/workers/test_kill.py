@@ -1,0 +1,108 @@
+"""A real worker process killed in the middle of a bot turn: the turn is redelivered to the next
+worker, the game finishes, and nothing is applied twice. Runs on its own Redis, so the in-process test
+worker of the other modules never sees these tasks."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from gateway import keys
+from gateway.settings import Settings
+from tests.gateway.support import GatewayProcess, gateway_settings, redis_server
+from tests.workers.support import bot_seat, finalized, new_game, wait_for
+from workers import scoring
+
+ROOT = Path(__file__).resolve().parents[2]
+SLOW_SEARCH_SECONDS = 3.0
+VISIBILITY_TIMEOUT_SECONDS = 3
+
+
+@pytest.fixture(scope="module")
+def own_settings(rules: dict[str, str]) -> Iterator[Settings]:
+    with redis_server() as url:
+        yield gateway_settings(url, rules)
+
+
+@pytest.fixture(scope="module")
+def own_gateway(own_settings: Settings) -> Iterator[GatewayProcess]:
+    with GatewayProcess(own_settings) as process:
+        yield process
+
+
+def start_worker_process(settings: Settings, search_seconds: float) -> subprocess.Popen[bytes]:
+    """`python -m workers` in its own session (so it can be killed whole), one child process."""
+    env = {
+        **os.environ,
+        "REDIS_URL": settings.redis_url,
+        "RULES_ADDRESSES": ",".join(settings.rules_addresses),
+        "WORKER_CONCURRENCY": "1",
+        "BOT_SEARCH_SECONDS": str(search_seconds),
+        "VISIBILITY_TIMEOUT_SECONDS": str(VISIBILITY_TIMEOUT_SECONDS),
+        "LOG_LEVEL": "WARNING",
+        "METRICS_PORT": "off",
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "workers"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def running_tasks(client: redis.Redis) -> list[str]:
+    """The names of the tasks delivered and not yet acknowledged (kombu's `unacked` hash)."""
+    return [json.loads(value)[0]["headers"]["task"] for value in client.hvals("unacked")]
+
+
+def stop(process: subprocess.Popen[bytes], signum: int) -> None:
+    """Send `signum` to the worker's whole process group and wait for its main process."""
+    if process.poll() is None:
+        os.killpg(process.pid, signum)
+    process.wait(30)
+
+
+def test_a_worker_killed_in_a_bot_turn_loses_nothing_and_applies_nothing_twice(
+    own_settings: Settings, own_gateway: GatewayProcess
+) -> None:
+    client = redis.Redis.from_url(own_settings.redis_url)
+    first = start_worker_process(own_settings, SLOW_SEARCH_SECONDS)
+    second = None
+    try:
+        seats = [bot_seat(own_gateway, 0, "search"), bot_seat(own_gateway, 1, "search")]
+        game_id = new_game(own_gateway, "puertorico", seats)
+        wait_for(
+            lambda: "workers.take_turn" in running_tasks(client), 60, "the first worker to take a bot turn"
+        )
+        version = int(client.get(keys.game_version(game_id)))
+        stop(first, signal.SIGKILL)
+        assert int(client.get(keys.game_version(game_id))) == version, "the turn finished before the kill"
+        assert "workers.take_turn" in running_tasks(client)
+
+        second = start_worker_process(own_settings, 0.002)
+        wait_for(lambda: finalized(client, game_id), 240, "the game to be finished by the second worker")
+        final = int(client.get(keys.game_version(game_id)))
+        requests = client.hgetall(keys.game_requests(game_id))
+        assert set(requests) == {f"bot:{game_id}:{v}".encode() for v in range(final)}
+        assert [
+            int(entry_id.split(b"-")[0]) for entry_id, _ in client.xrange(keys.game_log(game_id))
+        ] == list(range(1, final + 1))
+        assert own_gateway.run(scoring.finalize(own_gateway.app, game_id)) is False  # type: ignore[arg-type]
+        for seat in seats:
+            assert client.hget(keys.rating("puertorico", seat.player.player_id), "games") == b"1"
+        wait_for(lambda: client.hlen("unacked") == 0, 30, "every task to be acknowledged")
+    finally:
+        stop(first, signal.SIGKILL)
+        if second is not None:
+            stop(second, signal.SIGTERM)
+        client.close()

@@ -1,0 +1,77 @@
+"""End-game scoring: ranks with resignations, openskill ratings with ties, and finalize applied once
+even when two deliveries race."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+import redis
+from boardgame.gateway.v1 import gateway_pb2
+from boardgame.rules.v1 import rules_pb2
+
+from gateway import keys
+from gateway.app import NoDispatch
+from gateway.settings import Settings
+from tests.gateway.support import GatewayProcess
+from tests.workers.support import bot_seat, new_game
+from workers import scoring, turns
+from workers.bots import Budget
+
+
+def scores(*ranks: int) -> rules_pb2.GetScoresResponse:
+    return rules_pb2.GetScoresResponse(
+        scores=[rules_pb2.SeatScore(seat=s, rank=r) for s, r in enumerate(ranks)], final=True
+    )
+
+
+def seats(count: int, resigned: tuple[int, ...] = ()) -> list[gateway_pb2.GameSeat]:
+    return [gateway_pb2.GameSeat(seat=s, resigned=s in resigned) for s in range(count)]
+
+
+def test_ranks_keep_ties_and_put_resigned_players_last() -> None:
+    assert scoring.final_ranks(scores(1, 2, 2, 4), seats(4)) == {0: 1, 1: 2, 2: 2, 3: 4}
+    assert scoring.final_ranks(scores(1, 2, 2, 4), seats(4, resigned=(0,))) == {1: 1, 2: 1, 3: 3, 0: 4}
+    assert scoring.final_ranks(scores(1, 1, 3), seats(3, resigned=(0, 1))) == {2: 1, 0: 2, 1: 2}
+
+
+def test_ratings_move_by_rank_and_ties_move_alike() -> None:
+    prior = scoring.Rating(25.0, 25 / 3, 0, 0)
+    after = scoring.rate({p: prior for p in "abcd"}, {"a": 1, "b": 2, "c": 2, "d": 4})
+    assert after["a"].mu > after["b"].mu > after["d"].mu
+    assert after["b"].mu == pytest.approx(after["c"].mu)
+    assert after["a"].mu > prior.mu > after["d"].mu
+    assert all(r.sigma < prior.sigma and r.games == 1 for r in after.values())
+    assert [after[p].wins for p in "abcd"] == [1, 0, 0, 0]
+    assert after["a"].ordinal == pytest.approx(after["a"].mu - 3 * after["a"].sigma)
+
+
+@pytest.fixture
+def quiet_gateway(settings: Settings) -> Iterator[GatewayProcess]:
+    """A gateway that queues nothing, so this test plays and scores the game itself."""
+    with GatewayProcess(settings, dispatcher=NoDispatch()) as process:
+        yield process
+
+
+def test_racing_finalizes_apply_once(quiet_gateway: GatewayProcess, redis_client: redis.Redis) -> None:
+    players = [bot_seat(quiet_gateway, s, "random") for s in range(3)]
+    game_id = new_game(quiet_gateway, "puertorico", players)
+    app = quiet_gateway.app
+    assert app is not None
+
+    async def play_out() -> None:
+        version = 0
+        while await turns.take_turn(app, game_id, version, Budget()):
+            version += 1
+
+    quiet_gateway.run(play_out())
+    assert redis_client.hget(keys.game_meta(game_id), "status") == b"finished"
+
+    async def race() -> list[bool]:
+        return list(await asyncio.gather(*(scoring.finalize(app, game_id) for _ in range(4))))
+
+    assert sorted(quiet_gateway.run(race())) == [False, False, False, True]
+    for seat in players:
+        assert redis_client.hget(keys.rating("puertorico", seat.player.player_id), "games") == b"1"
+        assert redis_client.zscore(keys.player_games(seat.player.player_id), game_id) is not None
