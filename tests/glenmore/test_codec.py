@@ -1,0 +1,92 @@
+"""The codec refuses inconsistent states (MalformedRequest) and views hide the stacks and the RNG."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from boardgame.glenmore.v1 import glenmore_pb2 as pb
+
+from services.common.errors import MalformedRequest
+from services.common.playout import random_playout
+from services.common.rng import Rng
+from services.glenmore import GAME, codec
+from services.glenmore.state import CHOOSE_TILE
+
+
+def _mid_game() -> pb.State:
+    """A 3-player state after 40 random decisions, at the start of a turn."""
+    playout = random_playout(GAME, 3, b"codec scenarios", rng=Rng.from_seed(b"codec"), max_steps=40)
+    state = playout.state
+    while state.step != CHOOSE_TILE:
+        GAME.play(state, state.actor, GAME.legal_actions(state, state.actor)[0])
+    return codec.state_to_proto(state)
+
+
+def _territory_tile(message: pb.State) -> pb.PlacedTile:
+    player = max(message.table.players, key=lambda p: len(p.territory))
+    return player.territory[1]
+
+
+def _duplicate_in_stack_3(m: pb.State) -> None:
+    m.stacks[3].tiles.append(m.stacks[3].tiles[0])
+    m.table.stack_sizes[3] += 1
+
+
+def _die_turned_into_a_figure(m: pb.State) -> None:
+    die = next(entry for entry in m.table.track if entry.WhichOneof("entry") == "die")
+    die.figure = 0
+
+
+# name -> (corruption, what the refusal says)
+CORRUPTIONS: dict[str, tuple[Callable[[pb.State], None], str]] = {
+    "a tile in two stacks": (_duplicate_in_stack_3, "every stack tile exactly once"),
+    "a tile in the wrong stack": (lambda m: m.stacks[3].tiles.append(1), "wrong stack"),
+    "stack sizes that lie": (lambda m: m.table.stack_sizes.__setitem__(3, 99), "stack sizes"),
+    "four cubes on a tile": (lambda m: setattr(_territory_tile(m).cubes, "wood", 4), "cubes on a tile"),
+    "negative coins": (lambda m: setattr(m.table.players[0], "coins", -1), "negative coins"),
+    "a card without its tile": (
+        lambda m: m.table.players[0].cards.append(pb.SPECIAL_LOCATION_CAWDOR_CASTLE),
+        "cards against the tiles",
+    ),
+    "a detached tile": (lambda m: setattr(_territory_tile(m).cell, "x", 40), "not touching"),
+    "an overfull warehouse row": (lambda m: setattr(m.table.market[0], "filled", 4), "market row"),
+    "a scoring before its stack ran out": (lambda m: setattr(m.table, "scorings_done", 2), "scorings done"),
+    "a figure missing": (lambda m: m.table.track.pop(0), "figures on the track"),
+    "a seat with two figures": (_die_turned_into_a_figure, "figures on the track"),
+    "an actor who is not rearmost": (
+        lambda m: setattr(m.table, "actor", (m.table.actor + 1) % m.table.player_count),
+        "not the rearmost",
+    ),
+    "turn progress at the start of a turn": (
+        lambda m: setattr(m.table.turn, "movement_points", 2),
+        "turn progress outside a turn",
+    ),
+    "fewer player records than seats": (lambda m: setattr(m.table, "player_count", 5), "player record"),
+}
+
+
+def test_a_mid_game_state_round_trips():
+    message = _mid_game()
+    data = message.SerializeToString(deterministic=True)
+    again = codec.state_to_proto(codec.state_from_proto(message)).SerializeToString(deterministic=True)
+    assert again == data
+
+
+@pytest.mark.parametrize("name", sorted(CORRUPTIONS))
+def test_inconsistent_states_are_refused(name):
+    message = _mid_game()
+    corrupt, reason = CORRUPTIONS[name]
+    corrupt(message)
+    with pytest.raises(MalformedRequest, match=reason):
+        codec.state_from_proto(message)
+
+
+def test_views_show_stack_sizes_but_not_stacks_or_rng():
+    message = _mid_game()
+    state = codec.state_from_proto(message)
+    view = codec.view_to_proto(state, 1)
+    assert view.seat == 1
+    assert list(view.table.stack_sizes) == [len(stack.tiles) for stack in message.stacks]
+    assert view.table == message.table
+    assert {field.name for field in pb.View.DESCRIPTOR.fields} == {"table", "seat"}
