@@ -13,6 +13,7 @@ from bench.latency import measure_latency, median, percentile
 from bench.playouts import measure_playouts
 from bench.sizes import measure_sizes
 from bench.sizes import median as median_bytes
+from bench.workers import strength_table, worker_tables
 from services.common import registry
 from services.common.game import Game
 
@@ -127,6 +128,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--playouts", type=int, default=20, help="games for the size table (default 20)")
     parser.add_argument("--game", action="append", help="only this registered game (repeatable)")
     parser.add_argument("--skip-grpc", action="store_true", help="skip the gRPC latency table")
+    parser.add_argument("--bot-games", type=int, default=100, help="heuristic vs random games (100)")
+    parser.add_argument("--search-games", type=int, default=40, help="search vs heuristic games (40)")
+    parser.add_argument("--search-ms", type=float, default=100, help="search budget per move (100 ms)")
+    parser.add_argument("--latency-games", type=int, default=3, help="all-bot games timed per title (3)")
+    parser.add_argument("--selfplay-games", type=int, default=40, help="games on the workers (40)")
+    parser.add_argument("--skip-workers", action="store_true", help="skip the bot and worker tables")
     args = parser.parse_args(argv)
 
     names = args.game or list(registry.games())
@@ -153,6 +160,11 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(size_table(games, args.playouts))
     print()
+    if not args.skip_workers:
+        print(strength_table(names, args.bot_games, args.search_games, args.search_ms / 1000))
+        print()
+        print(worker_tables(names, args.latency_games, args.selfplay_games))
+        print()
     print(f"total {time.perf_counter() - started:.0f} s")
     return 0
 
