@@ -2,8 +2,8 @@
 
 The processes are rows of one table (`plan`): a local Redis with AOF persistence (unless REDIS_URL
 points at one already), then one rules service per registered game on ports RULES_BASE_PORT + i
-with /metrics on METRICS_BASE_PORT + i, then the gateway on GATEWAY_PORT (metrics on GATEWAY_METRICS_PORT).
-The workers will be a row of the same table.
+with /metrics on METRICS_BASE_PORT + i, the Celery worker with its clock sweep (metrics on
+WORKER_METRICS_PORT, 9099), then the gateway on GATEWAY_PORT (metrics on GATEWAY_METRICS_PORT).
 The launcher waits until each process is ready (Redis answers PING, rules services report SERVING
 over gRPC health), prints where everything listens, and stops everything on Ctrl-C or SIGTERM.
 
@@ -67,6 +67,15 @@ def redis_answers(host: str, port: int) -> bool:
 def rules_serving(address: str) -> bool:
     """Whether the rules service at `address` reports SERVING over gRPC health."""
     return serving(address, RULES_SERVICE)
+
+
+def port_open(host: str, port: int) -> bool:
+    """Whether something accepts TCP connections on host:port."""
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False
 
 
 def serving(address: str, service: str) -> bool:
@@ -136,6 +145,16 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
     gateway_address = f"{host}:{int(environ.get('GATEWAY_PORT', '50050'))}"
     gateway_metrics = int(environ.get("GATEWAY_METRICS_PORT", "9100"))
     rules_addresses = ",".join(row.env["RULES_ADDRESS"] for row in rows if "RULES_ADDRESS" in row.env)
+    worker_metrics = int(environ.get("WORKER_METRICS_PORT", "9099"))
+    rows.append(
+        Row(
+            name="workers",
+            argv=[sys.executable, "-m", "workers"],
+            ready=functools.partial(port_open, host, worker_metrics),
+            endpoints=["bot turns, turn clocks, scoring", f"metrics http://{host}:{worker_metrics}/metrics"],
+            env={"RULES_ADDRESSES": rules_addresses, "METRICS_PORT": str(worker_metrics)},
+        )
+    )
     rows.append(
         Row(
             name="gateway",
