@@ -94,7 +94,8 @@ def _entry(fields: dict[bytes, bytes]) -> Entry | None:
 
 async def read_entry(redis: aioredis.Redis, game_id: str) -> Entry | None:
     """The game's clock entry, or None."""
-    return _entry(await redis.hgetall(keys.game_clock(game_id)))
+    fields: dict[bytes, bytes] = await redis.hgetall(keys.game_clock(game_id))  # type: ignore[assignment]
+    return _entry(fields)
 
 
 async def deadline_ms(redis: aioredis.Redis, game_id: str) -> int | None:

@@ -47,7 +47,7 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
-def _float(value: bytes | None, default: float) -> float:
+def _float(value: bytes | str | None, default: float) -> float:
     return float(value) if value is not None else default
 
 
@@ -108,9 +108,11 @@ async def finalize(app: Gateway, game_id: str) -> bool:
     record.seed = await store.seed(game_id)
     finished_at = await redis.hget(keys.game_meta(game_id), "finished_at")
     if finished_at:
-        record.finished_at.FromJsonString(finished_at.decode())
-    for logged_version, seat, action in await store.log(game_id):
-        logged = record.actions.add(version=logged_version, seat=seat)
+        record.finished_at.FromJsonString(
+            finished_at.decode() if isinstance(finished_at, bytes) else finished_at
+        )
+    for logged_version, logged_seat, action in await store.log(game_id):
+        logged = record.actions.add(version=logged_version, seat=logged_seat)
         logged.action.type_url = f"type.googleapis.com/{title.info.action_type}"
         logged.action.value = action
     ranks = final_ranks(scores, list(record.seats))
@@ -125,7 +127,7 @@ async def finalize(app: Gateway, game_id: str) -> bool:
             await pipe.watch(keys.game_result(game_id), *rating_keys)
             if await pipe.exists(keys.game_result(game_id)):
                 return False
-            before = {p: await read_rating(pipe, record.title, p) for p in player_ranks}  # type: ignore[arg-type]
+            before = {p: await read_rating(pipe, record.title, p) for p in player_ranks}
             after = rate(before, player_ranks)
             pipe.multi()
             for player_id, rating in after.items():
@@ -169,7 +171,7 @@ async def finalize(app: Gateway, game_id: str) -> bool:
 
 async def result(redis: aioredis.Redis, game_id: str) -> dict[str, object] | None:
     """A finalized game's result: record (GameRecord), ranks per seat, ratings before/after; or None."""
-    fields = await redis.hgetall(keys.game_result(game_id))
+    fields: dict[bytes, bytes] = await redis.hgetall(keys.game_result(game_id))  # type: ignore[assignment]
     if not fields:
         return None
     return {

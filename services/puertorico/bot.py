@@ -54,9 +54,10 @@ def determinize(state: State, seat: int, rng: Rng) -> State:
         for index, s in enumerate(hidden):
             world.players[s].vp = share + (1 if index < extra else 0)
     for s, player in enumerate(world.players):
-        if s != seat and sum(player.forests):
+        hidden_forests = sum(player.forests) if s != seat else 0
+        if hidden_forests:
             forests = [0] * len(GOODS)
-            for _ in range(sum(player.forests)):
+            for _ in range(hidden_forests):
                 forests[rng.below(len(GOODS))] += 1
             player.forests = forests
     if world.pending_tile >= 0 and world.actor != seat:

@@ -35,7 +35,7 @@ def hook(game: Game, name: str) -> Hook | None:
     """The game's `name` function (a method, or a function of its bot module), or None."""
     method = getattr(game, name, None)
     if callable(method):
-        return method  # type: ignore[no-any-return]
+        return method
     module = _bot_module(type(game).__module__)
     function = getattr(module, name, None) if module is not None else None
     return function if callable(function) else None

@@ -98,8 +98,8 @@ def iterate(game: Game, root: Node, state: Any, seat: int, rng: Rng, budget: Bud
         if game.is_terminal(world):
             break
         actor = game.acting_seats(world)[0]
-        actions = game.legal_actions(world, actor)
-        game.play(world, actor, actions[rng.below(len(actions))])
+        moves = game.legal_actions(world, actor)
+        game.play(world, actor, moves[rng.below(len(moves))])
     result = rewards(game, world, seats)
     for visited in path:
         visited.visits += 1
