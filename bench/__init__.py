@@ -27,6 +27,9 @@ TARGETS: dict[str, Targets] = {
 }
 
 NO_TARGETS = Targets()
+# A game's example configs (services.common.game.example_configs) are measured at the reference
+# player count and should reach this share of the default options' games per second.
+EXAMPLE_CONFIG_MIN_SHARE = 0.75
 
 
 def targets_for(game_name: str) -> Targets:

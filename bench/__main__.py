@@ -8,14 +8,14 @@ import platform
 import sys
 import time
 
-from bench import pin_to_cpu, table, targets_for, usable_cpus, verdict
+from bench import EXAMPLE_CONFIG_MIN_SHARE, pin_to_cpu, table, targets_for, usable_cpus, verdict
 from bench.latency import measure_latency, median, percentile
-from bench.playouts import measure_playouts
+from bench.playouts import PlayoutRate, measure_playouts
 from bench.sizes import measure_sizes
 from bench.sizes import median as median_bytes
 from bench.workers import strength_table, worker_tables
 from services.common import registry
-from services.common.game import Game
+from services.common.game import Game, example_configs
 
 REFERENCE_PLAYERS = 4
 
@@ -31,23 +31,33 @@ def playout_table(games: list[Game], seconds: float) -> str:
     rows = []
     for game in games:
         target = targets_for(game.info.name).games_per_second_4p
+        reference_rate = None
         for players in game.info.player_counts:
             rate = measure_playouts(game, players, seconds)
             has_target = target is not None and players == REFERENCE_PLAYERS
-            rows.append(
-                [
-                    game.info.name,
-                    players,
-                    rate.games,
-                    f"{rate.steps / rate.games:.0f}",
-                    f"{rate.games_per_second:,.1f}",
-                    f"{rate.steps_per_second:,.0f}",
-                    f">= {target:g}" if has_target else "-",
-                    verdict(rate.games_per_second >= target if has_target and target else None),
-                ]
-            )
+            if players == reference_players(game):
+                reference_rate = rate.games_per_second
+            rows.append(_playout_row(game.info.name, players, rate, target if has_target else None))
+        for config_name, message in example_configs(game):
+            players = reference_players(game)
+            rate = measure_playouts(game, players, seconds, message)
+            share = EXAMPLE_CONFIG_MIN_SHARE * reference_rate if reference_rate else None
+            rows.append(_playout_row(f"{game.info.name} [{config_name}]", players, rate, share))
     headers = ["game", "players", "games", "steps/game", "games/s", "steps/s", "target", "meets"]
     return table("(a) random playouts in-process, one core", headers, rows)
+
+
+def _playout_row(name: str, players: int, rate: PlayoutRate, target: float | None) -> list[object]:
+    return [
+        name,
+        players,
+        rate.games,
+        f"{rate.steps / rate.games:.0f}",
+        f"{rate.games_per_second:,.1f}",
+        f"{rate.steps_per_second:,.0f}",
+        f">= {target:,.1f}" if target else "-",
+        verdict(rate.games_per_second >= target if target else None),
+    ]
 
 
 def latency_table(games: list[Game], calls: int, server_cpu: int | None) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from google.protobuf.message import Message
+
 from services.common.game import Game
 from services.common.playout import default_config, random_playout
 from services.common.rng import Rng
@@ -33,9 +35,12 @@ class PlayoutRate:
         return self.steps / self.seconds
 
 
-def measure_playouts(game: Game, players: int, seconds: float) -> PlayoutRate:
-    """Play seeded random games for about `seconds` (at least MIN_GAMES) and count them."""
-    config = default_config(game)
+def measure_playouts(
+    game: Game, players: int, seconds: float, config_message: Message | None = None
+) -> PlayoutRate:
+    """Play seeded random games for about `seconds` (at least MIN_GAMES) and count them, with the
+    default options or the given Config message."""
+    config = default_config(game) if config_message is None else game.config_from_proto(config_message)
     rng = Rng.from_seed(f"bench-choices-{game.info.name}-{players}".encode())
     random_playout(game, players, b"bench-warmup", rng=rng, config=config)
     games = steps = 0

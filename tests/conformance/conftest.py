@@ -12,16 +12,19 @@ from collections.abc import Iterator
 import pytest
 
 from services.common import registry
-from services.common.game import Game
+from services.common.game import Game, example_configs
 from tests.conformance.drivers import Case, Driver, GrpcDriver, InProcessDriver, Pool
 
 KINDS = ("inprocess", "grpc")
 
 
 def all_cases() -> list[Case]:
-    """Every registered game at every player count it supports."""
+    """Every registered game at every player count it supports, with its defaults and example configs."""
     return [
-        Case(name, players) for name, game in registry.games().items() for players in game.info.player_counts
+        Case(name, players, config)
+        for name, game in registry.games().items()
+        for config in ("", *(config_name for config_name, _ in example_configs(game)))
+        for players in game.info.player_counts
     ]
 
 

@@ -23,7 +23,7 @@ from grpc_status import rpc_status
 
 from services.common import registry
 from services.common.errors import MalformedRequest, RulesError
-from services.common.game import Game, Scores, SeatScore
+from services.common.game import Game, Scores, SeatScore, example_configs
 from services.common.rng import Rng
 
 TYPE_URL_PREFIX = "type.googleapis.com/"
@@ -406,13 +406,15 @@ def choice_rng(seed: bytes) -> Rng:
     return Rng.from_seed(b"conformance-choices:" + seed)
 
 
-def run_trace(driver: Driver, player_count: int, seed: bytes, max_steps: int) -> Trace:
+def run_trace(
+    driver: Driver, player_count: int, seed: bytes, max_steps: int, config: Message | None = None
+) -> Trace:
     """Play uniformly random legal actions through `driver`, as `services.common.playout` chooses them.
 
     Stops when the game is over or after `max_steps` decisions.
     """
     rng = choice_rng(seed)
-    outcome = driver.new_game(player_count, seed)
+    outcome = driver.new_game(player_count, seed, config)
     initial = outcome
     steps: list[Step] = []
     while outcome.acting_seats and len(steps) < max_steps:
@@ -554,13 +556,20 @@ SAMPLES = {"inprocess": 16, "grpc": 5}
 
 @dataclass(frozen=True)
 class Case:
-    """One game at one player count."""
+    """One game at one player count, with its defaults or one of its named example configs."""
 
     game: str
     players: int
+    config: str = ""
 
     def __str__(self) -> str:
-        return f"{self.game}-{self.players}p"
+        return f"{self.game}-{self.players}p" + (f"-{self.config}" if self.config else "")
+
+    def config_message(self) -> Message | None:
+        """The Config message of the case (None: the defaults)."""
+        if not self.config:
+            return None
+        return dict(example_configs(registry.get(self.game)))[self.config]
 
 
 class Pool:
@@ -569,7 +578,7 @@ class Pool:
     def __init__(self) -> None:
         self.servers: dict[str, tuple[Any, int]] = {}
         self.drivers: dict[tuple[str, str], Driver] = {}
-        self.traces: dict[tuple[str, str, int, bytes], Trace] = {}
+        self.traces: dict[tuple[str, str, int, str, bytes], Trace] = {}
 
     def port(self, game_name: str) -> int:
         """The port of the session's server for `game_name`, started on first use."""
@@ -594,11 +603,11 @@ class Pool:
 
     def trace(self, kind: str, case: Case, seed: bytes) -> Trace:
         """The random playout of `case` with `seed` through the `kind` driver, played once."""
-        key = (kind, case.game, case.players, seed)
+        key = (kind, case.game, case.players, case.config, seed)
         if key not in self.traces:
             driver = self.driver(kind, case.game)
             limit = driver.game.info.max_game_length
-            self.traces[key] = run_trace(driver, case.players, seed, limit + 1)
+            self.traces[key] = run_trace(driver, case.players, seed, limit + 1, case.config_message())
         return self.traces[key]
 
     def close(self) -> None:

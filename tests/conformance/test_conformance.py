@@ -233,14 +233,18 @@ def test_every_legal_action_applies(pool: Pool, kind: str, case: Case, driver: D
 
 def test_play_in_place_matches_apply(pool: Pool, case: Case, game: Game) -> None:
     """`random_playout` (in-place `play`) and `replay` reach the state the pure `apply` trace reached."""
+    message = case.config_message()
+    config = None if message is None else game.config_from_proto(message)
     for trace in traces(pool, "inprocess", case):
-        playout = random_playout(game, case.players, trace.seed, rng=choice_rng(trace.seed), record=True)
+        playout = random_playout(
+            game, case.players, trace.seed, rng=choice_rng(trace.seed), record=True, config=config
+        )
         final_bytes = serialize(game.state_to_proto(trace.final.state))
         assert playout.terminal
         assert playout.steps == len(trace.steps)
         assert serialize(game.state_to_proto(playout.state)) == final_bytes
         assert playout.trajectory is not None
-        replayed = replay(game, case.players, trace.seed, playout.trajectory)
+        replayed = replay(game, case.players, trace.seed, playout.trajectory, config=config)
         assert serialize(game.state_to_proto(replayed)) == final_bytes
 
 
@@ -507,9 +511,10 @@ def test_same_seed_and_actions_give_same_bytes(pool: Pool, kind: str, case: Case
     try:
         for number, seed in enumerate(SEEDS[kind][:2]):
             disturb_global_random(1000 + number)
-            first = run_trace(driver, case.players, seed, driver.game.info.max_game_length + 1)
+            limit = driver.game.info.max_game_length + 1
+            first = run_trace(driver, case.players, seed, limit, case.config_message())
             disturb_global_random(2000 + number)
-            second = run_trace(driver, case.players, seed, driver.game.info.max_game_length + 1)
+            second = run_trace(driver, case.players, seed, limit, case.config_message())
             assert_same_trace(first, second, driver, driver)
             assert_same_trace(first, pool.trace(kind, case, seed), driver, driver)
     finally:

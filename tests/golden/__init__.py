@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from services.common import registry
-from services.common.game import Game
+from services.common.game import Game, example_configs
 from services.common.playout import choose_random, default_config
 from services.common.rng import Rng
 
@@ -21,19 +21,29 @@ GOLDEN_DIR = Path(__file__).resolve().parent
 EVENT_INDENT = " " * 8
 
 
-def golden_seed(game_name: str, player_count: int) -> bytes:
-    """The game seed of a golden playthrough."""
-    return f"golden-{game_name}-{player_count}p".encode()
+def _suffix(config: str) -> str:
+    return f"-{config}" if config else ""
 
 
-def golden_path(game_name: str, player_count: int) -> Path:
-    """Where the golden playthrough of `game_name` with `player_count` seats is stored."""
-    return GOLDEN_DIR / f"{game_name}-{player_count}p.txt"
+def golden_seed(game_name: str, player_count: int, config: str = "") -> bytes:
+    """The game seed of a golden playthrough (`config`: the name of an example config, "" for defaults)."""
+    return f"golden-{game_name}-{player_count}p{_suffix(config)}".encode()
 
 
-def cases() -> list[tuple[str, int]]:
-    """Every (game name, player count) that has a golden playthrough: all supported counts."""
-    return [(name, count) for name, game in registry.games().items() for count in game.info.player_counts]
+def golden_path(game_name: str, player_count: int, config: str = "") -> Path:
+    """Where the golden playthrough of `game_name` with `player_count` seats (and `config`) is stored."""
+    return GOLDEN_DIR / f"{game_name}-{player_count}p{_suffix(config)}.txt"
+
+
+def cases() -> list[tuple[str, int, str]]:
+    """Every (game name, player count, config name) with a golden playthrough: all supported counts,
+    with the default options ("") and with each of the game's named example configs."""
+    return [
+        (name, count, config)
+        for name, game in registry.games().items()
+        for config in ("", *(config_name for config_name, _ in example_configs(game)))
+        for count in game.info.player_counts
+    ]
 
 
 def _event_lines(game: Game, events: Iterable[Any]) -> list[str]:
@@ -55,15 +65,18 @@ def _score_lines(game: Game, state: Any) -> list[str]:
     return lines
 
 
-def render(game: Game, player_count: int) -> str:
-    """The golden playthrough text of `game` with `player_count` seats, played now in memory."""
+def render(game: Game, player_count: int, config: str = "") -> str:
+    """The golden playthrough text of `game` with `player_count` seats (and example config `config`),
+    played now in memory."""
     info = game.info
-    seed = golden_seed(info.name, player_count)
+    seed = golden_seed(info.name, player_count, config)
     rng = Rng.from_seed(b"golden-choices:" + seed)
-    state, events = game.new_game(player_count, default_config(game), seed)
+    native = game.config_from_proto(dict(example_configs(game))[config]) if config else default_config(game)
+    state, events = game.new_game(player_count, native, seed)
+    options = f"example config {config!r}" if config else "default options"
     lines = [
         f"# {info.display_name} ({info.name}), {player_count} players, seed {seed.decode()!r}, "
-        "default options, uniformly random legal actions.",
+        f"{options}, uniformly random legal actions.",
         "# Regenerate on purpose with `make golden` (python -m tests.golden --regenerate).",
         "setup",
         *_event_lines(game, events),
@@ -82,10 +95,13 @@ def render(game: Game, player_count: int) -> str:
 
 def expected() -> dict[Path, str]:
     """Every golden file's path and the text it should hold, rendered now."""
-    return {golden_path(name, count): render(registry.get(name), count) for name, count in cases()}
+    return {
+        golden_path(name, count, config): render(registry.get(name), count, config)
+        for name, count, config in cases()
+    }
 
 
 def stale_files(paths: Sequence[Path]) -> list[Path]:
     """Golden-looking text files in the golden folder that no registered case produces."""
     wanted = set(paths)
-    return sorted(path for path in GOLDEN_DIR.glob("*-*p.txt") if path not in wanted)
+    return sorted(path for path in GOLDEN_DIR.glob("*-*p*.txt") if path not in wanted)

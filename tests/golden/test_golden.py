@@ -12,12 +12,14 @@ from tests.golden import cases, expected, golden_path, render, stale_files
 MAX_DIFF_LINES = 80
 
 
-@pytest.mark.parametrize(("game_name", "player_count"), cases(), ids=[f"{n}-{c}p" for n, c in cases()])
-def test_playthrough_matches_golden_file(game_name: str, player_count: int) -> None:
+@pytest.mark.parametrize(
+    ("game_name", "player_count", "config"), cases(), ids=[golden_path(*case).stem for case in cases()]
+)
+def test_playthrough_matches_golden_file(game_name: str, player_count: int, config: str) -> None:
     """The stored playthrough is exactly what the engine plays now for the same seed and choices."""
-    path = golden_path(game_name, player_count)
+    path = golden_path(game_name, player_count, config)
     assert path.exists(), f"{path} is missing: run `make golden` to create it"
-    now = render(registry.get(game_name), player_count)
+    now = render(registry.get(game_name), player_count, config)
     stored = path.read_text()
     if now != stored:
         diff = list(
@@ -40,9 +42,9 @@ def test_playthrough_matches_golden_file(game_name: str, player_count: int) -> N
 
 def test_playthrough_ends_and_names_winners() -> None:
     """Each golden playthrough reaches the end of its game and names its winners."""
-    for (game_name, player_count), text in zip(cases(), expected().values(), strict=True):
+    for case, text in zip(cases(), expected().values(), strict=True):
         lines = text.splitlines()
-        assert any(line.startswith("over after ") for line in lines), f"{game_name} {player_count}p"
+        assert any(line.startswith("over after ") for line in lines), golden_path(*case).name
         assert lines[-1].startswith("winners: ") and lines[-1] != "winners: none"
 
 
