@@ -13,22 +13,23 @@ import sys
 import tempfile
 
 from services.common.logs import configure_logging
-from services.common.metrics import metrics_port_from_env
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the worker until SIGTERM (warm shutdown: running tasks finish) or SIGINT."""
     configure_logging()
-    port = metrics_port_from_env(os.environ)
-    if port is not None:
+    # prometheus_client picks its multiprocess mode when first imported: set the directory before.
+    if os.environ.get("METRICS_PORT", "").strip().lower() not in ("", "off"):
         os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="worker-metrics-"))
     import prometheus_client
     from prometheus_client import multiprocess
 
     from gateway.settings import Settings
+    from services.common.metrics import metrics_port_from_env
     from workers.app import celery
     from workers.metrics import QueueDepth
 
+    port = metrics_port_from_env(os.environ)
     if port is not None:
         registry = prometheus_client.CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)

@@ -54,12 +54,7 @@ def _task_finished(task_id: str | None = None, task: Any = None, state: str | No
     name = getattr(task, "name", "unknown")
     if started is not None:
         TASK_SECONDS.labels(name).observe(time.perf_counter() - started)
-    TASKS.labels(name, "success" if state == "SUCCESS" else (state or "unknown").lower()).inc()
-
-
-@signals.task_failure.connect
-def _task_failed(sender: Any = None, **_: Any) -> None:
-    TASKS.labels(getattr(sender, "name", "unknown"), "failure_raised").inc()
+    TASKS.labels(name, (state or "unknown").lower()).inc()  # success, failure, retry
 
 
 class QueueDepth(Collector):
