@@ -4,16 +4,12 @@ real gateway: it plays a whole Puerto Rico game by choosing among the legal acti
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.deploy import facts
 from tests.gateway.support import GatewayProcess
 
 CLIENT = Path(__file__).resolve().parents[2] / "clients" / "typescript"
@@ -47,8 +43,8 @@ def run_client(script: Path, gateway: GatewayProcess, *args: str) -> dict[str, o
 def test_typescript_client_plays_a_whole_game_with_three_more_guests(
     built: Path, gateway: GatewayProcess
 ) -> None:
-    # The bots need the workers; until the gateway queues bot turns, the client fills the other three
-    # seats with guests it plays itself, through the same public API.
+    # No bots: the client fills the other three seats with guests it plays itself, so this runs even
+    # without workers.
     summary = run_client(
         built, gateway, "--title", "puertorico", "--seats", "4", "--bots", "0", "--humans", "3"
     )
@@ -75,29 +71,6 @@ def test_typescript_client_refuses_a_title_the_gateway_does_not_offer(
     )
     assert result.returncode == 1
     assert "does not offer chess" in result.stderr
-
-
-@pytest.fixture
-def worker(gateway: GatewayProcess) -> Iterator[None]:
-    """A Celery worker on the gateway's Redis, as `make run` and the deployments start it."""
-    if not facts.module_exists("workers.app"):
-        pytest.skip("bots need the Celery app workers.app, which is not written yet")
-    env = {
-        **os.environ,
-        "REDIS_URL": gateway.settings.redis_url,
-        "CELERY_BROKER_URL": gateway.settings.redis_url,
-        "RULES_ADDRESSES": ",".join(gateway.settings.rules_addresses),
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "workers.app", "worker", "--pool=solo", "--loglevel=WARNING"],
-        env=env,
-        cwd=facts.ROOT,
-    )
-    try:
-        yield
-    finally:
-        process.terminate()
-        process.wait(30)
 
 
 def test_typescript_client_plays_against_three_bots(

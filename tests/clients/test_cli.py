@@ -1,0 +1,93 @@
+"""The `bg` command-line client, run as a process with scripted standard input against a real gateway,
+real rules services, Redis and a worker playing the bots."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.deploy import facts
+from tests.gateway.support import GatewayProcess
+
+
+@pytest.fixture
+def bg(tmp_path: Path, gateway: GatewayProcess):  # type: ignore[no-untyped-def]
+    """Run `bg ARGS...` with some standard input; (exit code, output, errors)."""
+    env = {**os.environ, "BG_HOME": str(tmp_path / "bg"), "BG_GATEWAY": gateway.address}
+
+    def run(*args: str, stdin: str = "", timeout: float = 300) -> tuple[int, str, str]:
+        result = subprocess.run(
+            [sys.executable, "-m", "cli", *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=facts.ROOT,
+            timeout=timeout,
+        )
+        return result.returncode, result.stdout, result.stderr
+
+    return run
+
+
+def test_bg_plays_a_whole_game_against_bots_then_watches_and_replays_it(bg, worker: None) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = bg("guest", "Alice")
+    assert code == 0 and "signed in as Alice" in out, err
+    code, out, err = bg("titles")
+    assert code == 0, err
+    assert re.search(r"^puertorico\s+Puerto Rico \(\d-\d players\)", out, re.M)
+
+    # Always the first legal action: enough answers for any game, and the game must end before them.
+    code, out, err = bg("new", "puertorico", "--seats", "3", "--bots", "2", "--play", stdin="1\n" * 5000)
+    assert code == 0, err
+    game_id = re.search(r"game (\S+) started", out)
+    assert game_id, out
+    prompts = re.findall(r"your move \[1-(\d+), q to quit\]", out)
+    assert prompts and all(int(count) >= 1 for count in prompts)
+    assert re.search(r"^\s+1\. \S", out, re.M), "legal actions are numbered with their labels"
+    assert "to act: seat" in out
+    assert "Final scores:" in out and "winner" in out
+    assert out.count("played: ") == len(prompts)
+
+    code, out, err = bg("watch", game_id.group(1))
+    assert code == 0 and "game over" in out and "Final scores:" in out, err
+
+    code, out, err = bg("replay", game_id.group(1))
+    assert code == 0, err
+    assert re.search(r"replay consistent: (\d+) actions re-applied", out)
+    assert re.search(r"^\s+\d+\s+seat \d Alice: ", out, re.M)
+
+    # The worker scores the game and rates its players shortly after it ends.
+    deadline = time.monotonic() + 30
+    while True:
+        code, out, err = bg("leaderboard", "puertorico")
+        assert code == 0, err
+        if "Alice" in out or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert re.search(r"^\s+\d+\s+Alice\s+-?\d+\.\d\s+1\s+[01]$", out, re.M), out
+
+
+def test_bg_asks_again_on_a_bad_answer_and_leaves_on_q(bg, worker: None) -> None:  # type: ignore[no-untyped-def]
+    assert bg("guest", "Bob")[0] == 0
+    code, out, err = bg("new", "puertorico", "--seats", "3", "--bots", "2", "--play", stdin="x\n0\n999\nq\n")
+    assert code == 0, err
+    assert out.count("type a number from 1 to") == 3
+    assert "left the game; `bg play " in out
+
+
+def test_bg_without_a_session_says_how_to_sign_in(bg) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = bg("lobbies")
+    assert code != 0 and "bg guest NAME" in err
+
+
+def test_bg_reports_gateway_refusals_with_their_code(bg) -> None:  # type: ignore[no-untyped-def]
+    assert bg("guest", "Carol")[0] == 0
+    code, _, err = bg("new", "chess", "--seats", "2")
+    assert code == 1 and err.startswith("bg: NOT_FOUND:")
