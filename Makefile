@@ -22,7 +22,10 @@ VENV_STAMP := $(VENV)/.deps.stamp
 PTH_STAMP := $(VENV)/.pth.stamp
 GEN_STAMP := $(GEN)/.stamp
 BUF_STAMP := node_modules/.buf.stamp
-SETUP_STAMPS := $(VENV_STAMP) $(PTH_STAMP) $(GEN_STAMP) $(BUF_STAMP)
+TS_CLIENT := clients/typescript
+TS_STAMP := $(TS_CLIENT)/node_modules/.stamp
+BG := $(VENV)/bin/bg
+SETUP_STAMPS := $(VENV_STAMP) $(PTH_STAMP) $(GEN_STAMP) $(BUF_STAMP) $(TS_STAMP) $(BG)
 
 .PHONY: help setup protos run test lint bench golden clean
 
@@ -32,7 +35,7 @@ help: ## List the targets with what they do
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk 'BEGIN {FS = ":.*## "} {printf "  %-8s %s\n", $$1, $$2}'
 
-setup: $(SETUP_STAMPS) ## Create .venv, install the locked dependencies and buf, generate the protos
+setup: $(SETUP_STAMPS) ## Create .venv with the locked dependencies and `bg`, install buf and the TS client's packages, generate the protos
 
 protos: $(VENV_STAMP) ## Regenerate the Python code of every .proto into gen/ from scratch
 	$(call generate_protos)
@@ -74,6 +77,16 @@ $(PTH_STAMP): | $(VENV)/bin/python
 
 $(GEN_STAMP): $(PROTO_FILES) $(VENV_STAMP)
 	$(call generate_protos)
+
+# The `bg` command-line client, a wrapper around `python -m cli` with the venv's Python.
+$(BG): | $(VENV)/bin/python
+	printf '#!/bin/sh\nexec "%s" -m cli "$$@"\n' "$(ROOT)/$(PY)" > $@
+	chmod +x $@
+
+# The TypeScript client's pinned packages (its test builds it from the protos).
+$(TS_STAMP): $(TS_CLIENT)/package.json $(TS_CLIENT)/package-lock.json
+	cd $(TS_CLIENT) && npm ci --no-audit --no-fund
+	touch $@
 
 $(BUF_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund

@@ -8,7 +8,8 @@ The launcher waits until each process is ready (Redis answers PING, rules servic
 over gRPC health), prints where everything listens, and stops everything on Ctrl-C or SIGTERM.
 
 Environment: LOCAL_HOST (default 127.0.0.1), RULES_BASE_PORT (50051), METRICS_BASE_PORT (9101),
-REDIS_URL (use this Redis, start none), REDIS_PORT (6379), DATA_DIR (./data), READY_TIMEOUT_SECONDS (30).
+REDIS_URL (use this Redis, start none), REDIS_PORT (6379), DATA_DIR (./data), READY_TIMEOUT_SECONDS (30),
+INSTALL_REDIS (1: install Debian's redis-server when missing and running as root; 0: never).
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
 
     if environ.get("REDIS_URL"):
         notes.append(f"Redis: using REDIS_URL={environ['REDIS_URL']}; no local Redis started.")
-    elif shutil.which("redis-server"):
+    elif redis_server_binary(environ, notes):
         redis_port = int(environ.get("REDIS_PORT", "6379"))
         redis_dir = data_dir / "redis"
         redis_dir.mkdir(parents=True, exist_ok=True)
@@ -300,8 +301,38 @@ def readable(line: str) -> str:
     return f"{text}\n{exception}" if exception else text
 
 
+def redis_server_binary(environ: Mapping[str, str], notes: list[str]) -> str | None:
+    """The redis-server to run: the one on PATH, else Debian's package installed when running as root
+    with apt-get (INSTALL_REDIS=0 skips that); None, with a note, when there is none."""
+    found = shutil.which("redis-server")
+    if found or environ.get("INSTALL_REDIS", "1") == "0":
+        return found
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        notes.append("Redis: redis-server is not installed; installing Debian's package redis-server.")
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "redis-server"]
+        if subprocess.run(install, env=env, stdout=subprocess.DEVNULL, check=False).returncode != 0:
+            subprocess.run(["apt-get", "update", "-qq"], env=env, stdout=subprocess.DEVNULL, check=False)
+            subprocess.run(install, env=env, stdout=subprocess.DEVNULL, check=False)
+        return shutil.which("redis-server")
+    return None
+
+
 def usage(rows: list[Row]) -> list[str]:
-    """Lines telling how to call the first rules service."""
+    """Lines telling where the gateway listens and how to play, or how to call a rules service."""
+    gateway = next((row for row in rows if row.env.get("GATEWAY_ADDRESS")), None)
+    if gateway is not None:
+        address = gateway.env["GATEWAY_ADDRESS"]
+        return [
+            f"The gateway listens on {address}. Play in another terminal with the `bg` client:",
+            f"  .venv/bin/bg --gateway {address} guest YOUR_NAME",
+            "  .venv/bin/bg titles",
+            "  .venv/bin/bg new puertorico --seats 3 --bots 2 --play",
+            "  .venv/bin/bg leaderboard puertorico",
+            "Other clients: generate one from protos/ (docs/clients.md); grpcurl works too (reflection):",
+            f"  grpcurl -plaintext {address} list",
+            "Ctrl-C stops everything.",
+        ]
     rules = [row for row in rows if row.env.get("RULES_ADDRESS")]
     if not rules:
         return []
