@@ -10,7 +10,7 @@ from boardgame.gateway.v1 import gateway_pb2
 from gateway import keys
 from services.common import registry
 from tests.gateway.support import Client, GatewayProcess
-from tests.workers.support import bot_seat, finalized, new_game, wait_for
+from tests.workers.support import STRENGTHS, bot_seat, finalized, new_game, wait_for
 from workers import scoring
 
 TITLES = sorted(registry.games())
@@ -66,3 +66,39 @@ def test_four_bots_of_mixed_strengths_play_to_the_end_and_are_rated(
         for seat in seats:
             entry = listed[seat.player.player_id]
             assert entry.games == 1 and entry.player.bot
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_a_lobby_of_bots_and_a_host_who_resigns_plays_to_the_end(
+    title: str, gateway: GatewayProcess, celery_worker: None, redis_client: redis.Redis
+) -> None:
+    info = registry.get(title).info
+    count = min(max(4, info.min_players), info.max_players)
+    with grpc.insecure_channel(gateway.address) as channel:
+        host = Client(channel)
+        host.sign_in_as_guest("host")
+        lobby = host.lobbies.CreateLobby(
+            gateway_pb2.CreateLobbyRequest(title=title, seat_count=count), metadata=host.auth
+        ).lobby
+        for index in range(1, count):
+            strength = STRENGTHS[MIXED[index % len(MIXED)]]
+            host.lobbies.AddBot(
+                gateway_pb2.AddBotRequest(lobby_id=lobby.lobby_id, strength=strength), metadata=host.auth
+            )
+        game_id = host.lobbies.StartGame(
+            gateway_pb2.StartGameRequest(lobby_id=lobby.lobby_id), metadata=host.auth
+        ).game_id
+        host.games.Resign(gateway_pb2.ResignRequest(game_id=game_id), metadata=host.auth)
+        wait_for(lambda: finalized(redis_client, game_id), 240, f"game {game_id} to be finalized")
+        record = host.games.GetGameRecord(
+            gateway_pb2.GetGameRecordRequest(game_id=game_id), metadata=host.auth
+        ).record
+    result = gateway.run(scoring.result(gateway.app.redis, game_id))  # type: ignore[union-attr]
+    seats = {s.seat: s for s in record.seats}
+    resigned = [s for s in seats.values() if s.resigned]
+    assert len(resigned) == 1 and resigned[0].player.guest
+    assert result["ranks"][resigned[0].seat] == count
+    assert sorted(s.bot_strength for s in seats.values() if not s.resigned) == sorted(
+        STRENGTHS[MIXED[i % len(MIXED)]] for i in range(1, count)
+    )
+    assert record.scores == result["record"].scores
