@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import pkgutil
 import re
 import secrets
 import uuid
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from boardgame.gateway.v1 import gateway_pb2
@@ -29,9 +29,10 @@ def _load_generated_messages() -> None:
     """Import every generated *_pb2 module, so any title's Config type can be found by name."""
     import boardgame
 
-    for module in pkgutil.walk_packages(boardgame.__path__, "boardgame."):
-        if module.name.endswith("_pb2"):
-            importlib.import_module(module.name)
+    for root in boardgame.__path__:
+        for path in sorted(Path(root).rglob("*_pb2.py")):
+            parts = path.relative_to(Path(root).parent).with_suffix("").parts
+            importlib.import_module(".".join(parts))
 
 
 def _enum_prefix(enum: descriptor.EnumDescriptor) -> str:

@@ -302,3 +302,19 @@ def test_watch_streams_changes_and_resumes(gateway: GatewayProcess, new_client) 
     assert next(e.version for m in catch_up for e in m.events) == 3
     assert catch_up[-1].game.version == 5 and not catch_up[-1].resync
     assert not catch_up[0].HasField("game")
+
+
+def test_config_types_resolve_in_a_fresh_process() -> None:
+    """A gateway process imports no game module, yet finds every title's Config type by name."""
+    script = (
+        "from boardgame.rules.v1 import rules_pb2\n"
+        "from gateway.games import build_config\n"
+        "import sys\n"
+        "for name in sys.argv[1:]:\n"
+        "    build_config(rules_pb2.GameInfo(name=name, config_type=f'boardgame.{name}.v1.Config'), [])\n"
+    )
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", script, *TITLES], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr

@@ -1,0 +1,290 @@
+"""Gateway under load: 100 concurrent Puerto Rico games on this machine, driven by client processes.
+
+Processes: a redis-server, the game's rules service and the gateway (each a real process), plus
+client processes. Every game has four guest players and a watch stream; the clients pick random
+legal actions. Figures: moves per second, submit-to-event latency (from sending SubmitAction to
+the watch stream delivering that version, measured in the client process), and the floor measured
+in the same run: a bare gRPC echo round trip plus a Redis round trip. Finally, the Redis memory of
+one finished 4-player game (its state and action log).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+
+import grpc
+import redis
+from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
+
+from bench import table, verdict
+from bench.latency import percentile
+from gateway import keys
+from services.common.rng import Rng
+from tests.gateway.support import free_port, redis_server
+
+TITLE = "puertorico"
+PLAYERS = 4
+TARGET_P50_OVER_FLOOR = 3.0
+TARGET_MOVES_PER_SECOND = 500
+TARGET_FINISHED_GAME_BYTES = 32 * 1024
+READY_TIMEOUT = 60.0
+
+
+@dataclass(frozen=True)
+class Load:
+    """What the client processes measured."""
+
+    moves: int
+    seconds: float
+    latencies_ms: list[float]
+    games_finished: int
+
+
+def _start(argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    log = open(os.environ.get("BENCH_LOG", os.devnull), "ab")  # noqa: SIM115 - lives as long as the process
+    return subprocess.Popen(argv, env={**os.environ, **env}, stdout=log, stderr=log)
+
+
+def _wait_serving(address: str) -> None:
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    deadline = time.monotonic() + READY_TIMEOUT
+    while time.monotonic() < deadline:
+        with grpc.insecure_channel(address) as channel:
+            try:
+                status = (
+                    health_pb2_grpc.HealthStub(channel)
+                    .Check(health_pb2.HealthCheckRequest(), timeout=1)
+                    .status
+                )
+                if status == health_pb2.HealthCheckResponse.SERVING:
+                    return
+            except grpc.RpcError:
+                pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{address} did not start")
+
+
+async def _guest(stub: gateway_pb2_grpc.AccountServiceStub, name: str) -> tuple[tuple[str, str], ...]:
+    session = (await stub.CreateGuest(gateway_pb2.CreateGuestRequest(display_name=name))).session
+    return (("authorization", f"Bearer {session.token}"),)
+
+
+async def _new_game(channel: grpc.aio.Channel) -> tuple[str, list[tuple[tuple[str, str], ...]]]:
+    accounts = gateway_pb2_grpc.AccountServiceStub(channel)
+    lobbies = gateway_pb2_grpc.LobbyServiceStub(channel)
+    players = [await _guest(accounts, f"load {i}") for i in range(PLAYERS)]
+    lobby = (
+        await lobbies.CreateLobby(
+            gateway_pb2.CreateLobbyRequest(
+                title=TITLE, seat_count=PLAYERS, seating=gateway_pb2.SEATING_FIXED
+            ),
+            metadata=players[0],
+        )
+    ).lobby
+    for auth in players[1:]:
+        await lobbies.JoinLobby(gateway_pb2.JoinLobbyRequest(lobby_id=lobby.lobby_id), metadata=auth)
+    started = await lobbies.StartGame(
+        gateway_pb2.StartGameRequest(lobby_id=lobby.lobby_id), metadata=players[0]
+    )
+    return started.game_id, players
+
+
+async def _drive(channel: grpc.aio.Channel, seed: int, until: float, out: dict[str, list[float]]) -> None:
+    games = gateway_pb2_grpc.GameServiceStub(channel)
+    game_id, players = await _new_game(channel)
+    rng = Rng(seed)
+    sent: dict[int, float] = {}
+    stream = games.WatchGame(gateway_pb2.WatchGameRequest(game_id=game_id), metadata=players[0])
+    views: asyncio.Queue[gateway_pb2.GameView] = asyncio.Queue()
+
+    async def watch() -> None:
+        async for update in stream:
+            if update.game.version in sent:
+                out["latency"].append((time.perf_counter() - sent[update.game.version]) * 1000)
+            await views.put(update.game)
+
+    watcher = asyncio.create_task(watch())
+    view = await views.get()
+    while time.perf_counter() < until and view.status != gateway_pb2.GAME_STATUS_FINISHED:
+        actor = players[view.acting_seats[0]]
+        mine = (await games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=actor)).game
+        choice = mine.legal_actions[rng.below(len(mine.legal_actions))]
+        sent[mine.version + 1] = time.perf_counter()
+        await games.SubmitAction(
+            gateway_pb2.SubmitActionRequest(
+                game_id=game_id,
+                action=choice.action,
+                expected_version=mine.version,
+                request_id=uuid.uuid4().hex,
+            ),
+            metadata=actor,
+        )
+        out["moves"].append(1)
+        while view.version < mine.version + 1:
+            view = await views.get()
+    if view.status == gateway_pb2.GAME_STATUS_FINISHED:
+        out["finished"].append(1)
+    stream.cancel()
+    watcher.cancel()
+
+
+def _client_process(address: str, games: int, first_seed: int, warmup: float, seconds: float, result) -> None:  # type: ignore[no-untyped-def]
+    async def run() -> dict[str, list[float]]:
+        out: dict[str, list[float]] = {"latency": [], "moves": [], "finished": []}
+        async with grpc.aio.insecure_channel(address) as channel:
+            until = time.perf_counter() + warmup + seconds
+            await asyncio.gather(*(_drive(channel, first_seed + i, until, out) for i in range(games)))
+        return out
+
+    result.put(asyncio.run(run()))
+
+
+def _floor(gateway_address: str, redis_url: str, calls: int = 500) -> tuple[float, float]:
+    """p50 ms of a bare gRPC round trip (health check on the gateway) and of a Redis PING."""
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    echo, ping = [], []
+    with grpc.insecure_channel(gateway_address) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        request = health_pb2.HealthCheckRequest()
+        for _ in range(calls):
+            started = time.perf_counter()
+            stub.Check(request)
+            echo.append((time.perf_counter() - started) * 1000)
+    client = redis.Redis.from_url(redis_url)
+    for _ in range(calls):
+        started = time.perf_counter()
+        client.ping()
+        ping.append((time.perf_counter() - started) * 1000)
+    return statistics.median(echo), statistics.median(ping)
+
+
+def _finished_game_bytes(channel_address: str, redis_url: str) -> tuple[int, int]:
+    """Redis memory of one finished 4-player game: (state + log, every key of the game)."""
+
+    async def play() -> str:
+        async with grpc.aio.insecure_channel(channel_address) as channel:
+            out: dict[str, list[float]] = {"latency": [], "moves": [], "finished": []}
+            games = gateway_pb2_grpc.GameServiceStub(channel)
+            game_id, players = await _new_game(channel)
+            rng = Rng(99)
+            while True:
+                view = (
+                    await games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=players[0])
+                ).game
+                if view.status == gateway_pb2.GAME_STATUS_FINISHED:
+                    return game_id
+                actor = players[view.acting_seats[0]]
+                mine = (await games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=actor)).game
+                choice = mine.legal_actions[rng.below(len(mine.legal_actions))]
+                await games.SubmitAction(
+                    gateway_pb2.SubmitActionRequest(
+                        game_id=game_id, action=choice.action, expected_version=mine.version, request_id=""
+                    ),
+                    metadata=actor,
+                )
+            del out
+
+    game_id = asyncio.run(play())
+    client = redis.Redis.from_url(redis_url)
+    core = [keys.game_state(game_id), keys.game_log(game_id)]
+    every = [
+        *core,
+        keys.game_version(game_id),
+        keys.game_meta(game_id),
+        keys.game_events(game_id),
+        keys.game_requests(game_id),
+    ]
+    usage = {key: client.memory_usage(key, samples=0) or 0 for key in every}
+    return sum(usage[k] for k in core), sum(usage.values())
+
+
+def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: float = 20.0) -> str:
+    """Run the whole load benchmark and return its table."""
+    with redis_server() as redis_url:
+        rules_port, gateway_port = free_port(), free_port()
+        rules = _start(
+            [sys.executable, "-m", "services.puertorico"],
+            {"RULES_ADDRESS": f"127.0.0.1:{rules_port}", "METRICS_PORT": "off"},
+        )
+        gateway_address = f"127.0.0.1:{gateway_port}"
+        gateway = _start(
+            [sys.executable, "-m", "gateway"],
+            {
+                "GATEWAY_ADDRESS": gateway_address,
+                "REDIS_URL": redis_url,
+                "METRICS_PORT": "off",
+                "RULES_ADDRESSES": f"127.0.0.1:{rules_port}",
+                "RATE_LIMIT_PER_SECOND": "1000",
+            },
+        )
+        try:
+            _wait_serving(gateway_address)
+            echo_ms, ping_ms = _floor(gateway_address, redis_url)
+            queue: multiprocessing.Queue = multiprocessing.Queue()  # type: ignore[type-arg]
+            per_process = games // processes
+            workers = [
+                multiprocessing.Process(
+                    target=_client_process,
+                    args=(gateway_address, per_process, 1000 * i, warmup, seconds, queue),
+                )
+                for i in range(processes)
+            ]
+            for worker in workers:
+                worker.start()
+            results = [queue.get() for _ in workers]
+            for worker in workers:
+                worker.join()
+            state_log, whole = _finished_game_bytes(gateway_address, redis_url)
+        finally:
+            for process in (gateway, rules):
+                process.terminate()
+                process.wait(10)
+    latencies = [ms for r in results for ms in r["latency"]]
+    moves = sum(len(r["moves"]) for r in results)
+    finished = sum(len(r["finished"]) for r in results)
+    floor = echo_ms + ping_ms
+    p50 = statistics.median(latencies)
+    rate = moves / (warmup + seconds)
+    rows = [
+        [
+            "moves per second",
+            f"{rate:,.0f}",
+            f">= {TARGET_MOVES_PER_SECOND}",
+            verdict(rate >= TARGET_MOVES_PER_SECOND),
+        ],
+        [
+            "submit-to-event p50 ms",
+            f"{p50:.2f}",
+            f"<= {TARGET_P50_OVER_FLOOR:g} x floor",
+            verdict(p50 <= 3 * floor),
+        ],
+        ["submit-to-event p99 ms", f"{percentile(latencies, 0.99):.2f}", "-", "-"],
+        ["floor ms (gRPC echo + Redis PING)", f"{floor:.2f} ({echo_ms:.2f} + {ping_ms:.2f})", "-", "-"],
+        ["p50 / floor", f"{p50 / floor:.1f}", f"<= {TARGET_P50_OVER_FLOOR:g}", verdict(p50 <= 3 * floor)],
+        [
+            "finished 4p game: state + log B",
+            f"{state_log:,}",
+            f"<= {TARGET_FINISHED_GAME_BYTES:,}",
+            verdict(state_log <= TARGET_FINISHED_GAME_BYTES),
+        ],
+        ["finished 4p game: every key B", f"{whole:,}", "-", "-"],
+    ]
+    title = (
+        f"(d) gateway: {games} concurrent {TITLE} games, {processes} client processes, "
+        f"{moves:,} moves in {warmup + seconds:.0f} s, {finished} games finished"
+    )
+    return table(title, ["figure", "value", "target", "meets"], rows)
+
+
+if __name__ == "__main__":
+    print(measure())
