@@ -22,7 +22,7 @@ from gateway.store import STATUS_FINISHED, GameStore, Meta
 
 @dataclass(frozen=True)
 class Played:
-    """The outcome of a move: the version it produced and the change (None for a repeated request)."""
+    """The outcome of a move: its version, the change (None for a repeated request) and the view asked for."""
 
     version: int
     change: rules_pb2.ApplyActionResponse | None
@@ -47,28 +47,40 @@ async def load_meta(store: GameStore, game_id: str) -> Meta:
 
 
 async def play(
-    app: Gateway, game_id: str, seat: int, action: any_pb2.Any, expected_version: int, request_id: str
+    app: Gateway,
+    game_id: str,
+    seat: int,
+    action: any_pb2.Any,
+    expected_version: int,
+    request_id: str,
+    *,
+    view_seat: int | None = None,
 ) -> Played:
-    """Apply `seat`'s action at `expected_version` through the write path."""
+    """Apply `seat`'s action at `expected_version` through the write path.
+
+    With `view_seat`, the change carries that seat's view of the new state (`change.view`).
+    """
     store = GameStore(app.redis, app.settings.event_history)
-    meta = await load_meta(store, game_id)
+    snapshot = await store.snapshot(game_id, request_id)
+    if snapshot is None:
+        raise not_found("game", game_id)
+    meta = snapshot.meta
     title = app.rules.get(meta.record.title)
     if action.type_url and action.TypeName() != title.info.action_type:
         raise invalid("WRONG_ACTION_TYPE", f"expected a {title.info.action_type}, got {action.type_url!r}")
-    if request_id:
-        previous = await store.request_version(game_id, request_id)
-        if previous is not None:
-            return Played(previous, None)
+    if request_id and snapshot.request_version is not None:
+        return Played(snapshot.request_version, None)
     if meta.status == STATUS_FINISHED:
         raise precondition("GAME_OVER", "the game is over")
-    state_bytes, version = await store.state(game_id)
-    if version != expected_version:
+    if snapshot.version != expected_version:
         metrics.WRITE_CONFLICTS.labels(meta.record.title).inc()
-        raise stale(version)
-    state = any_pb2.Any.FromString(state_bytes)
-    change = await title.call(
-        "ApplyAction", rules_pb2.ApplyActionRequest(state=state, seat=seat, action=action)
+        raise stale(snapshot.version)
+    request = rules_pb2.ApplyActionRequest(
+        state=any_pb2.Any.FromString(snapshot.state), seat=seat, action=action
     )
+    if view_seat is not None:
+        request.view_seat = view_seat
+    change = await title.call("ApplyAction", request)
     result = await store.commit(
         game_id,
         expected_version=expected_version,

@@ -56,11 +56,16 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         self, meta: Meta, state: bytes, version: int, seat: int | None
     ) -> gateway_pb2.GameView:
         """The GameView of a state for a seat (None: a spectator)."""
-        title = self.app.rules.get(meta.record.title)
         request = rules_pb2.GetViewRequest(state=any_pb2.Any.FromString(state), include_legal_actions=True)
         if seat is not None:
             request.seat = seat
-        view = await title.call("GetView", request)
+        view = await self.app.rules.get(meta.record.title).call("GetView", request)
+        return await self.shown(meta, request.state, version, seat, view)
+
+    async def shown(
+        self, meta: Meta, state: any_pb2.Any, version: int, seat: int | None, view: rules_pb2.GetViewResponse
+    ) -> gateway_pb2.GameView:
+        """The GameView around a rules view; final scores are added once the game is over."""
         game = gateway_pb2.GameView(
             game_id=meta.record.game_id,
             title=meta.record.title,
@@ -75,9 +80,8 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         if seat is not None:
             game.seat = seat
         if view.game_over:
-            game.scores.CopyFrom(
-                await title.call("GetScores", rules_pb2.GetScoresRequest(state=request.state))
-            )
+            title = self.app.rules.get(meta.record.title)
+            game.scores.CopyFrom(await title.call("GetScores", rules_pb2.GetScoresRequest(state=state)))
         return game
 
     async def _current_view(self, meta: Meta, seat: int | None) -> gateway_pb2.GameView:
@@ -110,7 +114,13 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             raise precondition("GAME_OVER", "the game is over")
         seat = await self._acting_seat(meta, seats)
         played = await moves.play(
-            self.app, request.game_id, seat, request.action, request.expected_version, request.request_id
+            self.app,
+            request.game_id,
+            seat,
+            request.action,
+            request.expected_version,
+            request.request_id,
+            view_seat=seat,
         )
         if played.change is None:
             events = [
@@ -122,7 +132,8 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             return gateway_pb2.SubmitActionResponse(
                 version=played.version, events=events, game=await self._current_view(meta, seat)
             )
-        view = await self.game_view(meta, played.change.state.SerializeToString(), played.version, seat)
+        change = played.change
+        view = await self.shown(meta, change.state, played.version, seat, change.view)
         return gateway_pb2.SubmitActionResponse(
             version=played.version,
             events=visible_events(played.change.events, played.version, seat),

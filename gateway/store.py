@@ -73,6 +73,28 @@ class Meta:
     lobby_id: str
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """What a move needs, read at once: meta, a previous result of its request id, state, version."""
+
+    meta: Meta
+    request_version: int | None
+    state: bytes
+    version: int
+
+
+def _meta(fields: list[bytes | str | None]) -> Meta | None:
+    if fields[0] is None:
+        return None
+    record, status, clock, lobby_id = (blob(field or b"") for field in fields)
+    return Meta(
+        gateway_pb2.GameRecord.FromString(record),
+        text(status),
+        gateway_pb2.TurnClock.FromString(clock),
+        text(lobby_id),
+    )
+
+
 class GameStore:
     """Reads and writes of games; `commit` is the only way a game's state changes."""
 
@@ -111,15 +133,8 @@ class GameStore:
 
     async def meta(self, game_id: str) -> Meta | None:
         """The game's fixed facts, or None for an unknown game."""
-        fields = await self.redis.hmget(keys.game_meta(game_id), ["record", "status", "clock", "lobby_id"])
-        if fields[0] is None:
-            return None
-        record, status, clock, lobby_id = (blob(field or b"") for field in fields)
-        return Meta(
-            gateway_pb2.GameRecord.FromString(record),
-            text(status),
-            gateway_pb2.TurnClock.FromString(clock),
-            text(lobby_id),
+        return _meta(
+            await self.redis.hmget(keys.game_meta(game_id), ["record", "status", "clock", "lobby_id"])
         )
 
     async def save_seats(self, game_id: str, record: gateway_pb2.GameRecord) -> None:
@@ -134,6 +149,20 @@ class GameStore:
         """The serialized state (a packed Any) and its version."""
         state, version = await self.redis.mget(keys.game_state(game_id), keys.game_version(game_id))
         return blob(state or b""), int(version or 0)
+
+    async def snapshot(self, game_id: str, request_id: str) -> Snapshot | None:
+        """In one round trip: the meta, the version a request id already produced, the state and version."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(keys.game_meta(game_id), ["record", "status", "clock", "lobby_id"])
+            pipe.hget(keys.game_requests(game_id), request_id or "-")
+            pipe.mget(keys.game_state(game_id), keys.game_version(game_id))
+            fields, previous, (state, version) = await pipe.execute()
+        meta = _meta(fields)
+        if meta is None:
+            return None
+        return Snapshot(
+            meta, None if previous is None else int(previous), blob(state or b""), int(version or 0)
+        )
 
     async def request_version(self, game_id: str, request_id: str) -> int | None:
         """The version a request id already produced, if any."""
@@ -153,10 +182,12 @@ class GameStore:
         finished_at: str,
     ) -> CommitResult:
         """The write path (see the module docstring); atomic."""
-        published = change.SerializeToString()
-        kept = rules_pb2.ApplyActionResponse(
+        kept_change = rules_pb2.ApplyActionResponse(
             events=change.events, acting_seats=change.acting_seats, game_over=change.game_over
-        ).SerializeToString()
+        )
+        kept = kept_change.SerializeToString()
+        kept_change.state.CopyFrom(change.state)
+        published = kept_change.SerializeToString()
         outcome, value = await self._commit(
             keys=[
                 keys.game_state(game_id),

@@ -225,12 +225,15 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         seat = self._seat(request.seat)
         action = self.game.action_from_proto(unpack(request.action, self.game.messages.action, "action"))
         new_state, events = self.game.apply(state, seat, action)
-        return rules_pb2.ApplyActionResponse(
+        response = rules_pb2.ApplyActionResponse(
             state=pack(self.game.state_to_proto(new_state)),
             events=self._events(events),
             acting_seats=list(self.game.acting_seats(new_state)),
             game_over=self.game.is_terminal(new_state),
         )
+        if request.HasField("view_seat"):
+            response.view.CopyFrom(self._view(new_state, self._seat(request.view_seat), legal_actions=True))
+        return response
 
     @_maps_errors
     def GetView(
@@ -239,13 +242,15 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         """What a seat, or a spectator when no seat is given, may see of a state."""
         state = self._state(request.state)
         seat = self._seat(request.seat) if request.HasField("seat") else None
+        return self._view(state, seat, legal_actions=request.include_legal_actions)
+
+    def _view(self, state: Any, seat: int | None, *, legal_actions: bool) -> rules_pb2.GetViewResponse:
+        """What `seat` (None: a spectator) may see, with its legal actions when asked for."""
         return rules_pb2.GetViewResponse(
             view=pack(self.game.view_to_proto(state, seat)),
             acting_seats=list(self.game.acting_seats(state)),
             game_over=self.game.is_terminal(state),
-            legal_actions=(
-                self._legal_actions(state, seat) if request.include_legal_actions and seat is not None else []
-            ),
+            legal_actions=self._legal_actions(state, seat) if legal_actions and seat is not None else [],
         )
 
     @_maps_errors
