@@ -138,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--playouts", type=int, default=20, help="games for the size table (default 20)")
     parser.add_argument("--game", action="append", help="only this registered game (repeatable)")
     parser.add_argument("--skip-grpc", action="store_true", help="skip the gRPC latency table")
+    parser.add_argument("--skip-gateway", action="store_true", help="skip the gateway load table")
     parser.add_argument("--bot-games", type=int, default=100, help="heuristic vs random games (100)")
     parser.add_argument("--search-games", type=int, default=40, help="search vs heuristic games (40)")
     parser.add_argument("--search-ms", type=float, default=100, help="search budget per move (100 ms)")
@@ -170,6 +171,11 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(size_table(games, args.playouts))
     print()
+    if not args.skip_gateway:
+        from bench.gateway import measure as measure_gateway
+
+        print(measure_gateway())
+        print()
     if not args.skip_workers:
         print(strength_table(names, args.bot_games, args.search_games, args.search_ms / 1000))
         print()
