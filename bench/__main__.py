@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-gateway", action="store_true", help="skip the gateway load table")
     parser.add_argument("--bot-games", type=int, default=100, help="heuristic vs random games (100)")
     parser.add_argument("--search-games", type=int, default=40, help="search vs heuristic games (40)")
-    parser.add_argument("--search-ms", type=float, default=100, help="search budget per move (100 ms)")
+    parser.add_argument("--search-ms", type=float, default=200, help="search budget per move (200 ms)")
     parser.add_argument("--latency-games", type=int, default=3, help="all-bot games timed per title (3)")
     parser.add_argument("--selfplay-games", type=int, default=40, help="games on the workers (40)")
     parser.add_argument("--skip-workers", action="store_true", help="skip the bot and worker tables")

@@ -15,7 +15,7 @@ from services.common.rng import Rng
 from workers.bots.knowledge import determinize, hook
 from workers.bots.search import rewards
 
-PLAYOUTS_PER_DECISION = 160  # shared by the legal actions, at least MIN_PLAYOUTS each
+PLAYOUTS_PER_DECISION = 64  # shared by the legal actions, at least MIN_PLAYOUTS each
 MIN_PLAYOUTS, MAX_PLAYOUTS = 2, 16
 PLAYOUT_DEPTH = 200
 

@@ -5,8 +5,10 @@ Each iteration samples a world consistent with the bot's view (`knowledge.determ
 tree shared by every world (a child's availability counts the iterations where its action was legal,
 so UCB treats actions that exist only in some worlds fairly), adds one node, finishes the game with
 random moves up to a depth, and backs up a reward for every seat. A node picks its child by the
-reward of the seat acting there (max^n for more than two players). The move played is the root's
-most visited action. The budget is a time limit, a number of iterations, or both.
+reward of the seat acting there (max^n for more than two players). When the game has its own
+heuristic, its choice at the root starts with `prior_visits` won visits (progressive bias), so the
+search departs from it only on evidence. The move played is the root's most visited action. The
+budget is a time limit, a number of iterations, or both.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 
 from services.common.game import Game
 from services.common.rng import Rng
-from workers.bots.knowledge import determinize
+from workers.bots.knowledge import determinize, hook
 
 EXPLORATION = 0.7
 MARGIN_SCALE_FRACTION = 1 / 50  # of the game's score range: the margin worth about 0.73 of a win
@@ -26,11 +28,13 @@ MARGIN_SCALE_FRACTION = 1 / 50  # of the game's score range: the margin worth ab
 
 @dataclass(frozen=True)
 class Budget:
-    """How long the search bot thinks per move: seconds, iterations (0: no limit), or both."""
+    """How long the search bot thinks per move: seconds, iterations (0: no limit), or both; how deep
+    playouts go; and how many iterations' worth of wins the game's heuristic choice starts with."""
 
     seconds: float = 1.0
     iterations: int = 0
     rollout_depth: int = 200
+    prior_visits: int = 10
 
 
 class Node:
@@ -115,6 +119,12 @@ def search_action(game: Game, state: Any, seat: int, rng: Rng, budget: Budget) -
     if len(actions) == 1:
         return actions[0]
     root = Node(len(game.scores(state).seats))
+    if budget.prior_visits > 0:
+        policy = hook(game, "heuristic_action")
+        if policy is not None:
+            favourite = root.children[policy(state, seat, rng)] = Node(len(root.rewards))
+            favourite.visits = budget.prior_visits
+            favourite.rewards[seat] = float(budget.prior_visits)
     deadline = time.perf_counter() + budget.seconds if budget.seconds > 0 else math.inf
     done = 0
     while (budget.iterations <= 0 or done < budget.iterations) and time.perf_counter() < deadline:
