@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -28,6 +30,53 @@ class NoDispatch:
         self, game_id: str, version: int, acting_seats: list[int], game_over: bool
     ) -> None:
         """Nothing to queue."""
+
+
+log = logging.getLogger(__name__)
+
+
+class Background:
+    """Runs another dispatcher's work after the reply, in commit order per game.
+
+    The client's move does not wait for the queueing that follows it. A gateway that dies in between
+    loses nothing: the workers' clock sweep finds a game whose entry is older than its version and
+    dispatches again.
+    """
+
+    def __init__(self, inner: Dispatcher) -> None:
+        self.inner = inner
+        self.last: dict[str, asyncio.Task[None]] = {}
+
+    async def after_commit(
+        self, game_id: str, version: int, acting_seats: list[int], game_over: bool
+    ) -> None:
+        """Schedule the inner dispatcher's work behind the game's earlier work."""
+        previous = self.last.get(game_id)
+        task = asyncio.create_task(self._run(previous, game_id, version, acting_seats, game_over))
+        self.last[game_id] = task
+        task.add_done_callback(
+            lambda done: self.last.pop(game_id, None) if self.last.get(game_id) is done else None
+        )
+
+    async def _run(
+        self,
+        previous: asyncio.Task[None] | None,
+        game_id: str,
+        version: int,
+        acting_seats: list[int],
+        game_over: bool,
+    ) -> None:
+        if previous is not None:
+            await asyncio.wait([previous])
+        try:
+            await self.inner.after_commit(game_id, version, acting_seats, game_over)
+        except Exception:
+            log.exception("dispatch after commit failed", extra={"game_id": game_id, "version": version})
+
+    async def drain(self) -> None:
+        """Wait for every scheduled dispatch (at shutdown)."""
+        if self.last:
+            await asyncio.wait(list(self.last.values()))
 
 
 @dataclass

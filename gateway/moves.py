@@ -7,6 +7,7 @@ Nothing is written unless the rules accepted the action and the version still ma
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import grpc
@@ -15,17 +16,39 @@ from google.protobuf import any_pb2
 
 from gateway import metrics
 from gateway.app import Gateway
-from gateway.errors import GatewayError, invalid, not_found, precondition
+from gateway.errors import GatewayError, invalid, not_found, permission_denied, precondition
 from gateway.games import now
 from gateway.store import STATUS_FINISHED, GameStore, Meta
 
 
 @dataclass(frozen=True)
 class Played:
-    """The outcome of a move: its version, the change (None for a repeated request) and the view asked for."""
+    """The outcome of a move: its version, the change (None for a repeated request), the game's meta
+    and the seat that moved. The change carries the mover's view of the new state (`change.view`)."""
 
     version: int
     change: rules_pb2.ApplyActionResponse | None
+    meta: Meta
+    seat: int
+
+
+SeatChooser = Callable[[Meta, tuple[int, ...]], int]
+
+
+def seat_of(player_id: str) -> SeatChooser:
+    """The player's seat that acts now (a player may hold several seats at one table).
+
+    PERMISSION_DENIED if the player plays no seat of the game.
+    """
+
+    def choose(meta: Meta, acting_seats: tuple[int, ...]) -> int:
+        seats = [s.seat for s in meta.record.seats if s.player.player_id == player_id and not s.resigned]
+        if not seats:
+            raise permission_denied("you do not play a seat in this game")
+        acting = [seat for seat in seats if seat in acting_seats]
+        return acting[0] if acting else seats[0]
+
+    return choose
 
 
 def stale(version: int) -> GatewayError:
@@ -49,37 +72,34 @@ async def load_meta(store: GameStore, game_id: str) -> Meta:
 async def play(
     app: Gateway,
     game_id: str,
-    seat: int,
+    seat: int | SeatChooser,
     action: any_pb2.Any,
     expected_version: int,
     request_id: str,
-    *,
-    view_seat: int | None = None,
 ) -> Played:
-    """Apply `seat`'s action at `expected_version` through the write path.
+    """Apply a seat's action at `expected_version` through the write path.
 
-    With `view_seat`, the change carries that seat's view of the new state (`change.view`).
+    `seat` is a seat, or a chooser (see `seat_of`) called with the game's meta and acting seats.
     """
     store = GameStore(app.redis, app.settings.event_history)
     snapshot = await store.snapshot(game_id, request_id)
     if snapshot is None:
         raise not_found("game", game_id)
     meta = snapshot.meta
+    state = any_pb2.Any.FromString(snapshot.state)
+    if callable(seat):
+        seat = seat(meta, meta.acting_seats)
     title = app.rules.get(meta.record.title)
     if action.type_url and action.TypeName() != title.info.action_type:
         raise invalid("WRONG_ACTION_TYPE", f"expected a {title.info.action_type}, got {action.type_url!r}")
     if request_id and snapshot.request_version is not None:
-        return Played(snapshot.request_version, None)
+        return Played(snapshot.request_version, None, meta, seat)
     if meta.status == STATUS_FINISHED:
         raise precondition("GAME_OVER", "the game is over")
     if snapshot.version != expected_version:
         metrics.WRITE_CONFLICTS.labels(meta.record.title).inc()
         raise stale(snapshot.version)
-    request = rules_pb2.ApplyActionRequest(
-        state=any_pb2.Any.FromString(snapshot.state), seat=seat, action=action
-    )
-    if view_seat is not None:
-        request.view_seat = view_seat
+    request = rules_pb2.ApplyActionRequest(state=state, seat=seat, action=action, view_seat=seat)
     change = await title.call("ApplyAction", request)
     result = await store.commit(
         game_id,
@@ -92,7 +112,7 @@ async def play(
         finished_at=now().ToJsonString(),
     )
     if result.outcome == "duplicate":
-        return Played(result.version, None)
+        return Played(result.version, None, meta, seat)
     if result.outcome != "ok":
         metrics.WRITE_CONFLICTS.labels(meta.record.title).inc()
         raise stale(result.version)
@@ -100,4 +120,4 @@ async def play(
     if change.game_over:
         await store.finish(meta.record.title, game_id)
     await app.dispatcher.after_commit(game_id, result.version, list(change.acting_seats), change.game_over)
-    return Played(result.version, change)
+    return Played(result.version, change, meta, seat)

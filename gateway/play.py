@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Iterable
 
 import grpc
@@ -18,6 +19,7 @@ from gateway.replies import text
 from gateway.store import STATUS_FINISHED, GameStore, Meta
 
 MAX_REQUEST_ID = 64
+META_REFRESH_SECONDS = 1.0
 
 
 def seats_of(meta: Meta, player_id: str) -> list[int]:
@@ -106,22 +108,15 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             raise invalid("INVALID_REQUEST_ID", f"request_id must be at most {MAX_REQUEST_ID} characters")
         if not request.action.type_url:
             raise invalid("MISSING_ACTION", "action is missing: send one of the legal actions received")
-        meta = await moves.load_meta(self.store, request.game_id)
-        seats = seats_of(meta, principal.player_id)
-        if not seats:
-            raise permission_denied("you do not play a seat in this game")
-        if meta.status == STATUS_FINISHED:
-            raise precondition("GAME_OVER", "the game is over")
-        seat = await self._acting_seat(meta, seats)
         played = await moves.play(
             self.app,
             request.game_id,
-            seat,
+            moves.seat_of(principal.player_id),
             request.action,
             request.expected_version,
             request.request_id,
-            view_seat=seat,
         )
+        meta, seat = played.meta, played.seat
         if played.change is None:
             events = [
                 e
@@ -139,14 +134,6 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             events=visible_events(played.change.events, played.version, seat),
             game=view,
         )
-
-    async def _acting_seat(self, meta: Meta, seats: list[int]) -> int:
-        """The caller's seat that acts now (a player may hold several seats at one table)."""
-        if len(seats) == 1:
-            return seats[0]
-        view = await self._current_view(meta, None)
-        acting = [seat for seat in seats if seat in view.acting_seats]
-        return acting[0] if acting else seats[0]
 
     @rpc
     async def Resign(
@@ -193,7 +180,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
                 last_events = visible_events(kept[-1][1].events, kept[-1][0], seat) if kept else []
                 game = await self.game_view(meta, state, version, seat)
                 yield gateway_pb2.WatchGameResponse(events=last_events, game=game, resync=not complete)
-                sent = version
+                sent, meta_read = version, time.monotonic()
                 while game.status != gateway_pb2.GAME_STATUS_FINISHED:
                     item = await queue.get()
                     if item is None:
@@ -204,7 +191,8 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
                     changed, change = item
                     if changed <= sent:
                         continue
-                    meta = await moves.load_meta(self.store, request.game_id)
+                    if time.monotonic() - meta_read > META_REFRESH_SECONDS:  # seats change hands rarely
+                        meta, meta_read = await moves.load_meta(self.store, request.game_id), time.monotonic()
                     game = await self.game_view(meta, change.state.SerializeToString(), changed, seat)
                     yield gateway_pb2.WatchGameResponse(
                         events=visible_events(change.events, changed, seat),

@@ -25,7 +25,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from gateway import accounts, catalog, leaderboard, lobbies
-from gateway.app import Gateway
+from gateway.app import Background, Gateway
 from gateway.fanout import Fanout
 from gateway.metrics import MetricsInterceptor, refresh_gauges
 from gateway.play import GameServicer
@@ -98,6 +98,7 @@ async def serve() -> None:
     """Run the gateway until SIGTERM or SIGINT, then stop gracefully."""
     settings = Settings.from_env()
     app = await connect(settings)
+    dispatch = app.dispatcher = Background(app.dispatcher)
     gateway = create_server(app, settings.address)
     port_env = metrics_port_from_env(os.environ)
     if port_env is not None:
@@ -117,6 +118,7 @@ async def serve() -> None:
     await gateway.set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
     gauges.cancel()
     await gateway.server.stop(float(os.environ.get("SHUTDOWN_GRACE_SECONDS", DEFAULT_GRACE_SECONDS)))
+    await dispatch.drain()
     await gateway.fanout.close()
     await app.rules.close()
     await app.redis.aclose()

@@ -8,6 +8,7 @@ and publishes the change — all in one atomic script on one Cluster slot (every
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import cast
 
@@ -18,6 +19,7 @@ from boardgame.rules.v1 import rules_pb2
 from gateway import keys
 from gateway.replies import blob, text
 
+META_FIELDS = ["record", "status", "clock", "lobby_id", "acting"]
 STATUS_ACTIVE = "active"
 STATUS_FINISHED = "finished"
 FINISHED_TTL_SECONDS = 3600  # idempotency records and recent changes of a finished game
@@ -36,6 +38,7 @@ redis.call('SET', KEYS[1], ARGV[2])
 redis.call('SET', KEYS[2], version)
 redis.call('XADD', KEYS[3], id, 's', ARGV[3], 'a', ARGV[4])
 redis.call('XADD', KEYS[5], 'MAXLEN', ARGV[8], id, 'c', ARGV[6])
+redis.call('HSET', KEYS[6], 'acting', ARGV[13])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], version) end
 if ARGV[9] == '1' then
   redis.call('HSET', KEYS[6], 'status', 'finished', 'finished_at', ARGV[11])
@@ -71,6 +74,7 @@ class Meta:
     status: str
     clock: gateway_pb2.TurnClock
     lobby_id: str
+    acting_seats: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -86,13 +90,18 @@ class Snapshot:
 def _meta(fields: list[bytes | str | None]) -> Meta | None:
     if fields[0] is None:
         return None
-    record, status, clock, lobby_id = (blob(field or b"") for field in fields)
+    record, status, clock, lobby_id, acting = (blob(field or b"") for field in fields)
     return Meta(
         gateway_pb2.GameRecord.FromString(record),
         text(status),
         gateway_pb2.TurnClock.FromString(clock),
         text(lobby_id),
+        tuple(int(seat) for seat in text(acting).split(",") if seat),
     )
+
+
+def _seats_text(seats: Iterable[int]) -> str:
+    return ",".join(str(seat) for seat in seats)
 
 
 class GameStore:
@@ -123,6 +132,7 @@ class GameStore:
                     "status": STATUS_ACTIVE,
                     "clock": clock.SerializeToString(),
                     "lobby_id": lobby_id,
+                    "acting": _seats_text(setup.acting_seats),
                 },
             )
             pipe.set(keys.game_state(game_id), state)
@@ -133,9 +143,7 @@ class GameStore:
 
     async def meta(self, game_id: str) -> Meta | None:
         """The game's fixed facts, or None for an unknown game."""
-        return _meta(
-            await self.redis.hmget(keys.game_meta(game_id), ["record", "status", "clock", "lobby_id"])
-        )
+        return _meta(await self.redis.hmget(keys.game_meta(game_id), META_FIELDS))
 
     async def save_seats(self, game_id: str, record: gateway_pb2.GameRecord) -> None:
         """Rewrite the record after a seat changed hands (resignation, forfeit)."""
@@ -153,7 +161,7 @@ class GameStore:
     async def snapshot(self, game_id: str, request_id: str) -> Snapshot | None:
         """In one round trip: the meta, the version a request id already produced, the state and version."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hmget(keys.game_meta(game_id), ["record", "status", "clock", "lobby_id"])
+            pipe.hmget(keys.game_meta(game_id), META_FIELDS)
             pipe.hget(keys.game_requests(game_id), request_id or "-")
             pipe.mget(keys.game_state(game_id), keys.game_version(game_id))
             fields, previous, (state, version) = await pipe.execute()
@@ -210,6 +218,7 @@ class GameStore:
                 FINISHED_TTL_SECONDS,
                 finished_at,
                 published,
+                _seats_text(change.acting_seats),
             ],
         )
         return CommitResult(outcome.decode(), int(value) if value else 0)
