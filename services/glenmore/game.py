@@ -6,7 +6,7 @@ from boardgame.glenmore.v1 import glenmore_pb2 as pb
 
 from services.common.game import GameInfo, Messages, Scores
 from services.common.rng import Rng
-from services.glenmore import codec, engine, labels, setup
+from services.glenmore import bot, codec, engine, labels, setup
 from services.glenmore.actions import Action
 from services.glenmore.data import (
     ARMADALE_COINS,
@@ -137,6 +137,10 @@ class GlenMore:
     def event_to_proto(self, event: tuple) -> tuple[pb.Event, str, tuple[int, ...]]:  # type: ignore[type-arg]
         """The Event message, its text and audience."""
         return codec.event_to_proto(event)
+
+    def determinize(self, state: State, seat: int, rng: Rng) -> State:
+        """A world consistent with `seat`'s view: stack orders and RNG resampled (see bot.py)."""
+        return bot.determinize(state, seat, rng)
 
     def disturb_hidden(self, state: State, seat: int | None, rng: Rng) -> State:
         """A copy differing only in what nobody sees: the order of the stacks and the RNG."""
