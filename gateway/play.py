@@ -17,6 +17,7 @@ from gateway.errors import GatewayError, invalid, permission_denied, preconditio
 from gateway.fanout import Fanout
 from gateway.replies import text
 from gateway.store import STATUS_FINISHED, GameStore, Meta
+from workers.clocks import KIND_CLOCK, read_entry
 
 MAX_REQUEST_ID = 64
 META_REFRESH_SECONDS = 1.0
@@ -81,6 +82,11 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         )
         if seat is not None:
             game.seat = seat
+        clock = meta.clock
+        if (clock.per_move_seconds or clock.total_seconds) and not view.game_over:
+            entry = await read_entry(self.app.redis, meta.record.game_id)
+            if entry is not None and entry.kind == KIND_CLOCK and entry.version == version:
+                game.deadline.FromMilliseconds(entry.due)
         if view.game_over:
             title = self.app.rules.get(meta.record.title)
             game.scores.CopyFrom(await title.call("GetScores", rules_pb2.GetScoresRequest(state=state)))
@@ -150,7 +156,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         for seat in meta.record.seats:
             if seat.seat in seats:
                 seat.resigned = True
-                seat.bot_strength = seat.bot_strength or gateway_pb2.BOT_STRENGTH_RANDOM
+                seat.bot_strength = seat.bot_strength or gateway_pb2.BOT_STRENGTH_HEURISTIC
         await self.store.save_seats(request.game_id, meta.record)
         state, version = await self.store.state(request.game_id)
         view = await self.game_view(meta, state, version, None)

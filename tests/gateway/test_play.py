@@ -321,3 +321,27 @@ def test_config_types_resolve_in_a_fresh_process() -> None:
 
     done = subprocess.run([sys.executable, "-c", script, *TITLES], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_turn_clock_shows_its_deadline(gateway: GatewayProcess, new_client) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    clients = signed_in(new_client, 3)
+    game_id = gateway.run(
+        start_game(
+            gateway.app,  # type: ignore[arg-type]
+            title=TITLES[0],
+            player_count=3,
+            options=[],
+            seats=seat_players(clients),
+            clock=gateway_pb2.TurnClock(per_move_seconds=30),
+            lobby_id="",
+        )
+    )
+    before = time.time()
+    view = clients[0].games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=clients[0].auth).game
+    assert view.HasField("deadline")
+    assert before + 20 < view.deadline.ToMilliseconds() / 1000 <= before + 31
+    unclocked = new_game(gateway, TITLES[0], clients)
+    plain = clients[0].games.GetGame(gateway_pb2.GetGameRequest(game_id=unclocked), metadata=clients[0].auth).game
+    assert not plain.HasField("deadline")
