@@ -339,9 +339,10 @@ def test_a_turn_clock_shows_its_deadline(gateway: GatewayProcess, new_client) ->
         )
     )
     before = time.time()
-    view = clients[0].games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=clients[0].auth).game
+    first = clients[0]
+    view = first.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=first.auth).game
     assert view.HasField("deadline")
     assert before + 20 < view.deadline.ToMilliseconds() / 1000 <= before + 31
     unclocked = new_game(gateway, TITLES[0], clients)
-    plain = clients[0].games.GetGame(gateway_pb2.GetGameRequest(game_id=unclocked), metadata=clients[0].auth).game
+    plain = first.games.GetGame(gateway_pb2.GetGameRequest(game_id=unclocked), metadata=first.auth).game
     assert not plain.HasField("deadline")
