@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from services.puertorico.data import CAPTAIN, LIBRARY, LIBRARY_MULTIPLIER, VP_TRIGGER_ANY_PHASE
+from services.puertorico.data import CAPTAIN, LIBRARY
 from services.puertorico.events import EndTriggered, VpReceived
 from services.puertorico.state import TRIGGER_VP_POOL, State
 
 
 def privilege(state: State, seat: int) -> int:
     """How many times `seat` gets the privilege of the role it chose: doubled by a library (OP-9)."""
-    return LIBRARY_MULTIPLIER if state.players[seat].has(LIBRARY) else 1
+    return state.config.library_multiplier if state.players[seat].has(LIBRARY) else 1
 
 
 def trigger_end(state: State, trigger: int, events: list) -> None:  # type: ignore[type-arg]
@@ -26,7 +26,7 @@ def award_vp(state: State, seat: int, amount: int, reason: int, events: list) ->
     state.players[seat].vp += amount
     state.vp_pool = max(0, state.vp_pool - amount)
     events.append(VpReceived(seat, amount, reason, state.config.public_vp))
-    if state.vp_pool == 0 and (VP_TRIGGER_ANY_PHASE or state.role == CAPTAIN):
+    if state.vp_pool == 0 and (state.config.vp_trigger_any_phase or state.role == CAPTAIN):
         trigger_end(state, TRIGGER_VP_POOL, events)
 
 

@@ -21,7 +21,7 @@ from services.puertorico import codec, engine
 from services.puertorico.actions import Action
 from services.puertorico.data import CORN, GOODS, PRICE, PRODUCTION_BUILDINGS, QUARRY, SETUPS
 from services.puertorico.scoring import score_items, tiebreak
-from services.puertorico.state import CHOOSE_ROLE, Player, State
+from services.puertorico.state import CHOOSE_ROLE, Config, Player, State
 
 # Worth of economy in VP, tuned by self-play against the random bot.
 DOUBLOON = 0.3
@@ -78,9 +78,9 @@ def production(player: Player) -> list[int]:
     return made
 
 
-def board_value(player: Player) -> float:
+def board_value(player: Player, config: Config) -> float:
     """A player's score so far plus the worth of their economy, in VP."""
-    value = float(sum(points for _, points in score_items(player)))
+    value = float(sum(points for _, points in score_items(player, config)))
     value += DOUBLOON * player.doubloons
     value += sum(n * (GOOD_BASE + GOOD_PER_PRICE * PRICE[g]) for g, n in enumerate(player.goods))
     value += sum(
@@ -95,10 +95,13 @@ def board_value(player: Player) -> float:
 def margin(state: State, seat: int) -> float:
     """How far `seat` leads the best other seat (negative when behind); a win counts extra at the end."""
     if state.terminal:
-        totals = [sum(points for _, points in score_items(p)) + tiebreak(p) / 100 for p in state.players]
+        totals = [
+            sum(points for _, points in score_items(p, state.config)) + tiebreak(p) / 100
+            for p in state.players
+        ]
         best_other = max(t for s, t in enumerate(totals) if s != seat)
         return totals[seat] - best_other + (WIN_BONUS if totals[seat] >= best_other else 0.0)
-    values = [board_value(p) for p in state.players]
+    values = [board_value(p, state.config) for p in state.players]
     return values[seat] - max(v for s, v in enumerate(values) if s != seat)
 
 

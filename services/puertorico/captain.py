@@ -28,13 +28,10 @@ from services.puertorico.data import (
     HARBOR,
     LIGHTHOUSE,
     LIGHTHOUSE_CAPTAIN_DOUBLOONS,
-    LIGHTHOUSE_CAPTAIN_NEEDS_LOAD,
-    LIGHTHOUSE_COUNTS_PRIVATE_SHIPS,
     LIGHTHOUSE_DOUBLOONS,
     SMALL_WHARF,
     SMALL_WHARF_COUNTS_AS_LOAD,
     SMALL_WHARF_GOODS_PER_VP,
-    SMALL_WHARF_ROUNDING,
     STOREHOUSE,
     STOREHOUSE_SINGLES,
     UNION_HALL,
@@ -84,7 +81,7 @@ def _before_loading(state: State, events: list) -> None:  # type: ignore[type-ar
         if player.has(UNION_HALL):
             award_vp(state, seat, sum(held // 2 for held in player.goods), VP_UNION_HALL, events)
     captain = state.players[state.selector]
-    if captain.has(LIGHTHOUSE) and not LIGHTHOUSE_CAPTAIN_NEEDS_LOAD:
+    if captain.has(LIGHTHOUSE) and not state.config.lighthouse_captain_needs_load:
         _lighthouse_pay(state, state.selector, LIGHTHOUSE_CAPTAIN_DOUBLOONS, events)
 
 
@@ -164,11 +161,11 @@ def _score_load(state: State, seat: int, vp: int, events: list, private: bool = 
     if seat == state.selector and not state.captain_loaded:
         state.captain_loaded = True
         award_vp(state, seat, CAPTAIN_PRIVILEGE_VP * privilege(state, seat), VP_CAPTAIN, events)
-        if LIGHTHOUSE_CAPTAIN_NEEDS_LOAD and player.has(LIGHTHOUSE):
+        if state.config.lighthouse_captain_needs_load and player.has(LIGHTHOUSE):
             _lighthouse_pay(state, seat, LIGHTHOUSE_CAPTAIN_DOUBLOONS, events)
     if player.has(HARBOR):
         award_vp(state, seat, HARBOR_VP, VP_HARBOR, events)
-    if player.has(LIGHTHOUSE) and (LIGHTHOUSE_COUNTS_PRIVATE_SHIPS or not private):
+    if player.has(LIGHTHOUSE) and (state.config.lighthouse_counts_private_ships or not private):
         _lighthouse_pay(state, seat, LIGHTHOUSE_DOUBLOONS, events)
 
 
@@ -221,9 +218,9 @@ def legal_small_wharf(state: State) -> list[Action]:
     return actions
 
 
-def small_wharf_vp(goods: int) -> int:
+def small_wharf_vp(state: State, goods: int) -> int:
     """VP for a small-wharf shipment: 1 per 2 goods (OP-3: rounded down by default)."""
-    if SMALL_WHARF_ROUNDING == "floor":
+    if state.config.small_wharf_rounding == "floor":
         return goods // SMALL_WHARF_GOODS_PER_VP
     return -(-goods // SMALL_WHARF_GOODS_PER_VP)
 
@@ -242,7 +239,7 @@ def play_small_wharf(state: State, action: Action, events: list) -> bool:  # typ
     player.small_wharf_used = True
     state.small_wharf_goods = [0, 0, 0, 0, 0]
     events.append(SmallWharfShipped(seat, tuple(shipped)))
-    vp = small_wharf_vp(sum(shipped))
+    vp = small_wharf_vp(state, sum(shipped))
     if SMALL_WHARF_COUNTS_AS_LOAD:
         _score_load(state, seat, vp, events, private=True)
     else:

@@ -24,6 +24,7 @@ from services.puertorico.data import (
     CIRCLE_TILES,
     CITY_SPACES,
     CRAFTSMAN,
+    DEFAULT_CLOISTER_KINDS,
     DEFAULT_VP_POOL_5P,
     DRAFT_PICKS,
     DRAFT_SLOTS,
@@ -31,13 +32,13 @@ from services.puertorico.data import (
     GOODS,
     GUESTHOUSE_WINDOW_ROLES,
     ISLAND_SPACES,
-    LIBRARY_MULTIPLIER,
     MAX_PLAYERS,
     MAYOR,
     MIN_PLAYERS,
     NO_ROLE,
     SETTLER,
     SETUPS,
+    SMALL_WHARF_ROUNDING,
     TILE_KINDS,
     TRADER,
     TRADING_HOUSE_CAPACITY,
@@ -87,6 +88,28 @@ BUILDING_SET_VALUES = {
     BUILDING_SET_DRAFT: pb.BUILDING_SET_DRAFT,
     BUILDING_SET_RANDOM: pb.BUILDING_SET_RANDOM,
 }
+SMALL_WHARF_ROUNDINGS = {
+    pb.SMALL_WHARF_ROUNDING_UNSPECIFIED: SMALL_WHARF_ROUNDING,
+    pb.SMALL_WHARF_ROUNDING_FLOOR: "floor",
+    pb.SMALL_WHARF_ROUNDING_CEIL: "ceil",
+}
+SMALL_WHARF_ROUNDING_VALUES = {"floor": pb.SMALL_WHARF_ROUNDING_FLOOR, "ceil": pb.SMALL_WHARF_ROUNDING_CEIL}
+CLOISTER_KINDS_BY_VALUE = {
+    pb.CLOISTER_KINDS_UNSPECIFIED: DEFAULT_CLOISTER_KINDS,
+    pb.CLOISTER_KINDS_ALL: "all",
+    pb.CLOISTER_KINDS_PLANTATIONS: "plantations",
+}
+CLOISTER_KINDS_VALUES = {"all": pb.CLOISTER_KINDS_ALL, "plantations": pb.CLOISTER_KINDS_PLANTATIONS}
+# The boolean open-point options (plain bools default to false, `optional` ones to their constant).
+OPTION_FLAGS = (
+    "lighthouse_captain_needs_load",
+    "lighthouse_counts_private_ships",
+    "specialty_factory_counts_corn",
+    "library_craftsman_distinct",
+    "draft_hacienda_forest_exclusive",
+    "vp_trigger_any_phase",
+)
+DEFAULT_CONFIG = Config()
 DRAFT_STEPS = (DRAFT_COST, DRAFT_BUILDING)
 MARKET_STEPS = (BLACK_MARKET_STEP, BLACK_MARKET_COLONIST_STEP)
 
@@ -138,26 +161,64 @@ def _good(value: int, what: str) -> int:
 # Config.
 
 
+def _flag(message: pb.Config, name: str, default: bool) -> bool:
+    """An `optional bool` field: its value when set, else the default."""
+    return bool(getattr(message, name)) if message.HasField(name) else default
+
+
 def config_from_proto(message: pb.Config) -> Config:
     """The native config; unset fields take their defaults."""
     if message.buildings not in BUILDING_SETS:
         raise InvalidConfig(f"building set {message.buildings} is not supported")
+    if message.small_wharf_rounding not in SMALL_WHARF_ROUNDINGS:
+        raise InvalidConfig(f"small_wharf_rounding {message.small_wharf_rounding} is not supported")
+    if message.cloister_kinds not in CLOISTER_KINDS_BY_VALUE:
+        raise InvalidConfig(f"cloister_kinds {message.cloister_kinds} is not supported")
+    defaults = DEFAULT_CONFIG
     config = Config(
         public_vp=message.public_vp,
         vp_pool_5p=message.vp_pool_5p or DEFAULT_VP_POOL_5P,
         buildings=BUILDING_SETS[message.buildings],
+        small_wharf_rounding=SMALL_WHARF_ROUNDINGS[message.small_wharf_rounding],
+        lighthouse_captain_needs_load=message.lighthouse_captain_needs_load,
+        lighthouse_counts_private_ships=_flag(
+            message, "lighthouse_counts_private_ships", defaults.lighthouse_counts_private_ships
+        ),
+        specialty_factory_counts_corn=message.specialty_factory_counts_corn,
+        library_craftsman_distinct=_flag(
+            message, "library_craftsman_distinct", defaults.library_craftsman_distinct
+        ),
+        library_multiplier=message.library_multiplier or defaults.library_multiplier,
+        draft_hacienda_forest_exclusive=_flag(
+            message, "draft_hacienda_forest_exclusive", defaults.draft_hacienda_forest_exclusive
+        ),
+        cloister_kinds=CLOISTER_KINDS_BY_VALUE[message.cloister_kinds],
+        vp_trigger_any_phase=_flag(message, "vp_trigger_any_phase", defaults.vp_trigger_any_phase),
     )
     check_config(MIN_PLAYERS, config)
     return config
 
 
 def config_to_proto(config: Config) -> pb.Config:
-    """The Config message."""
-    return pb.Config(
+    """The Config message. The open-point options are written only when they differ from their
+    defaults, so a default config encodes exactly as it did before they existed."""
+    message = pb.Config(
         public_vp=config.public_vp,
         vp_pool_5p=config.vp_pool_5p,
         buildings=BUILDING_SET_VALUES[config.buildings],
     )
+    defaults = DEFAULT_CONFIG
+    if config.small_wharf_rounding != defaults.small_wharf_rounding:
+        message.small_wharf_rounding = SMALL_WHARF_ROUNDING_VALUES[config.small_wharf_rounding]
+    if config.cloister_kinds != defaults.cloister_kinds:
+        message.cloister_kinds = CLOISTER_KINDS_VALUES[config.cloister_kinds]
+    if config.library_multiplier != defaults.library_multiplier:
+        message.library_multiplier = config.library_multiplier
+    for name in OPTION_FLAGS:
+        value = getattr(config, name)
+        if value != getattr(defaults, name):
+            setattr(message, name, value)
+    return message
 
 
 # State.
@@ -372,7 +433,7 @@ def _expansion_from_proto(message: pb.State, state: State) -> None:
     _check(all(0 <= b < len(BUILDINGS) and BUILDINGS[b].violet for b in picks), "draft pick")
     _check(len(set(picks)) == len(picks), "a building drafted twice")
     _check(all(draft.open_slots(picks, cost) >= 0 for cost in DRAFT_SLOTS), "draft slots overfilled")
-    _check(not any(draft.excluded(b, picks) for b in picks), "exclusive buildings both drafted")
+    _check(not any(draft.excluded(b, picks, state.config) for b in picks), "exclusive buildings both drafted")
     drafting = state.config.buildings == BUILDING_SET_DRAFT and len(picks) < DRAFT_PICKS
     _check(not picks or state.config.buildings == BUILDING_SET_DRAFT, "draft picks without a draft")
     _check((step in DRAFT_STEPS) == drafting, "draft step")
@@ -380,7 +441,7 @@ def _expansion_from_proto(message: pb.State, state: State) -> None:
     cost = table.draft_cost
     if step == DRAFT_BUILDING:
         _check(cost in DRAFT_SLOTS and draft.open_slots(picks, cost) > 0, "draft cost")
-        _check(bool(draft.candidates(picks, cost)), "no building left for the draft slot")
+        _check(bool(draft.candidates(picks, cost, state.config)), "no building left for the draft slot")
     else:
         _check(cost == 0, "draft cost outside the draft")
     state.draft_cost = cost
@@ -424,7 +485,7 @@ def _expansion_from_proto(message: pb.State, state: State) -> None:
 
     left = table.privilege_goods_left
     if step == CRAFTSMAN_PRIVILEGE:
-        _check(1 <= left <= LIBRARY_MULTIPLIER, "privilege goods left")
+        _check(1 <= left <= state.config.library_multiplier, "privilege goods left")
     else:
         _check(left == 0, "privilege goods outside the craftsman privilege")
     state.privilege_goods_left = left

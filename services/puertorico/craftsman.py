@@ -17,11 +17,9 @@ from services.puertorico.data import (
     FACTORY,
     FACTORY_PAY,
     GOODS,
-    LIBRARY_CRAFTSMAN_DISTINCT,
     PRODUCTION_BUILDINGS,
     SPECIALTY_COUNTS_AQUEDUCT,
     SPECIALTY_FACTORY,
-    SPECIALTY_FACTORY_COUNTS_CORN,
 )
 from services.puertorico.events import (
     DOUBLOONS_FACTORY,
@@ -77,7 +75,7 @@ def _expansion_production(state: State, seat: int, received: list[int], events: 
             if SPECIALTY_COUNTS_AQUEDUCT:
                 received = [a + b for a, b in zip(received, extra, strict=True)]
     if player.has(SPECIALTY_FACTORY):
-        counted = received if SPECIALTY_FACTORY_COUNTS_CORN else received[CORN + 1 :]
+        counted = received if state.config.specialty_factory_counts_corn else received[CORN + 1 :]
         pay = max(0, max(counted) - 1)
         if pay:
             player.doubloons += pay
@@ -134,7 +132,7 @@ def play_privilege(state: State, action: Action, events: list) -> bool:  # type:
         made[good] = 1
         events.append(GoodsProduced(seat, tuple(made), True))
         state.privilege_goods_left -= 1
-        if LIBRARY_CRAFTSMAN_DISTINCT:
+        if state.config.library_craftsman_distinct:
             state.craftsman_produced.remove(good)
         if state.privilege_goods_left and any(state.goods_supply[g] for g in state.craftsman_produced):
             return False

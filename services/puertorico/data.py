@@ -283,22 +283,30 @@ CLOISTER_KINDS = (CORN, INDIGO, SUGAR, TOBACCO, COFFEE, QUARRY, FOREST)  # OP-11
 CLOISTER_SET_SIZE = 3
 CLOISTER_TABLE = (0, 1, 3, 6, 10)  # OP-11: VP by number of sets; more sets score the last value
 
-# Open points (§11): the defaults, as named constants and options.
+# Open points (§11): the defaults, as named constants and options. Each point the rules mark
+# UNCONFIRMED (OP-1, 3, 5-11, 20) is also a game option (a field of state.Config) whose default is
+# the constant here.
 VP_POOL_5P_CHOICES = (122, 126)  # OP-1: 122 is the default (2002 edition)
 DEFAULT_VP_POOL_5P = 122
 FINAL_TIE_RULE = "shared"  # OP-2: a tie after doubloons + goods is a shared victory
 BANK_UNLIMITED = True  # OP-17: the doubloon bank never runs out
 AUTO_PRODUCTION = True  # OP-21: craftsman production is resolved automatically
 RANDOM_FIRST_GOVERNOR = True  # §2.2 and §10: the first governor is a uniformly random seat
-SMALL_WHARF_ROUNDING = "floor"  # OP-3: VP = goods // 2
+SMALL_WHARF_ROUNDING_CHOICES = ("floor", "ceil")
+SMALL_WHARF_ROUNDING = "floor"  # OP-3: VP = goods // 2 (option `small_wharf_rounding`)
 SMALL_WHARF_COUNTS_AS_LOAD = True  # OP-4: captain privilege, harbor and lighthouse apply to it
 LIGHTHOUSE_CAPTAIN_NEEDS_LOAD = False  # OP-5: the captain's extra doubloon comes whether or not they ship
 LIGHTHOUSE_COUNTS_PRIVATE_SHIPS = True  # OP-6: wharf and small-wharf shipments pay the lighthouse
 SPECIALTY_FACTORY_COUNTS_CORN = False  # OP-7: corn does not count for the specialty factory
 LIBRARY_CRAFTSMAN_DISTINCT = True  # OP-8: the library's two extra goods are of different kinds
-LIBRARY_MULTIPLIER = 2  # OP-9: a library owner's privileges are doubled
+LIBRARY_MULTIPLIER_CHOICES = (1, 2, 3)
+LIBRARY_MULTIPLIER = 2  # OP-9: a library owner's privileges are doubled (option `library_multiplier`)
 DRAFT_HACIENDA_FOREST_EXCLUSIVE = True  # OP-10: hacienda and forest house exclude each other
 CLOISTER_COUNTS_UNOCCUPIED = True  # OP-11: cloister tiles count occupied or not
+# OP-11 (option `cloister_kinds`): the tile kinds that form cloister sets, by choice.
+CLOISTER_KIND_SETS = {"all": CLOISTER_KINDS, "plantations": GOODS}
+CLOISTER_KINDS_CHOICES = tuple(CLOISTER_KIND_SETS)
+DEFAULT_CLOISTER_KINDS = "all"
 AQUEDUCT_LARGE_FIRST = True  # OP-12: production is credited to the large plant first
 GUESTHOUSE_WINDOWS = ("own_step", "role_start", "final")  # OP-13: when guests may move
 BLACK_MARKET_COLONIST_SOURCE = "any"  # OP-14: any colonist of the owner may be returned

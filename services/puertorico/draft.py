@@ -12,18 +12,15 @@ from services.puertorico.actions import DRAFT_ACTION, DRAFT_COST_ACTION, Action
 from services.puertorico.data import (
     BUILDINGS,
     DRAFT_CANDIDATES,
-    DRAFT_HACIENDA_FOREST_EXCLUSIVE,
     DRAFT_PICKS,
     DRAFT_SLOTS,
     FOREST_HOUSE,
     HACIENDA,
 )
 from services.puertorico.events import DraftPicked
-from services.puertorico.state import CHOOSE_ROLE, DRAFT_BUILDING, DRAFT_COST, State
+from services.puertorico.state import CHOOSE_ROLE, DRAFT_BUILDING, DRAFT_COST, Config, State
 
-EXCLUSIVE: tuple[tuple[int, int], ...] = (
-    ((HACIENDA, FOREST_HOUSE),) if DRAFT_HACIENDA_FOREST_EXCLUSIVE else ()
-)
+EXCLUSIVE: tuple[tuple[int, int], ...] = ((HACIENDA, FOREST_HOUSE),)  # OP-10, when the option is on
 
 
 def copies(building: int, player_count: int) -> int:
@@ -32,8 +29,10 @@ def copies(building: int, player_count: int) -> int:
     return info.copies_2p if player_count == 2 else info.copies
 
 
-def excluded(building: int, chosen: list[int]) -> bool:
+def excluded(building: int, chosen: list[int], config: Config) -> bool:
     """Whether `building` is out because its exclusive partner was chosen (OP-10)."""
+    if not config.draft_hacienda_forest_exclusive:
+        return False
     return any((building == a and b in chosen) or (building == b and a in chosen) for a, b in EXCLUSIVE)
 
 
@@ -42,9 +41,9 @@ def open_slots(picks: list[int], cost: int) -> int:
     return DRAFT_SLOTS[cost] - sum(1 for b in picks if BUILDINGS[b].cost == cost)
 
 
-def candidates(picks: list[int], cost: int) -> list[int]:
+def candidates(picks: list[int], cost: int, config: Config) -> list[int]:
     """The buildings still available for a slot of `cost`."""
-    return [b for b in DRAFT_CANDIDATES[cost] if b not in picks and not excluded(b, picks)]
+    return [b for b in DRAFT_CANDIDATES[cost] if b not in picks and not excluded(b, picks, config)]
 
 
 def legal_cost(state: State) -> list[Action]:
@@ -61,7 +60,7 @@ def play_cost(state: State, action: Action, events: list) -> bool:  # type: igno
 
 def legal_building(state: State) -> list[Action]:
     """The buildings available at the chosen cost."""
-    return [DRAFT_ACTION[b] for b in candidates(state.draft_picks, state.draft_cost)]
+    return [DRAFT_ACTION[b] for b in candidates(state.draft_picks, state.draft_cost, state.config)]
 
 
 def play_building(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
@@ -78,14 +77,14 @@ def play_building(state: State, action: Action, events: list) -> bool:  # type: 
     return False
 
 
-def random_set(rng: Rng) -> list[int]:
+def random_set(rng: Rng, config: Config) -> list[int]:
     """A uniformly random legal choice of candidates per cost group (§6.4)."""
     chosen: list[int] = []
     for cost, slots in DRAFT_SLOTS.items():
         options = [
             group
             for group in combinations(DRAFT_CANDIDATES[cost], slots)
-            if not any(excluded(b, chosen + list(group)) for b in group)
+            if not any(excluded(b, chosen + list(group), config) for b in group)
         ]
         chosen.extend(options[rng.below(len(options))])
     return chosen

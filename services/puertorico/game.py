@@ -13,11 +13,23 @@ from services.puertorico.data import (
     BUILDING_SET_DRAFT,
     BUILDING_SET_RANDOM,
     BUILDING_SETS,
+    CLOISTER_KINDS_CHOICES,
+    DEFAULT_CLOISTER_KINDS,
     DEFAULT_VP_POOL_5P,
+    DRAFT_HACIENDA_FOREST_EXCLUSIVE,
     GOODS,
+    LIBRARY_CRAFTSMAN_DISTINCT,
+    LIBRARY_MULTIPLIER,
+    LIBRARY_MULTIPLIER_CHOICES,
+    LIGHTHOUSE_CAPTAIN_NEEDS_LOAD,
+    LIGHTHOUSE_COUNTS_PRIVATE_SHIPS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    SMALL_WHARF_ROUNDING,
+    SMALL_WHARF_ROUNDING_CHOICES,
+    SPECIALTY_FACTORY_COUNTS_CORN,
     VP_POOL_5P_CHOICES,
+    VP_TRIGGER_ANY_PHASE,
 )
 from services.puertorico.scoring import final_scores
 from services.puertorico.state import Config, State
@@ -25,6 +37,12 @@ from services.puertorico.state import Config, State
 # Random play: the longest of 4,000 seeded games (1,000 per player count) took 1,063 decisions. The
 # rules set no hard limit (players could avoid every end trigger), so this is a generous safety bound.
 MAX_GAME_LENGTH = 6000
+
+
+def _flag(name: str, description: str, default: bool) -> OptionInfo:
+    """A true/false option."""
+    return OptionInfo(name, description, ("false", "true"), "true" if default else "false")
+
 
 GAME_INFO = GameInfo(
     name="puertorico",
@@ -50,6 +68,58 @@ GAME_INFO = GameInfo(
             " Expansion I set",
             BUILDING_SETS,
             BUILDING_SET_BASE,
+        ),
+        # Expansion I open points the rules mark UNCONFIRMED (§11); each default is the rules' DEFAULT.
+        OptionInfo(
+            "small_wharf_rounding",
+            "Expansion I (OP-3): small wharf VP for an odd number of goods, 1 per 2 rounded down or up",
+            SMALL_WHARF_ROUNDING_CHOICES,
+            SMALL_WHARF_ROUNDING,
+        ),
+        _flag(
+            "lighthouse_captain_needs_load",
+            "Expansion I (OP-5): the captain's extra lighthouse doubloon needs a load",
+            LIGHTHOUSE_CAPTAIN_NEEDS_LOAD,
+        ),
+        _flag(
+            "lighthouse_counts_private_ships",
+            "Expansion I (OP-6): wharf and small-wharf shipments pay the lighthouse",
+            LIGHTHOUSE_COUNTS_PRIVATE_SHIPS,
+        ),
+        _flag(
+            "specialty_factory_counts_corn",
+            "Expansion I (OP-7): corn counts for the specialty factory",
+            SPECIALTY_FACTORY_COUNTS_CORN,
+        ),
+        _flag(
+            "library_craftsman_distinct",
+            "Expansion I (OP-8): the library's extra craftsman goods must be of different kinds",
+            LIBRARY_CRAFTSMAN_DISTINCT,
+        ),
+        OptionInfo(
+            "library_multiplier",
+            "Expansion I (OP-9): how many times a library owner gets the privilege of their role",
+            tuple(str(v) for v in LIBRARY_MULTIPLIER_CHOICES),
+            str(LIBRARY_MULTIPLIER),
+        ),
+        _flag(
+            "draft_hacienda_forest_exclusive",
+            "Expansion I (OP-10): the hacienda and the forest house exclude each other in the draft and"
+            " the random set",
+            DRAFT_HACIENDA_FOREST_EXCLUSIVE,
+        ),
+        OptionInfo(
+            "cloister_kinds",
+            "Expansion I (OP-11): the tiles that form cloister sets: plantations, quarries and forests"
+            " (all), or plantations only",
+            CLOISTER_KINDS_CHOICES,
+            DEFAULT_CLOISTER_KINDS,
+        ),
+        _flag(
+            "vp_trigger_any_phase",
+            "Expansion I (OP-20): an empty VP pool outside the captain phase (the church) ends"
+            " the game",
+            VP_TRIGGER_ANY_PHASE,
         ),
     ),
     has_chance=True,

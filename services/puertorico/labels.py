@@ -190,7 +190,7 @@ def _expansion_label(state: State, action: act.Action) -> str:
         return f"Put {arg2} {GOOD_NAMES[arg]} on the small wharf"
     if kind == act.SHIP_SMALL_WHARF:
         chosen = tuple(state.small_wharf_goods)
-        return f"Ship {_goods(chosen)} with the small wharf for {small_wharf_vp(sum(chosen))} VP"
+        return f"Ship {_goods(chosen)} with the small wharf for {small_wharf_vp(state, sum(chosen))} VP"
     if kind == act.SELL_TO_TRADING_POST:
         amount = post_revenue(state, state.actor, arg)
         return f"Sell 1 {GOOD_NAMES[arg]} to the trading post for {_plural(amount, 'doubloon')}"

@@ -8,7 +8,7 @@ from services.puertorico.data import (
     CITY_HALL,
     CLOISTER,
     CLOISTER_COUNTS_UNOCCUPIED,
-    CLOISTER_KINDS,
+    CLOISTER_KIND_SETS,
     CLOISTER_SET_SIZE,
     CLOISTER_TABLE,
     CUSTOMS_HOUSE,
@@ -23,7 +23,7 @@ from services.puertorico.data import (
     RESIDENCE_BONUS,
     RESIDENCE_MIN_BONUS,
 )
-from services.puertorico.state import Player, State
+from services.puertorico.state import Config, Player, State
 
 
 def _guild_hall(player: Player) -> int:
@@ -56,10 +56,10 @@ def _city_hall(player: Player) -> int:
     return sum(1 for building in player.buildings if BUILDINGS[building].violet)
 
 
-def _cloister(player: Player) -> int:
-    """Sets of 3 island tiles of one kind (quarries and forests are kinds; OP-11): 1/3/6/10 VP."""
+def _cloister(player: Player, config: Config) -> int:
+    """Sets of 3 island tiles of one kind (by default quarries and forests are kinds; OP-11): 1/3/6/10 VP."""
     counts = player.tiles if CLOISTER_COUNTS_UNOCCUPIED else [*player.occupied, player.tiles[FOREST]]
-    sets = sum(counts[kind] // CLOISTER_SET_SIZE for kind in CLOISTER_KINDS)
+    sets = sum(counts[kind] // CLOISTER_SET_SIZE for kind in CLOISTER_KIND_SETS[config.cloister_kinds])
     return CLOISTER_TABLE[min(sets, len(CLOISTER_TABLE) - 1)]
 
 
@@ -69,11 +69,10 @@ LARGE_BUILDING_BONUS = (
     (FORTRESS, _fortress),
     (CUSTOMS_HOUSE, _customs_house),
     (CITY_HALL, _city_hall),
-    (CLOISTER, _cloister),
 )
 
 
-def score_items(player: Player) -> list[tuple[str, int]]:
+def score_items(player: Player, config: Config) -> list[tuple[str, int]]:
     """The lines of a player's score; large-building bonuses only when occupied (ruling 25)."""
     items = [
         ("VP chips", player.vp),
@@ -82,6 +81,8 @@ def score_items(player: Player) -> list[tuple[str, int]]:
     for building, bonus in LARGE_BUILDING_BONUS:
         if player.has(building):
             items.append((BUILDINGS[building].name, bonus(player)))
+    if player.has(CLOISTER):
+        items.append((BUILDINGS[CLOISTER].name, _cloister(player, config)))
     return items
 
 
@@ -94,7 +95,7 @@ def final_scores(state: State) -> Scores:
     """Scores for every seat; winners and shared ranks once the game is over (OP-2: shared victory)."""
     rows = []
     for seat, player in enumerate(state.players):
-        items = score_items(player)
+        items = score_items(player, state.config)
         rows.append((seat, sum(points for _, points in items), tuple(items), tiebreak(player)))
     keys = [(total, tie) for _, total, _, tie in rows]
     seats = tuple(

@@ -11,11 +11,14 @@ from services.puertorico.data import (
     BUILDING_SET_DRAFT,
     BUILDING_SET_RANDOM,
     BUILDING_SETS,
+    CLOISTER_KINDS_CHOICES,
+    LIBRARY_MULTIPLIER_CHOICES,
     MAX_PLAYERS,
     MIN_PLAYERS,
     PRODUCTION_IDS,
     RANDOM_FIRST_GOVERNOR,
     SETUPS,
+    SMALL_WHARF_ROUNDING_CHOICES,
     VP_POOL_5P_CHOICES,
 )
 from services.puertorico.events import GameStarted, PlantationsRevealed
@@ -33,6 +36,19 @@ def check_config(player_count: int, config: Config) -> None:
         raise InvalidConfig(f"vp_pool_5p must be one of {VP_POOL_5P_CHOICES}, not {config.vp_pool_5p}")
     if config.buildings not in BUILDING_SETS:
         raise InvalidConfig(f"building set {config.buildings!r} is not one of {BUILDING_SETS}")
+    if config.small_wharf_rounding not in SMALL_WHARF_ROUNDING_CHOICES:
+        raise InvalidConfig(
+            f"small_wharf_rounding must be one of {SMALL_WHARF_ROUNDING_CHOICES},"
+            f" not {config.small_wharf_rounding!r}"
+        )
+    if config.library_multiplier not in LIBRARY_MULTIPLIER_CHOICES:
+        raise InvalidConfig(
+            f"library_multiplier must be one of {LIBRARY_MULTIPLIER_CHOICES}, not {config.library_multiplier}"
+        )
+    if config.cloister_kinds not in CLOISTER_KINDS_CHOICES:
+        raise InvalidConfig(
+            f"cloister_kinds must be one of {CLOISTER_KINDS_CHOICES}, not {config.cloister_kinds!r}"
+        )
 
 
 def new_game(player_count: int, config: Config, seed: bytes) -> tuple[State, list]:  # type: ignore[type-arg]
@@ -68,7 +84,7 @@ def new_game(player_count: int, config: Config, seed: bytes) -> tuple[State, lis
     if config.buildings == BUILDING_SET_BASE:
         on_sale = list(BASE_BUILDINGS)
     elif config.buildings == BUILDING_SET_RANDOM:
-        on_sale = [*PRODUCTION_IDS, *draft.random_set(state.rng)]
+        on_sale = [*PRODUCTION_IDS, *draft.random_set(state.rng, config)]
     else:
         on_sale = list(PRODUCTION_IDS)
     for building in on_sale:

@@ -9,9 +9,18 @@ from services.puertorico.data import (
     BUILDING_SET_BASE,
     BUILDINGS,
     CIRCLE_TILES,
+    DEFAULT_CLOISTER_KINDS,
     DEFAULT_VP_POOL_5P,
+    DRAFT_HACIENDA_FOREST_EXCLUSIVE,
     GUESTHOUSE,
+    LIBRARY_CRAFTSMAN_DISTINCT,
+    LIBRARY_MULTIPLIER,
+    LIGHTHOUSE_CAPTAIN_NEEDS_LOAD,
+    LIGHTHOUSE_COUNTS_PRIVATE_SHIPS,
     NO_ROLE,
+    SMALL_WHARF_ROUNDING,
+    SPECIALTY_FACTORY_COUNTS_CORN,
+    VP_TRIGGER_ANY_PHASE,
 )
 
 # The decision the acting seat faces (mirrors the protobuf Step enum, minus its zero value).
@@ -51,6 +60,16 @@ class Config:
     public_vp: bool = False
     vp_pool_5p: int = DEFAULT_VP_POOL_5P
     buildings: str = BUILDING_SET_BASE
+    # Expansion I open points the rules mark UNCONFIRMED (§11); the defaults are the rules' DEFAULTs.
+    small_wharf_rounding: str = SMALL_WHARF_ROUNDING  # OP-3
+    lighthouse_captain_needs_load: bool = LIGHTHOUSE_CAPTAIN_NEEDS_LOAD  # OP-5
+    lighthouse_counts_private_ships: bool = LIGHTHOUSE_COUNTS_PRIVATE_SHIPS  # OP-6
+    specialty_factory_counts_corn: bool = SPECIALTY_FACTORY_COUNTS_CORN  # OP-7
+    library_craftsman_distinct: bool = LIBRARY_CRAFTSMAN_DISTINCT  # OP-8
+    library_multiplier: int = LIBRARY_MULTIPLIER  # OP-9
+    draft_hacienda_forest_exclusive: bool = DRAFT_HACIENDA_FOREST_EXCLUSIVE  # OP-10
+    cloister_kinds: str = DEFAULT_CLOISTER_KINDS  # OP-11
+    vp_trigger_any_phase: bool = VP_TRIGGER_ANY_PHASE  # OP-20
 
 
 class Player:

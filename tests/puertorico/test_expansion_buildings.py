@@ -396,7 +396,7 @@ def test_statue_needs_no_colonist_and_university_sends_one_to_san_juan() -> None
     play(state, 0, UNIVERSITY_ACTION)
     player = state.players[0]
     assert (player.buildings[STATUE], player.san_juan) == (0, 1)
-    lines = dict(score_items(player))
+    lines = dict(score_items(player, state.config))
     assert lines["buildings"] == 3 + 4 + 8
     assert lines["city hall"] == 3
 
@@ -416,7 +416,7 @@ def test_cloister_sets(tiles: dict[int, int], forests: int, occupied: int, bonus
     """Cloister: sets of 3 tiles of one kind, 1/2/3/4+ sets -> 1/3/6/10 VP, tiles counted occupied or not."""
     state = expansion_game()
     set_player(state, 0, tiles=tiles, forests={CORN: forests}, buildings={CLOISTER: occupied})
-    assert dict(score_items(state.players[0])).get("cloister") == bonus
+    assert dict(score_items(state.players[0], state.config)).get("cloister") == bonus
 
 
 # --- Storehouse (captain storage) --------------------------------------------------------------
@@ -623,7 +623,7 @@ def test_guest_moves_before_the_final_score() -> None:
     assert legal(state) == {PASS_ACTION, GUEST_BUILDING[FORTRESS]}
     play(state, 1, GUEST_BUILDING[FORTRESS])
     assert state.step == GAME_OVER
-    assert dict(score_items(state.players[1]))["fortress"] == 14 // 3
+    assert dict(score_items(state.players[1], state.config))["fortress"] == 14 // 3
 
 
 # --- Library (every privilege of a role its owner selects is doubled) --------------------------
