@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from services.common.errors import GameOver, IllegalAction, MalformedRequest, NotYourTurn
+from services.common.decisions import DecisionLoop
 from services.glenmore import activation, movement, payment, tiles
 from services.glenmore.actions import Action
 from services.glenmore.data import AUTO_RESOLVE_FORCED
@@ -48,70 +48,21 @@ STEPS: dict[int, tuple[Legal, Play]] = {
 }
 
 
-def legal_now(state: State) -> list[Action]:
-    """The acting seat's legal actions (cached on the state until it changes)."""
-    legal = state.legal
-    if legal is None:
-        legal = [] if state.step == GAME_OVER else STEPS[state.step][0](state)
-        state.legal = legal
-    return legal
+def _legal(state: State) -> list[Action]:
+    """The step's legal actions."""
+    return STEPS[state.step][0](state)
 
 
-def check_seat(state: State, seat: int) -> None:
-    """Raise MalformedRequest unless `seat` is a seat of this game."""
-    if not 0 <= seat < state.n:
-        raise MalformedRequest(f"seat {seat} is not in this {state.n}-player game", seat=str(seat))
-
-
-def legal_actions(state: State, seat: int) -> list[Action]:
-    """`seat`'s legal actions: empty unless it is the acting seat."""
-    check_seat(state, seat)
-    if state.step == GAME_OVER or seat != state.actor:
-        return []
-    return legal_now(state)
-
-
-def acting_seats(state: State) -> tuple[int, ...]:
-    """The seat that acts now, or none once the game is over."""
-    return () if state.step == GAME_OVER else (state.actor,)
-
-
-def _step(state: State, action: Action, events: list) -> None:  # type: ignore[type-arg]
-    state.legal = None
+def _take(state: State, action: Action, events: list) -> None:  # type: ignore[type-arg]
+    """One decision in place."""
     STEPS[state.step][1](state, action, events)
 
 
-def settle(state: State, events: list) -> None:  # type: ignore[type-arg]
-    """Take forced decisions until a real choice (or the end) is reached."""
-    while state.step != GAME_OVER:
-        legal = legal_now(state)
-        if not (AUTO_RESOLVE_FORCED and len(legal) == 1):
-            return
-        _step(state, legal[0], events)
-
-
-def play(state: State, seat: int, action: Action) -> list:  # type: ignore[type-arg]
-    """Apply `seat`'s action in place; the state is untouched when the action is refused."""
-    check_seat(state, seat)
-    if state.step == GAME_OVER:
-        raise GameOver("the game is over")
-    if seat != state.actor:
-        raise NotYourTurn(f"seat {seat} does not act now; seat {state.actor} does", actor=str(state.actor))
-    if action not in legal_now(state):
-        raise IllegalAction(f"{action_name(action)} is not a legal action now", action=action_name(action))
-    events: list = []  # type: ignore[type-arg]
-    _step(state, action, events)
-    settle(state, events)
-    return events
-
-
-def apply(state: State, seat: int, action: Action) -> tuple[State, list]:  # type: ignore[type-arg]
-    """The pure form of `play`: a new state and the events; the argument is never changed."""
-    new_state = state.copy()
-    events = play(new_state, seat, action)
-    return new_state, events
-
-
-def action_name(action: Action) -> str:
-    """A compact description of any action, legal or not, for error messages."""
-    return f"action(kind={action.kind}, args={tuple(action[1:])})"
+LOOP: DecisionLoop[State, Action] = DecisionLoop(GAME_OVER, _legal, _take, AUTO_RESOLVE_FORCED)
+legal_now = LOOP.legal_now
+check_seat = LOOP.check_seat
+legal_actions = LOOP.legal_actions
+acting_seats = LOOP.acting_seats
+settle = LOOP.settle
+play = LOOP.play
+apply = LOOP.apply

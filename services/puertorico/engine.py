@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from services.common.errors import GameOver, IllegalAction, MalformedRequest, NotYourTurn
+from services.common.decisions import DecisionLoop
 from services.puertorico import builder, captain, craftsman, draft, mayor, roles, settler
 from services.puertorico import trader as trade
 from services.puertorico.actions import GUEST_TO_BUILDING, GUEST_TO_TILE, Action
@@ -75,75 +75,27 @@ OWN_TURN_STEPS = frozenset(
 GUEST_MOVES = (GUEST_TO_TILE, GUEST_TO_BUILDING)
 
 
-def legal_now(state: State) -> list[Action]:
-    """The acting seat's legal actions (cached on the state until it changes)."""
-    legal = state.legal
-    if legal is None:
-        legal = [] if state.step == GAME_OVER else STEPS[state.step][0](state)
-        if state.step in OWN_TURN_STEPS and state.players[state.actor].buildings.get(GUESTHOUSE):
-            legal = sorted(legal + guest_moves(state.players[state.actor]))
-        state.legal = legal
+def _legal(state: State) -> list[Action]:
+    """The step's legal actions, with the guest moves of a guesthouse owner's own turn."""
+    legal = STEPS[state.step][0](state)
+    if state.step in OWN_TURN_STEPS and state.players[state.actor].buildings.get(GUESTHOUSE):
+        legal = sorted(legal + guest_moves(state.players[state.actor]))
     return legal
 
 
-def check_seat(state: State, seat: int) -> None:
-    """Raise MalformedRequest unless `seat` is a seat of this game."""
-    if not 0 <= seat < state.n:
-        raise MalformedRequest(f"seat {seat} is not in this {state.n}-player game", seat=str(seat))
-
-
-def legal_actions(state: State, seat: int) -> list[Action]:
-    """`seat`'s legal actions: empty unless it is the acting seat."""
-    check_seat(state, seat)
-    if state.step == GAME_OVER or seat != state.actor:
-        return []
-    return legal_now(state)
-
-
-def acting_seats(state: State) -> tuple[int, ...]:
-    """The seat that acts now, or none once the game is over."""
-    return () if state.step == GAME_OVER else (state.actor,)
-
-
-def _step(state: State, action: Action, events: list) -> None:  # type: ignore[type-arg]
-    state.legal = None
+def _take(state: State, action: Action, events: list) -> None:  # type: ignore[type-arg]
+    """One decision in place; the end of a role moves the round on."""
     if action.kind in GUEST_MOVES and state.step != GUESTS:
         move_guest(state, state.actor, action, events)  # the turn's decision is still to come
     elif STEPS[state.step][1](state, action, events):
         roles.end_role(state, events)
 
 
-def settle(state: State, events: list) -> None:  # type: ignore[type-arg]
-    """Take forced decisions until a real choice (or the end) is reached."""
-    while state.step != GAME_OVER:
-        legal = legal_now(state)
-        if not (AUTO_RESOLVE_FORCED and len(legal) == 1):
-            return
-        _step(state, legal[0], events)
-
-
-def play(state: State, seat: int, action: Action) -> list:  # type: ignore[type-arg]
-    """Apply `seat`'s action in place; the state is untouched when the action is refused."""
-    check_seat(state, seat)
-    if state.step == GAME_OVER:
-        raise GameOver("the game is over")
-    if seat != state.actor:
-        raise NotYourTurn(f"seat {seat} does not act now; seat {state.actor} does", actor=str(state.actor))
-    if action not in legal_now(state):
-        raise IllegalAction(f"{action_name(action)} is not a legal action now", action=action_name(action))
-    events: list = []  # type: ignore[type-arg]
-    _step(state, action, events)
-    settle(state, events)
-    return events
-
-
-def apply(state: State, seat: int, action: Action) -> tuple[State, list]:  # type: ignore[type-arg]
-    """The pure form of `play`: a new state and the events; the argument is never changed."""
-    new_state = state.copy()
-    events = play(new_state, seat, action)
-    return new_state, events
-
-
-def action_name(action: Action) -> str:
-    """A compact description of any action, legal or not, for error messages."""
-    return f"action(kind={action.kind}, arg={action.arg}, arg2={action.arg2})"
+LOOP: DecisionLoop[State, Action] = DecisionLoop(GAME_OVER, _legal, _take, AUTO_RESOLVE_FORCED)
+legal_now = LOOP.legal_now
+check_seat = LOOP.check_seat
+legal_actions = LOOP.legal_actions
+acting_seats = LOOP.acting_seats
+settle = LOOP.settle
+play = LOOP.play
+apply = LOOP.apply

@@ -187,7 +187,7 @@ def test_t1_captain_phase_legal_loads_forced_loads_storage_and_clearing() -> Non
 
 def test_t1_forced_steps_offer_exactly_one_load(monkeypatch: pytest.MonkeyPatch) -> None:
     """T1 steps 4-7 with the engine's auto-play of forced decisions turned off: each is one legal load."""
-    monkeypatch.setattr(engine, "AUTO_RESOLVE_FORCED", False)
+    monkeypatch.setattr(engine.LOOP, "auto_resolve", False)
     state = t1_position()
     s5, s6, s7 = ship_of(state, 5), ship_of(state, 6), ship_of(state, 7)
     choose_role(state, ANNA, CAPTAIN)

@@ -1,0 +1,105 @@
+"""The decision loop shared by engines in which one seat decides at a time.
+
+An engine supplies two functions: the acting seat's legal actions, and taking one decision in
+place. The loop checks the seat and the action before anything changes, caches the legal actions on
+the state until it changes, takes a decision with a single legal action by itself (its events are
+reported like any other), and offers the pure `apply` on a copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, Protocol, Self, TypeVar
+
+from services.common.errors import GameOver, IllegalAction, MalformedRequest, NotYourTurn
+
+
+class TurnState(Protocol):
+    """What the loop needs of a state: seat count, step, acting seat, the legal-action cache, a copy."""
+
+    n: int
+    step: int
+    actor: int
+    legal: list[Any] | None
+
+    def copy(self) -> Self:
+        """An independent copy."""
+        ...
+
+
+S = TypeVar("S", bound=TurnState)
+A = TypeVar("A", bound=Hashable)
+
+
+class DecisionLoop(Generic[S, A]):
+    """Checks, takes and settles decisions for an engine; `auto_resolve` takes forced ones by itself."""
+
+    def __init__(
+        self,
+        game_over: int,
+        legal: Callable[[S], list[A]],
+        take: Callable[[S, A, list[Any]], None],
+        auto_resolve: bool = True,
+    ) -> None:
+        self.game_over = game_over
+        self.legal = legal
+        self.take = take
+        self.auto_resolve = auto_resolve
+
+    def legal_now(self, state: S) -> list[A]:
+        """The acting seat's legal actions (cached on the state until it changes)."""
+        legal = state.legal
+        if legal is None:
+            legal = [] if state.step == self.game_over else self.legal(state)
+            state.legal = legal
+        return legal
+
+    def check_seat(self, state: S, seat: int) -> None:
+        """Raise MalformedRequest unless `seat` is a seat of this game."""
+        if not 0 <= seat < state.n:
+            raise MalformedRequest(f"seat {seat} is not in this {state.n}-player game", seat=str(seat))
+
+    def legal_actions(self, state: S, seat: int) -> list[A]:
+        """`seat`'s legal actions: empty unless it is the acting seat."""
+        self.check_seat(state, seat)
+        if state.step == self.game_over or seat != state.actor:
+            return []
+        return self.legal_now(state)
+
+    def acting_seats(self, state: S) -> tuple[int, ...]:
+        """The seat that acts now, or none once the game is over."""
+        return () if state.step == self.game_over else (state.actor,)
+
+    def _take(self, state: S, action: A, events: list[Any]) -> None:
+        state.legal = None
+        self.take(state, action, events)
+
+    def settle(self, state: S, events: list[Any]) -> None:
+        """Take forced decisions until a real choice (or the end) is reached."""
+        while self.auto_resolve and state.step != self.game_over:
+            legal = self.legal_now(state)
+            if len(legal) != 1:
+                return
+            self._take(state, legal[0], events)
+
+    def play(self, state: S, seat: int, action: A) -> list[Any]:
+        """Apply `seat`'s action in place and return the events; the state is untouched when refused."""
+        self.check_seat(state, seat)
+        if state.step == self.game_over:
+            raise GameOver("the game is over")
+        if seat != state.actor:
+            raise NotYourTurn(
+                f"seat {seat} does not act now; seat {state.actor} does", actor=str(state.actor)
+            )
+        if action not in self.legal_now(state):
+            raise IllegalAction(f"{action!r} is not a legal action now", action=repr(action))
+        events: list[Any] = []
+        self._take(state, action, events)
+        self.settle(state, events)
+        return events
+
+    def apply(self, state: S, seat: int, action: A) -> tuple[S, list[Any]]:
+        """The pure form of `play`: a new state and the events; the argument is never changed."""
+        new_state = state.copy()
+        events = self.play(new_state, seat, action)
+        return new_state, events
