@@ -40,15 +40,15 @@ setup: $(SETUP_STAMPS) ## Create .venv with the locked dependencies and `bg`, in
 protos: $(VENV_STAMP) ## Regenerate the Python code of every .proto into gen/ from scratch
 	$(call generate_protos)
 
-run: $(SETUP_STAMPS) ## Start every rules service (and a local Redis) in the foreground
+run: $(SETUP_STAMPS) ## Start the whole suite in the foreground: Redis, rules services, worker, gateway
 	$(PY) -m deploy.local
 
 test: $(SETUP_STAMPS) ## Run the test suite (sets up first if needed)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-lint: $(SETUP_STAMPS) ## Run ruff, mypy on services/ and buf lint on the protos
+lint: $(SETUP_STAMPS) ## Run ruff, mypy (services, gateway, workers, cli) and buf lint on the protos
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy services/ gateway/
+	$(VENV)/bin/mypy services/ gateway/ workers/ cli/
 	cd protos && $(BUF) lint
 
 bench: $(SETUP_STAMPS) ## Run the benchmarks
