@@ -14,6 +14,7 @@ INSTALL_REDIS (1: install Debian's redis-server when missing and running as root
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -267,18 +268,25 @@ class Launcher:
             if process is None or process.poll() is not None:
                 continue
             self.say("launcher", f"stopping {row.name}")
-            process.terminate()
+            signal_group(process, signal.SIGTERM)
             try:
                 process.wait(timeout=STOP_TIMEOUT_SECONDS)
             except subprocess.TimeoutExpired:
                 self.say("launcher", f"{row.name} did not stop in {STOP_TIMEOUT_SECONDS:.0f} s; killing it")
-                process.kill()
+                signal_group(process, signal.SIGKILL)
                 process.wait()
                 code = 1
+            signal_group(process, signal.SIGKILL)  # children that outlived their parent (worker pools)
         for relay in self.relays:
             relay.join(timeout=2)
         self.say("launcher", "stopped")
         return code
+
+
+def signal_group(process: subprocess.Popen[str], signum: int) -> None:
+    """Send `signum` to a row's whole process group (each row runs in a session of its own)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signum)
 
 
 def readable(line: str) -> str:

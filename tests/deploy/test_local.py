@@ -96,9 +96,13 @@ def launcher(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], dict[str, 
     try:
         yield process, env
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        if process.poll() is None:  # let the launcher stop its rows, each in a session of its own
+            process.terminate()
+            try:
+                process.wait(60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
         assert process.stdout is not None
         process.stdout.close()
 
