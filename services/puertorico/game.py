@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from boardgame.puertorico.v1 import puertorico_pb2 as pb
 
-from services.common.game import GameInfo, Messages, OptionInfo, Scores
+from services.common.game import GameInfo, Messages, OptionInfo
+from services.common.modular import ModularGame
 from services.common.rng import Rng
 from services.puertorico import codec, engine, labels, setup
-from services.puertorico.actions import Action
 from services.puertorico.data import (
     BUILDING_SET_BASE,
     BUILDING_SET_DRAFT,
@@ -32,7 +32,7 @@ from services.puertorico.data import (
     VP_TRIGGER_ANY_PHASE,
 )
 from services.puertorico.scoring import final_scores
-from services.puertorico.state import Config, State
+from services.puertorico.state import State
 
 # Random play: the longest of 4,000 seeded games (1,000 per player count) took 1,063 decisions. The
 # rules set no hard limit (players could avoid every end trigger), so this is a generous safety bound.
@@ -117,8 +117,7 @@ GAME_INFO = GameInfo(
         ),
         _flag(
             "vp_trigger_any_phase",
-            "Expansion I (OP-20): an empty VP pool outside the captain phase (the church) ends"
-            " the game",
+            "Expansion I (OP-20): an empty VP pool outside the captain phase (the church) ends the game",
             VP_TRIGGER_ANY_PHASE,
         ),
     ),
@@ -130,83 +129,25 @@ GAME_INFO = GameInfo(
 )
 
 
-class PuertoRico:
-    """The Game protocol for Puerto Rico."""
+class PuertoRico(ModularGame):
+    """The Game protocol for Puerto Rico: the package's modules, plus what is its own."""
 
-    info = GAME_INFO
-    messages = Messages(config=pb.Config, state=pb.State, action=pb.Action, view=pb.View, event=pb.Event)
     # Configs the generic suites (conformance, golden playthroughs, bench) cover besides the defaults.
     example_configs = (
         (BUILDING_SET_DRAFT, pb.Config(buildings=pb.BUILDING_SET_DRAFT)),
         (BUILDING_SET_RANDOM, pb.Config(buildings=pb.BUILDING_SET_RANDOM)),
     )
 
-    def new_game(self, player_count: int, config: Config, seed: bytes) -> tuple[State, list]:  # type: ignore[type-arg]
-        """The initial state and the setup events."""
-        state, events = setup.new_game(player_count, config, seed)
-        engine.settle(state, events)
-        return state, events
-
-    def acting_seats(self, state: State) -> tuple[int, ...]:
-        """The seat that acts now."""
-        return engine.acting_seats(state)
-
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        """`seat`'s legal actions, sorted."""
-        return engine.legal_actions(state, seat)
-
-    def label(self, state: State, action: Action) -> str:
-        """A readable description of a legal action."""
-        return labels.label(state, action)
-
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list]:  # type: ignore[type-arg]
-        """The new state and the events; `state` is not changed."""
-        return engine.apply(state, seat, action)
-
-    def copy_state(self, state: State) -> State:
-        """An independent copy."""
-        return state.copy()
-
-    def play(self, state: State, seat: int, action: Action) -> list:  # type: ignore[type-arg]
-        """Apply in place; returns the events."""
-        return engine.play(state, seat, action)
-
-    def is_terminal(self, state: State) -> bool:
-        """Whether the game is over."""
-        return state.terminal
-
-    def scores(self, state: State) -> Scores:
-        """The score breakdown."""
-        return final_scores(state)
-
-    def config_from_proto(self, message: pb.Config) -> Config:
-        """The native config."""
-        return codec.config_from_proto(message)
-
-    def state_to_proto(self, state: State) -> pb.State:
-        """The State message."""
-        return codec.state_to_proto(state)
-
-    def state_from_proto(self, message: pb.State) -> State:
-        """The native state, checked."""
-        state = codec.state_from_proto(message)
-        return state
-
-    def action_to_proto(self, action: Action) -> pb.Action:
-        """The Action message."""
-        return codec.action_to_proto(action)
-
-    def action_from_proto(self, message: pb.Action) -> Action:
-        """The native action."""
-        return codec.action_from_proto(message)
-
-    def view_to_proto(self, state: State, seat: int | None) -> pb.View:
-        """What `seat` may see."""
-        return codec.view_to_proto(state, seat)
-
-    def event_to_proto(self, event: tuple) -> tuple[pb.Event, str, tuple[int, ...]]:  # type: ignore[type-arg]
-        """The Event message, its text and audience."""
-        return codec.event_to_proto(event)
+    def __init__(self) -> None:
+        super().__init__(
+            GAME_INFO,
+            Messages(config=pb.Config, state=pb.State, action=pb.Action, view=pb.View, event=pb.Event),
+            setup=setup,
+            engine=engine,
+            labels=labels,
+            codec=codec,
+            scores=final_scores,
+        )
 
     def disturb_hidden(self, state: State, seat: int | None, rng: Rng) -> State:
         """A copy differing only in what `seat` cannot see: stack order, RNG, others' VP chips, the kinds
