@@ -15,13 +15,6 @@ IMAGE = "boardgame-backend"
 PROCESS_PACKAGES = ("services", "gateway", "workers", "deploy")
 
 
-def _celery_app_written() -> bool:
-    """Whether some module of workers/ builds the Celery app yet (the workers are being written)."""
-    return any("Celery(" in path.read_text() for path in sorted((ROOT / "workers").rglob("*.py")))
-
-
-WORKERS_PENDING = not _celery_app_written()
-
 ENV_READ = re.compile(r"""(?:environ(?:\.get)?\s*[(\[]|getenv\s*\()\s*["']([A-Z][A-Z0-9_]*)["']""")
 METRIC_DEFINED = re.compile(
     r"""\b(?:Counter|Gauge|Histogram|Summary)(?:MetricFamily)?\(\s*["']([a-zA-Z_:][a-zA-Z0-9_:]*)["']"""
@@ -73,12 +66,6 @@ def command_modules(command: list[str]) -> list[str]:
         if flag in command:
             modules.append(command[command.index(flag) + 1])
     return modules
-
-
-def pending(module: str) -> bool:
-    """Whether a module belongs to a part not written yet (the workers' Celery app), so its absence is
-    expected; once workers/ builds a Celery app, the commands must name its module."""
-    return WORKERS_PENDING and module.split(".")[0] == "workers"
 
 
 def registered_game_modules() -> tuple[str, ...]:

@@ -67,7 +67,7 @@ def test_commands_run_modules_that_exist(compose: dict[str, Any]) -> None:
         modules = facts.command_modules(service["command"])
         assert modules, f"{name}: command is not `python -m MODULE`"
         for module in modules:
-            assert facts.module_exists(module) or facts.pending(module), f"{name}: no module {module}"
+            assert facts.module_exists(module), f"{name}: no module {module}"
         test = service.get("healthcheck", {}).get("test", [])
         if test:
             assert facts.module_exists(test[3]), f"{name}: health check module {test[3]} is missing"

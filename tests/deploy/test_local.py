@@ -53,7 +53,6 @@ def test_plan_has_one_rules_row_per_registered_game(tmp_path: Path) -> None:
     assert gateway.env["RULES_ADDRESSES"] == ",".join(row.env["RULES_ADDRESS"] for row in rows)
 
 
-@pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is not installed")
 def test_plan_starts_a_persistent_redis_first(tmp_path: Path) -> None:
     rows, _ = local.plan({"REDIS_PORT": "7000", "DATA_DIR": str(tmp_path)})
     redis = rows[0]
