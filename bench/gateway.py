@@ -174,7 +174,6 @@ def _finished_game_bytes(channel_address: str, redis_url: str) -> tuple[int, int
 
     async def play() -> str:
         async with grpc.aio.insecure_channel(channel_address) as channel:
-            out: dict[str, list[float]] = {"latency": [], "moves": [], "finished": []}
             games = gateway_pb2_grpc.GameServiceStub(channel)
             game_id, players = await _new_game(channel)
             rng = Rng(99)
@@ -193,7 +192,6 @@ def _finished_game_bytes(channel_address: str, redis_url: str) -> tuple[int, int
                     ),
                     metadata=actor,
                 )
-            del out
 
     game_id = asyncio.run(play())
     client = redis.Redis.from_url(redis_url)

@@ -172,11 +172,6 @@ class GameStore:
             meta, None if previous is None else int(previous), blob(state or b""), int(version or 0)
         )
 
-    async def request_version(self, game_id: str, request_id: str) -> int | None:
-        """The version a request id already produced, if any."""
-        value = await self.redis.hget(keys.game_requests(game_id), request_id)
-        return None if value is None else int(value)
-
     async def commit(
         self,
         game_id: str,
