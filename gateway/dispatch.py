@@ -2,7 +2,7 @@
 
 The gateway never imports the tasks: it sends them by name to the broker (CELERY_BROKER_URL, or the
 Redis of REDIS_URL), so it needs Celery's client only. Publishing is a blocking call, so it runs on a
-thread and never stalls the event loop. The clock bookkeeping is `workers.clocks.after_commit`.
+thread and never stalls the event loop. The clock bookkeeping is `gateway.clocks.after_commit`.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import redis.asyncio as aioredis
 from celery import Celery
 
+from gateway import clocks
 from gateway.app import Dispatcher
 from gateway.settings import Settings
 
@@ -34,8 +35,6 @@ class CeleryDispatch:
         self, game_id: str, version: int, acting_seats: list[int], game_over: bool
     ) -> None:
         """Queue the bot turn or the scoring the new version needs and update the clock."""
-        from workers import clocks
-
         await clocks.after_commit(self.redis, self.queue, game_id, version, acting_seats, game_over)
 
 

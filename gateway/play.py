@@ -13,11 +13,11 @@ from google.protobuf import any_pb2
 from gateway import keys, metrics, moves
 from gateway.app import Gateway
 from gateway.auth import Principal, authenticate
+from gateway.clocks import KIND_CLOCK, read_entry
 from gateway.errors import GatewayError, invalid, permission_denied, precondition, rpc, stream_rpc
 from gateway.fanout import Fanout
 from gateway.replies import text
 from gateway.store import STATUS_FINISHED, GameStore, Meta
-from workers.clocks import KIND_CLOCK, read_entry
 
 MAX_REQUEST_ID = 64
 META_REFRESH_SECONDS = 1.0

@@ -6,7 +6,8 @@ from typing import Any
 
 from celery import signals
 
-from workers import clocks, metrics, runtime, scoring, selfplay, turns
+from gateway import clocks
+from workers import metrics, runtime, scoring, selfplay, turns
 from workers.app import celery
 
 __all__ = ["finalize", "metrics", "on_deadline", "play_game", "sweep_clocks", "take_turn"]

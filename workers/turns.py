@@ -18,14 +18,14 @@ import grpc
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf import any_pb2
 
-from gateway import keys, moves
+from gateway import clocks, keys, moves
 from gateway.app import Gateway
 from gateway.errors import GatewayError
 from gateway.store import STATUS_FINISHED, GameStore, Meta
 from services.common import registry
 from services.common.game import Game
 from services.common.rng import Rng
-from workers import clocks, metrics
+from workers import metrics
 from workers.bots import HEURISTIC, RANDOM, SEARCH, Budget, choose_action
 
 log = logging.getLogger(__name__)

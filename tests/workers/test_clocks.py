@@ -7,10 +7,10 @@ import grpc
 import redis
 from boardgame.gateway.v1 import gateway_pb2
 
-from gateway import keys
+from gateway import clocks, keys
 from tests.gateway.support import Client, GatewayProcess
 from tests.workers.support import bot_seat, finalized, new_game, wait_for
-from workers import clocks, scoring
+from workers import scoring
 
 TITLE = "puertorico"
 
