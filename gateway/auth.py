@@ -1,7 +1,9 @@
 """Who is calling: bearer tokens, operator API keys, player records, password hashes, the rate limit.
 
 Secrets (tokens, API keys) are random and reach Redis only as their SHA-256, so a copy of the store
-signs nobody in. Passwords are hashed with scrypt and a random salt.
+signs nobody in. A token reads `<player id>.<secret>`: the id finds the player's keys, so checking a
+token, counting the call and reading the player is one script on one Cluster slot. Passwords are
+hashed with scrypt and a random salt.
 """
 
 from __future__ import annotations
@@ -74,21 +76,43 @@ def bearer_token(context: grpc.aio.ServicerContext) -> str:
     return header[len(BEARER) :].strip()
 
 
+# One round trip, one Cluster slot: the session must exist, then the call is counted and the player's
+# record returned. A forged token naming someone's player id counts nothing against that player.
+AUTHENTICATE_SCRIPT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'unknown'} end
+local record = redis.call('HGETALL', KEYS[2])
+if #record == 0 then return {'gone'} end
+local calls = redis.call('INCR', KEYS[3])
+if calls == 1 then redis.call('EXPIRE', KEYS[3], 2) end
+return {'ok', calls, record}
+"""
+
+
+def token_player(token: str) -> str:
+    """The player id a token names (`<player id>.<secret>`); UNAUTHENTICATED for any other shape."""
+    player_id, dot, secret = token.partition(".")
+    if not dot or not player_id or not secret:
+        raise unauthenticated("the token is unknown, expired or signed out")
+    return player_id
+
+
 async def authenticate(app: Gateway, context: grpc.aio.ServicerContext) -> Principal:
     """The caller signed in by the call's bearer token, after counting the call against its rate limit."""
     token = bearer_token(context)
-    stored = await app.redis.get(keys.session(digest(token)))
-    if stored is None:
+    player_id = token_player(token)
+    script = app.redis.register_script(AUTHENTICATE_SCRIPT)
+    reply = await script(
+        keys=[
+            keys.session(player_id, digest(token)),
+            keys.player(player_id),
+            keys.rate(player_id, int(time.time())),
+        ]
+    )
+    if reply[0] == b"unknown":
         raise unauthenticated("the token is unknown, expired or signed out")
-    player_id = text(stored)
-    second = int(time.time())
-    async with app.redis.pipeline(transaction=False) as pipe:
-        pipe.hgetall(keys.player(player_id))
-        pipe.incr(keys.rate(player_id, second))
-        pipe.expire(keys.rate(player_id, second), 2)
-        record, calls, _ = await pipe.execute()
-    if not record:
+    if reply[0] == b"gone":
         raise unauthenticated("the token's player no longer exists")
+    calls, flat = reply[1], reply[2]
     if calls > app.settings.rate_limit_per_second:
         raise GatewayError(
             grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -96,7 +120,7 @@ async def authenticate(app: Gateway, context: grpc.aio.ServicerContext) -> Princ
             f"more than {app.settings.rate_limit_per_second} calls in one second; slow down",
             limit=str(app.settings.rate_limit_per_second),
         )
-    player = player_from_record(player_id, record)
+    player = player_from_record(player_id, dict(zip(flat[::2], flat[1::2], strict=True)))
     return Principal(player.player_id, player.display_name, player.guest, player.bot)
 
 
@@ -114,9 +138,9 @@ async def authenticate_operator(app: Gateway, context: grpc.aio.ServicerContext)
 async def new_session(app: Gateway, player_id: str) -> gateway_pb2.Session:
     """A fresh token for the player, stored hashed with the configured lifetime."""
     player = await get_player(app, player_id)
-    token = secrets.token_urlsafe(TOKEN_BYTES)
+    token = f"{player_id}.{secrets.token_urlsafe(TOKEN_BYTES)}"
     ttl = app.settings.token_ttl_seconds
-    await app.redis.set(keys.session(digest(token)), player_id, ex=ttl)
+    await app.redis.set(keys.session(player_id, digest(token)), player_id, ex=ttl)
     expires_at = Timestamp()
     expires_at.FromSeconds(int(time.time()) + ttl)
     return gateway_pb2.Session(token=token, expires_at=expires_at, player=player)
@@ -124,7 +148,7 @@ async def new_session(app: Gateway, player_id: str) -> gateway_pb2.Session:
 
 async def revoke(app: Gateway, token: str) -> None:
     """Sign a token out; it stops working at once."""
-    await app.redis.delete(keys.session(digest(token)))
+    await app.redis.delete(keys.session(token_player(token), digest(token)))
 
 
 def player_from_record(player_id: str, record: dict[bytes | str, bytes | str]) -> gateway_pb2.Player:

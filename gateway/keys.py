@@ -1,5 +1,6 @@
 """Every Redis key the gateway uses. Keys of a game carry the hash tag {game_id}, so a game lives in
-one Redis Cluster slot and the write path's Lua script touches a single slot."""
+one Redis Cluster slot and the write path's Lua script touches a single slot. Likewise the keys that
+sign a player in (record, sessions, rate counters) carry {player_id}, so authentication is one script."""
 
 from __future__ import annotations
 
@@ -55,8 +56,8 @@ def open_lobbies_of(title: str) -> str:
 
 
 def player(player_id: str) -> str:
-    """Hash: display name, guest, bot, username."""
-    return f"player:{player_id}"
+    """Hash: display name, guest, bot, username. A player's keys carry the hash tag {player_id}."""
+    return f"player:{{{player_id}}}"
 
 
 def username(name: str) -> str:
@@ -74,9 +75,9 @@ def external_player(operator: str, external_id: str) -> str:
     return f"external:{operator}:{external_id}"
 
 
-def session(token_hash: str) -> str:
-    """String with expiry: the player id a token (stored as its SHA-256) signs in."""
-    return f"session:{token_hash}"
+def session(player_id: str, token_hash: str) -> str:
+    """String with expiry: present while the player's token (stored as its SHA-256) signs in."""
+    return f"session:{{{player_id}}}:{token_hash}"
 
 
 def api_key(key_hash: str) -> str:
@@ -86,7 +87,7 @@ def api_key(key_hash: str) -> str:
 
 def rate(player_id: str, second: int) -> str:
     """Counter with expiry: the player's calls in one second."""
-    return f"rate:{player_id}:{second}"
+    return f"rate:{{{player_id}}}:{second}"
 
 
 def live_games(title: str) -> str:

@@ -211,6 +211,21 @@ def test_the_rate_limit_counts_calls_per_player_per_second(redis_url: str, rules
         assert me(hasty).display_name == "guest"
 
 
+def test_a_forged_token_naming_a_player_signs_nobody_in_and_costs_them_nothing(
+    redis_url: str, rules: dict[str, str]
+) -> None:
+    with own_gateway(redis_url, rules, rate_limit_per_second=3) as own:
+        victim = guest(own.make_client)
+        player_id = me(victim).player_id
+        assert victim.token.startswith(f"{player_id}.")
+        forged = (("authorization", f"Bearer {player_id}.not-the-secret"),)
+        for _ in range(10):
+            code, info = refused(victim.accounts.GetMe, gateway_pb2.GetMeRequest(), forged)
+            assert (code, info.reason) == (UNAUTHENTICATED, "UNAUTHENTICATED")
+        time.sleep(1.1)
+        assert [me(victim).player_id for _ in range(3)] == [player_id] * 3, "forged calls were not counted"
+
+
 def test_tokens_and_api_keys_are_stored_only_hashed(redis_url: str, rules: dict[str, str]) -> None:
     with own_gateway(redis_url, rules) as own:
         store = own.store
@@ -224,9 +239,10 @@ def test_tokens_and_api_keys_are_stored_only_hashed(redis_url: str, rules: dict[
         stored = every_stored_value(store)
         for secret in (client.token, issued.token, api_key):
             assert not any(secret.encode() in value for value in stored)
-        assert store.get(keys.session(hashlib.sha256(client.token.encode()).hexdigest())) is not None
+        session = keys.session(me(client).player_id, hashlib.sha256(client.token.encode()).hexdigest())
+        assert store.get(session) is not None
+        assert store.ttl(session) > 0
         assert store.get(keys.api_key(hashlib.sha256(api_key.encode()).hexdigest())) == b"acme"
-        assert store.ttl(keys.session(hashlib.sha256(client.token.encode()).hexdigest())) > 0
 
 
 def create_api_key(url: str, operator: str = "acme") -> str:
