@@ -9,6 +9,7 @@ from typing import Protocol
 
 import redis.asyncio as aioredis
 
+from gateway.clocks import Known
 from gateway.rules import RulesDirectory
 from gateway.settings import Settings
 
@@ -17,9 +18,14 @@ class Dispatcher(Protocol):
     """Work that follows a committed change: bot turns, turn clocks, end-game scoring."""
 
     async def after_commit(
-        self, game_id: str, version: int, acting_seats: list[int], game_over: bool
+        self,
+        game_id: str,
+        version: int,
+        acting_seats: list[int],
+        game_over: bool,
+        known: Known | None = None,
     ) -> None:
-        """Queue whatever must happen next for the game."""
+        """Queue whatever must happen next for the game (`known`: what the committer read before)."""
         ...
 
 
@@ -27,7 +33,12 @@ class NoDispatch:
     """A dispatcher that queues nothing (no workers configured)."""
 
     async def after_commit(
-        self, game_id: str, version: int, acting_seats: list[int], game_over: bool
+        self,
+        game_id: str,
+        version: int,
+        acting_seats: list[int],
+        game_over: bool,
+        known: Known | None = None,
     ) -> None:
         """Nothing to queue."""
 
@@ -48,11 +59,16 @@ class Background:
         self.last: dict[str, asyncio.Task[None]] = {}
 
     async def after_commit(
-        self, game_id: str, version: int, acting_seats: list[int], game_over: bool
+        self,
+        game_id: str,
+        version: int,
+        acting_seats: list[int],
+        game_over: bool,
+        known: Known | None = None,
     ) -> None:
         """Schedule the inner dispatcher's work behind the game's earlier work."""
         previous = self.last.get(game_id)
-        task = asyncio.create_task(self._run(previous, game_id, version, acting_seats, game_over))
+        task = asyncio.create_task(self._run(previous, game_id, version, acting_seats, game_over, known))
         self.last[game_id] = task
         task.add_done_callback(
             lambda done: self.last.pop(game_id, None) if self.last.get(game_id) is done else None
@@ -65,11 +81,12 @@ class Background:
         version: int,
         acting_seats: list[int],
         game_over: bool,
+        known: Known | None,
     ) -> None:
         if previous is not None:
             await asyncio.wait([previous])
         try:
-            await self.inner.after_commit(game_id, version, acting_seats, game_over)
+            await self.inner.after_commit(game_id, version, acting_seats, game_over, known)
         except Exception:
             log.exception("dispatch after commit failed", extra={"game_id": game_id, "version": version})
 

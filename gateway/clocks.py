@@ -2,13 +2,16 @@
 
 Every active game has one entry: a hash (`keys.game_clock`) saying what the workers wait for at which
 version, and its due time in one sorted set (`keys.deadlines`). The dispatcher rewrites the entry after
-every commit (`after_commit`):
+every commit (`after_commit`); a committer that read the game's meta and entry with its snapshot
+passes them on (`Known`), so the common move costs no extra reads:
 
 - a bot acts: its turn is queued at once and the entry is a watchdog (`bot`), due if the turn is lost;
 - a human acts under a clock: the entry (`clock`) is due when the seat's time runs out: the per-move
   limit, or what is left of its total time, whichever comes first; total time is charged per move;
 - a human acts without a clock: a periodic check (`watch`), so a commit whose dispatch was lost (a
-  crash between the commit and the dispatch) is noticed and dispatched again;
+  crash between the commit and the dispatch) is noticed and dispatched again. A standing check that is
+  not due for a while yet is left as it is: when it falls due for an older version, the sweep
+  dispatches the current one, which is all a lost dispatch needs;
 - the game is over: the entry is removed and `finalize` is queued.
 
 The sweep (`due_games`) leases due entries for a while so that overlapping sweeps queue a game once,
@@ -27,11 +30,12 @@ import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 
 from gateway import keys
-from gateway.store import STATUS_FINISHED, GameStore
+from gateway.store import STATUS_FINISHED, GameStore, Meta
 
 KIND_CLOCK, KIND_BOT, KIND_WATCH = "clock", "bot", "watch"
 BOT_WATCHDOG_MS = 30_000
 WATCH_INTERVAL_MS = 60_000
+WATCH_STANDING_MS = WATCH_INTERVAL_MS // 2  # a watch entry due later than this is left as it is
 LEASE_MS = 10_000
 SWEEP_LIMIT = 500
 
@@ -78,7 +82,16 @@ class Entry:
     left: dict[int, int]
 
 
-def _entry(fields: dict[bytes, bytes]) -> Entry | None:
+@dataclass(frozen=True)
+class Known:
+    """What a committer read just before its commit: the game's meta and its clock entry then."""
+
+    meta: Meta
+    entry: Entry | None
+
+
+def entry_of(fields: dict[bytes, bytes]) -> Entry | None:
+    """The entry of a stored clock hash (None for an empty one)."""
     if not fields:
         return None
     left = {int(k[5:]): int(v) for k, v in fields.items() if k.startswith(b"left:")}
@@ -95,7 +108,7 @@ def _entry(fields: dict[bytes, bytes]) -> Entry | None:
 async def read_entry(redis: aioredis.Redis, game_id: str) -> Entry | None:
     """The game's clock entry, or None."""
     fields: dict[bytes, bytes] = await redis.hgetall(keys.game_clock(game_id))  # type: ignore[assignment]
-    return _entry(fields)
+    return entry_of(fields)
 
 
 async def deadline_ms(redis: aioredis.Redis, game_id: str) -> int | None:
@@ -138,6 +151,7 @@ async def after_commit(
     acting_seats: Sequence[int],
     game_over: bool,
     now: int | None = None,
+    known: Known | None = None,
 ) -> None:
     """Queue what the new version needs (a bot turn, scoring) and rewrite the game's clock entry."""
     if game_over:
@@ -145,15 +159,14 @@ async def after_commit(
         await clear(redis, game_id)
         return
     now = now_ms() if now is None else now
-    store = GameStore(redis, 0)
-    meta = await store.meta(game_id)
+    meta = known.meta if known is not None else await GameStore(redis, 0).meta(game_id)
     if meta is None or meta.status == STATUS_FINISHED:
         return
     seats = {seat.seat: seat for seat in meta.record.seats}
     bots = [s for s in acting_seats if s in seats and is_bot_seat(seats[s])]
     if bots:
         await queue(TAKE_TURN, [game_id, version])
-    previous = await read_entry(redis, game_id)
+    previous = known.entry if known is not None else await read_entry(redis, game_id)
     if previous is not None and previous.version > version:
         return
     same = previous is not None and previous.version == version
@@ -167,6 +180,9 @@ async def after_commit(
         return
     seat = humans[0]
     if not (clock.per_move_seconds or clock.total_seconds):
+        standing = previous is not None and previous.kind == KIND_WATCH
+        if standing and previous is not None and previous.due - now > WATCH_STANDING_MS:
+            return  # the standing check covers this version too (see the module docstring)
         await _write(redis, game_id, version, now + WATCH_INTERVAL_MS, {**fields, "kind": KIND_WATCH})
         return
     started = previous.started_at if same and previous is not None and previous.kind == KIND_CLOCK else now

@@ -32,10 +32,17 @@ class CeleryDispatch:
         await asyncio.to_thread(self.celery.send_task, task, args=list(args))
 
     async def after_commit(
-        self, game_id: str, version: int, acting_seats: list[int], game_over: bool
+        self,
+        game_id: str,
+        version: int,
+        acting_seats: list[int],
+        game_over: bool,
+        known: clocks.Known | None = None,
     ) -> None:
         """Queue the bot turn or the scoring the new version needs and update the clock."""
-        await clocks.after_commit(self.redis, self.queue, game_id, version, acting_seats, game_over)
+        await clocks.after_commit(
+            self.redis, self.queue, game_id, version, acting_seats, game_over, known=known
+        )
 
 
 def dispatcher_from_settings(settings: Settings) -> Dispatcher:

@@ -16,6 +16,7 @@ from google.protobuf import any_pb2
 
 from gateway import metrics
 from gateway.app import Gateway
+from gateway.clocks import Known, entry_of
 from gateway.errors import GatewayError, invalid, not_found, permission_denied, precondition
 from gateway.games import now
 from gateway.store import STATUS_FINISHED, GameStore, Meta
@@ -119,5 +120,8 @@ async def play(
     metrics.MOVES_APPLIED.labels(meta.record.title).inc()
     if change.game_over:
         await store.finish(meta.record.title, game_id)
-    await app.dispatcher.after_commit(game_id, result.version, list(change.acting_seats), change.game_over)
+    known = Known(meta, entry_of(snapshot.clock))
+    await app.dispatcher.after_commit(
+        game_id, result.version, list(change.acting_seats), change.game_over, known
+    )
     return Played(result.version, change, meta, seat)

@@ -79,12 +79,14 @@ class Meta:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """What a move needs, read at once: meta, a previous result of its request id, state, version."""
+    """What a move needs, read at once: meta, a previous result of its request id, state, version, and
+    the game's clock hash (see `gateway.clocks`)."""
 
     meta: Meta
     request_version: int | None
     state: bytes
     version: int
+    clock: dict[bytes, bytes]
 
 
 def _meta(fields: list[bytes | str | None]) -> Meta | None:
@@ -159,17 +161,19 @@ class GameStore:
         return blob(state or b""), int(version or 0)
 
     async def snapshot(self, game_id: str, request_id: str) -> Snapshot | None:
-        """In one round trip: the meta, the version a request id already produced, the state and version."""
+        """In one round trip: the meta, the version a request id already produced, the state and version,
+        and the clock hash."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hmget(keys.game_meta(game_id), META_FIELDS)
             pipe.hget(keys.game_requests(game_id), request_id or "-")
             pipe.mget(keys.game_state(game_id), keys.game_version(game_id))
-            fields, previous, (state, version) = await pipe.execute()
+            pipe.hgetall(keys.game_clock(game_id))
+            fields, previous, (state, version), clock = await pipe.execute()
         meta = _meta(fields)
         if meta is None:
             return None
         return Snapshot(
-            meta, None if previous is None else int(previous), blob(state or b""), int(version or 0)
+            meta, None if previous is None else int(previous), blob(state or b""), int(version or 0), clock
         )
 
     async def commit(

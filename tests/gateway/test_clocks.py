@@ -1,0 +1,101 @@
+"""The clock bookkeeping after each commit (`gateway.clocks.after_commit`), against a real Redis: what
+it writes and queues, and that a committer's `Known` reads give the same result as reading again."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+import redis.asyncio as aioredis
+from boardgame.gateway.v1 import gateway_pb2
+
+from gateway import clocks, keys
+from gateway.store import STATUS_ACTIVE, Meta
+
+NOW = 1_000_000_000
+
+
+def meta(game_id: str, *, per_move_seconds: int = 0, bot_seat: int | None = None) -> Meta:
+    """The meta of a 2-seat game, with a per-move clock and a bot seat when asked for."""
+    record = gateway_pb2.GameRecord(game_id=game_id, title="puertorico")
+    for seat in range(2):
+        record.seats.add(seat=seat, player=gateway_pb2.Player(player_id=f"p{seat}", bot=seat == bot_seat))
+    clock = gateway_pb2.TurnClock(per_move_seconds=per_move_seconds)
+    return Meta(record, STATUS_ACTIVE, clock, "lobby", (0,))
+
+
+async def bookkeep(
+    redis_url: str,
+    game_id: str,
+    steps: Sequence[tuple[int, int, list[int]]],
+    game_meta: Meta,
+    *,
+    known: bool,
+) -> tuple[list[clocks.Entry | None], list[tuple[str, list[object]]]]:
+    """Run after_commit for each (version, now, acting seats); the entry after each step and the queue."""
+    redis = aioredis.Redis.from_url(redis_url)
+    queued: list[tuple[str, list[object]]] = []
+
+    async def queue(task: str, args: Sequence[object]) -> None:
+        queued.append((task, list(args)))
+
+    entries = []
+    try:
+        for version, now, acting in steps:
+            hint = clocks.Known(game_meta, await clocks.read_entry(redis, game_id)) if known else None
+            if not known:
+                await redis.hset(keys.game_meta(game_id), "record", game_meta.record.SerializeToString())
+                await redis.hset(keys.game_meta(game_id), mapping={"status": STATUS_ACTIVE, "acting": "0"})
+                await redis.hset(keys.game_meta(game_id), "clock", game_meta.clock.SerializeToString())
+            await clocks.after_commit(redis, queue, game_id, version, acting, False, now=now, known=hint)
+            entries.append(await clocks.read_entry(redis, game_id))
+    finally:
+        await redis.aclose()
+    return entries, queued
+
+
+def test_a_standing_watch_entry_is_kept_while_more_than_half_its_interval_is_left(redis_url: str) -> None:
+    steps = [
+        (1, NOW, [0]),
+        (2, NOW + 1_000, [1]),
+        (3, NOW + clocks.WATCH_STANDING_MS - 1, [0]),
+        (4, NOW + clocks.WATCH_STANDING_MS, [1]),
+    ]
+    entries, queued = asyncio.run(bookkeep(redis_url, "watch-game", steps, meta("watch-game"), known=True))
+    assert [(e.kind, e.version, e.due) for e in entries if e] == [
+        (clocks.KIND_WATCH, 1, NOW + clocks.WATCH_INTERVAL_MS),
+        (clocks.KIND_WATCH, 1, NOW + clocks.WATCH_INTERVAL_MS),
+        (clocks.KIND_WATCH, 1, NOW + clocks.WATCH_INTERVAL_MS),
+        (clocks.KIND_WATCH, 4, NOW + clocks.WATCH_STANDING_MS + clocks.WATCH_INTERVAL_MS),
+    ]
+    assert queued == []
+
+
+def test_known_reads_give_the_same_entries_as_reading_again(redis_url: str) -> None:
+    steps = [(1, NOW, [0]), (2, NOW + 2_000, [1]), (3, NOW + 5_000, [0])]
+    for name, game_meta in [
+        ("clocked", meta("x", per_move_seconds=30)),
+        ("bot", meta("x", bot_seat=1)),
+        ("watched", meta("x")),
+    ]:
+        results = []
+        for known in (True, False):
+            game_id = f"{name}-{known}"
+            game_meta.record.game_id = game_id
+            results.append(asyncio.run(bookkeep(redis_url, game_id, steps, game_meta, known=known)))
+        (with_known, queued_known), (reading, queued_reading) = results
+        assert with_known == reading, name
+        assert [(task, args[1:]) for task, args in queued_known] == [
+            (task, args[1:]) for task, args in queued_reading
+        ], name
+
+
+def test_a_clocked_turn_is_due_when_its_time_runs_out(redis_url: str) -> None:
+    steps = [(1, NOW, [0]), (2, NOW + 4_000, [1])]
+    entries, _ = asyncio.run(
+        bookkeep(redis_url, "due-game", steps, meta("due-game", per_move_seconds=30), known=True)
+    )
+    assert [(e.kind, e.version, e.seat, e.due) for e in entries if e] == [
+        (clocks.KIND_CLOCK, 1, 0, NOW + 30_000),
+        (clocks.KIND_CLOCK, 2, 1, NOW + 4_000 + 30_000),
+    ]
