@@ -1,8 +1,9 @@
 """Watch fan-out: one Redis pub/sub connection per gateway process, one queue per watcher.
 
-A change committed through any gateway replica (or a worker) is published on the game's channel;
-every replica subscribed to that channel hands it to its own watchers, so any replica serves any
-watcher.
+A change committed through any gateway replica (or a worker) is published on the game's channel with
+every seat's view of it; every replica subscribed to that channel hands it to its own watchers, so any
+replica serves any watcher. The replica that committed a change hands it to its own watchers at once
+(`deliver`) and skips the published copy when it comes back.
 """
 
 from __future__ import annotations
@@ -30,8 +31,26 @@ class Fanout:
     def __init__(self, redis: aioredis.Redis) -> None:
         self.pubsub = redis.pubsub(ignore_subscribe_messages=True)
         self.queues: dict[str, set[asyncio.Queue[Change | None]]] = defaultdict(set)
+        self.delivered: dict[str, int] = {}  # channel -> newest version handed over by `deliver`
         self.task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
+
+    def _hand_over(self, channel: str, change: Change) -> None:
+        for queue in list(self.queues.get(channel, ())):
+            if queue.qsize() >= QUEUE_LIMIT:  # the watcher is too slow: it resynchronizes
+                while not queue.empty():
+                    queue.get_nowait()
+                queue.put_nowait(None)
+            else:
+                queue.put_nowait(change)
+
+    def deliver(self, game_id: str, version: int, change: rules_pb2.ApplyActionResponse) -> None:
+        """Hand a change this process committed to its watchers without waiting for Redis."""
+        channel = keys.game_channel(game_id)
+        if not self.queues.get(channel):
+            return
+        self.delivered[channel] = max(version, self.delivered.get(channel, -1))
+        self._hand_over(channel, (version, change))
 
     async def _reader(self) -> None:
         while True:
@@ -44,15 +63,11 @@ class Fanout:
             if message is None or message["type"] != "message":
                 continue
             channel = message["channel"].decode()
-            version, _, payload = message["data"].partition(b"|")
-            change = (int(version), rules_pb2.ApplyActionResponse.FromString(payload))
-            for queue in list(self.queues.get(channel, ())):
-                if queue.qsize() >= QUEUE_LIMIT:  # the watcher is too slow: it resynchronizes
-                    while not queue.empty():
-                        queue.get_nowait()
-                    queue.put_nowait(None)
-                else:
-                    queue.put_nowait(change)
+            version_text, _, payload = message["data"].partition(b"|")
+            version = int(version_text)
+            if version <= self.delivered.get(channel, -1):
+                continue
+            self._hand_over(channel, (version, rules_pb2.ApplyActionResponse.FromString(payload)))
 
     @contextlib.asynccontextmanager
     async def subscribe(self, game_id: str) -> AsyncIterator[asyncio.Queue[Change | None]]:
@@ -72,6 +87,7 @@ class Fanout:
                 self.queues[channel].discard(queue)
                 if not self.queues[channel]:
                     del self.queues[channel]
+                    self.delivered.pop(channel, None)
                     await self.pubsub.unsubscribe(channel)
 
     async def close(self) -> None:

@@ -25,7 +25,8 @@ from gateway.store import STATUS_FINISHED, GameStore, Meta
 @dataclass(frozen=True)
 class Played:
     """The outcome of a move: its version, the change (None for a repeated request), the game's meta
-    and the seat that moved. The change carries the mover's view of the new state (`change.view`)."""
+    and the seat that moved. The change carries every seat's view of the new state (`change.seat_views`)
+    and the spectator's."""
 
     version: int
     change: rules_pb2.ApplyActionResponse | None
@@ -100,7 +101,7 @@ async def play(
     if snapshot.version != expected_version:
         metrics.WRITE_CONFLICTS.labels(meta.record.title).inc()
         raise stale(snapshot.version)
-    request = rules_pb2.ApplyActionRequest(state=state, seat=seat, action=action, view_seat=seat)
+    request = rules_pb2.ApplyActionRequest(state=state, seat=seat, action=action, include_views=True)
     change = await title.call("ApplyAction", request)
     result = await store.commit(
         game_id,

@@ -63,12 +63,18 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         if seat is not None:
             request.seat = seat
         view = await self.app.rules.get(meta.record.title).call("GetView", request)
-        return await self.shown(meta, request.state, version, seat, view)
+        return await self.shown(meta, version, seat, view, request.state)
 
     async def shown(
-        self, meta: Meta, state: any_pb2.Any, version: int, seat: int | None, view: rules_pb2.GetViewResponse
+        self,
+        meta: Meta,
+        version: int,
+        seat: int | None,
+        view: rules_pb2.GetViewResponse,
+        state: any_pb2.Any | None = None,
     ) -> gateway_pb2.GameView:
-        """The GameView around a rules view; final scores are added once the game is over."""
+        """The GameView around a rules view; final scores (of `state`, else the stored state) are added
+        once the game is over."""
         game = gateway_pb2.GameView(
             game_id=meta.record.game_id,
             title=meta.record.title,
@@ -88,9 +94,22 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             if entry is not None and entry.kind == KIND_CLOCK and entry.version == version:
                 game.deadline.FromMilliseconds(entry.due)
         if view.game_over:
+            if state is None:
+                state = any_pb2.Any.FromString((await self.store.state(meta.record.game_id))[0])
             title = self.app.rules.get(meta.record.title)
             game.scores.CopyFrom(await title.call("GetScores", rules_pb2.GetScoresRequest(state=state)))
         return game
+
+    async def change_view(
+        self, meta: Meta, version: int, seat: int | None, change: rules_pb2.ApplyActionResponse
+    ) -> gateway_pb2.GameView:
+        """The GameView after a change, from the views the change carries (asked for again if it has none)."""
+        if seat is None and change.HasField("spectator_view"):
+            return await self.shown(meta, version, seat, change.spectator_view)
+        if seat is not None and seat < len(change.seat_views):
+            return await self.shown(meta, version, seat, change.seat_views[seat])
+        state, stored = await self.store.state(meta.record.game_id)
+        return await self.game_view(meta, state, stored, seat)
 
     async def _current_view(self, meta: Meta, seat: int | None) -> gateway_pb2.GameView:
         state, version = await self.store.state(meta.record.game_id)
@@ -123,6 +142,8 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             request.request_id,
         )
         meta, seat = played.meta, played.seat
+        if played.change is not None:
+            self.fanout.deliver(request.game_id, played.version, played.change)
         if played.change is None:
             events = [
                 e
@@ -133,8 +154,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             return gateway_pb2.SubmitActionResponse(
                 version=played.version, events=events, game=await self._current_view(meta, seat)
             )
-        change = played.change
-        view = await self.shown(meta, change.state, played.version, seat, change.view)
+        view = await self.change_view(meta, played.version, seat, played.change)
         return gateway_pb2.SubmitActionResponse(
             version=played.version,
             events=visible_events(played.change.events, played.version, seat),
@@ -199,15 +219,29 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
                         continue
                     if time.monotonic() - meta_read > META_REFRESH_SECONDS:  # seats change hands rarely
                         meta, meta_read = await moves.load_meta(self.store, request.game_id), time.monotonic()
-                    game = await self.game_view(meta, change.state.SerializeToString(), changed, seat)
+                    missed = await self._missed(request.game_id, sent, changed)
+                    for version, missed_change in missed:
+                        yield gateway_pb2.WatchGameResponse(
+                            events=visible_events(missed_change.events, version, seat)
+                        )
+                    game = await self.change_view(meta, changed, seat, change)
                     yield gateway_pb2.WatchGameResponse(
                         events=visible_events(change.events, changed, seat),
                         game=game,
-                        resync=changed != sent + 1,
+                        resync=changed != sent + 1 + len(missed),
                     )
                     sent = changed
         finally:
             metrics.WATCH_STREAMS.dec()
+
+    async def _missed(
+        self, game_id: str, sent: int, changed: int
+    ) -> list[tuple[int, rules_pb2.ApplyActionResponse]]:
+        """The kept changes between the version a watcher was sent and the one it gets now (a gap opens
+        when a change committed here overtakes one published by another replica)."""
+        if changed == sent + 1:
+            return []
+        return [(v, c) for v, c in await self.store.changes_since(game_id, sent) if v < changed]
 
     async def _finished(self, game_id: str) -> Meta:
         meta = await moves.load_meta(self.store, game_id)

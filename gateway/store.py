@@ -3,7 +3,8 @@
 The write path checks the expected version (and the request id, for idempotency), stores the new
 state, appends the action to the game's log (stream entry id `<version>-1`), keeps the change in a
 capped stream for watchers that resume, records the request id, marks the game finished when it is,
-and publishes the change — all in one atomic script on one Cluster slot (every key has {game_id}).
+and publishes the change with every seat's view of it — all in one atomic script on one Cluster slot
+(every key has {game_id}).
 """
 
 from __future__ import annotations
@@ -102,6 +103,17 @@ def _meta(fields: list[bytes | str | None]) -> Meta | None:
     )
 
 
+def published_change(change: rules_pb2.ApplyActionResponse) -> bytes:
+    """What watchers get of a change: its events and every seat's view and the spectator's (no state)."""
+    return rules_pb2.ApplyActionResponse(
+        events=change.events,
+        acting_seats=change.acting_seats,
+        game_over=change.game_over,
+        seat_views=change.seat_views,
+        spectator_view=change.spectator_view,
+    ).SerializeToString()
+
+
 def _seats_text(seats: Iterable[int]) -> str:
     return ",".join(str(seat) for seat in seats)
 
@@ -189,12 +201,10 @@ class GameStore:
         finished_at: str,
     ) -> CommitResult:
         """The write path (see the module docstring); atomic."""
-        kept_change = rules_pb2.ApplyActionResponse(
+        kept = rules_pb2.ApplyActionResponse(
             events=change.events, acting_seats=change.acting_seats, game_over=change.game_over
-        )
-        kept = kept_change.SerializeToString()
-        kept_change.state.CopyFrom(change.state)
-        published = kept_change.SerializeToString()
+        ).SerializeToString()
+        published = published_change(change)
         outcome, value = await self._commit(
             keys=[
                 keys.game_state(game_id),

@@ -107,6 +107,10 @@ class Game(Protocol):
         """The seats that act now; empty when the game is over."""
         ...
 
+    def seat_count(self, state: Any) -> int:
+        """How many seats the game has."""
+        ...
+
     def legal_actions(self, state: Any, seat: int) -> Sequence[Any]:
         """The actions `seat` may take now, sorted and unique; empty if it does not act."""
         ...

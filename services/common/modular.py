@@ -46,6 +46,10 @@ class ModularGame:
         """The seats that act now."""
         return tuple(self._engine.acting_seats(state))
 
+    def seat_count(self, state: Any) -> int:
+        """How many seats the game has (a game state keeps one record per seat in `players`)."""
+        return len(state.players)
+
     def legal_actions(self, state: Any, seat: int) -> list[Any]:
         """`seat`'s legal actions, sorted."""
         return list(self._engine.legal_actions(state, seat))

@@ -233,6 +233,10 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         )
         if request.HasField("view_seat"):
             response.view.CopyFrom(self._view(new_state, self._seat(request.view_seat), legal_actions=True))
+        if request.include_views:
+            seats = range(self.game.seat_count(new_state))
+            response.seat_views.extend(self._view(new_state, seat, legal_actions=True) for seat in seats)
+            response.spectator_view.CopyFrom(self._view(new_state, None, legal_actions=False))
         return response
 
     @_maps_errors

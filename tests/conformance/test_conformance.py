@@ -412,6 +412,27 @@ def test_get_view_lists_the_same_legal_actions(pool: Pool, case: Case, grpc_driv
             assert listed_now == expected, f"seat {seat}: GetView and ListLegalActions disagree"
 
 
+def test_apply_action_returns_every_view_when_asked(pool: Pool, case: Case, grpc_driver: GrpcDriver) -> None:
+    """ApplyAction with include_views gives each seat's GetView (legal actions included) and the
+    spectator's, in seat order; without it, none."""
+    trace = traces(pool, "grpc", case)[0]
+    steps = spread(trace.steps, SAMPLES["grpc"])
+    for step in steps:
+        action = step.legal[step.choice].action
+        request = rules_pb2.ApplyActionRequest(state=step.state, seat=step.seat, action=action)
+        plain = grpc_driver.call("ApplyAction", request)
+        assert not plain.seat_views and not plain.HasField("spectator_view")
+        request.include_views = True
+        response = grpc_driver.call("ApplyAction", request)
+        assert response.state == plain.state and response.events == plain.events
+        assert len(response.seat_views) == case.players
+        for seat, view in enumerate(response.seat_views):
+            asked = rules_pb2.GetViewRequest(state=response.state, seat=seat, include_legal_actions=True)
+            assert view == grpc_driver.call("GetView", asked), f"seat {seat}"
+        spectator = grpc_driver.call("GetView", rules_pb2.GetViewRequest(state=response.state))
+        assert response.spectator_view == spectator
+
+
 def test_invalid_new_game_is_refused(driver: Driver, game: Game, game_name: str) -> None:
     """Unsupported player counts and option values outside their choices are INVALID_ARGUMENT."""
     info = game.info
