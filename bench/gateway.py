@@ -99,51 +99,98 @@ async def _new_game(channel: grpc.aio.Channel) -> tuple[str, list[tuple[tuple[st
     return started.game_id, players
 
 
-async def _drive(channel: grpc.aio.Channel, seed: int, until: float, out: dict[str, list[float]]) -> None:
+async def _drive(
+    channel: grpc.aio.Channel,
+    table: tuple[str, list[tuple[tuple[str, str], ...]]],
+    seed: int,
+    window: tuple[float, float],
+    think: float,
+    out: dict[str, list[float]],
+) -> None:
+    """Play games at one table until the window closes, a new game whenever one ends."""
+    while time.perf_counter() < window[1]:
+        await _play(channel, table, seed, window, think, out)
+        table, seed = await _new_game(channel), seed + 1
+
+
+async def _play(
+    channel: grpc.aio.Channel,
+    table: tuple[str, list[tuple[tuple[str, str], ...]]],
+    seed: int,
+    window: tuple[float, float],
+    think: float,
+    out: dict[str, list[float]],
+) -> None:
+    """Play one game as its four players would: each watches the game, and the seat whose turn it is
+    picks a random legal action from its own view after a pause of `think` seconds on average. Moves
+    and latencies inside the measuring window are recorded."""
     games = gateway_pb2_grpc.GameServiceStub(channel)
-    game_id, players = await _new_game(channel)
+    game_id, players = table
     rng = Rng(seed)
+    start, until = window
     sent: dict[int, float] = {}
-    stream = games.WatchGame(gateway_pb2.WatchGameRequest(game_id=game_id), metadata=players[0])
-    views: asyncio.Queue[gateway_pb2.GameView] = asyncio.Queue()
+    updates: asyncio.Queue[tuple[int, gateway_pb2.GameView]] = asyncio.Queue()
+    streams = [
+        games.WatchGame(gateway_pb2.WatchGameRequest(game_id=game_id), metadata=auth) for auth in players
+    ]
 
-    async def watch() -> None:
-        async for update in stream:
-            if update.game.version in sent:
-                out["latency"].append((time.perf_counter() - sent[update.game.version]) * 1000)
-            await views.put(update.game)
+    async def watch(seat: int) -> None:
+        async for update in streams[seat]:
+            if not update.HasField("game"):
+                continue
+            arrived = time.perf_counter()
+            version = update.game.version
+            if version in sent and start <= sent[version] <= until:
+                out["latency"].append((arrived - sent[version]) * 1000)
+            await updates.put((seat, update.game))
 
-    watcher = asyncio.create_task(watch())
-    view = await views.get()
-    while time.perf_counter() < until and view.status != gateway_pb2.GAME_STATUS_FINISHED:
-        actor = players[view.acting_seats[0]]
-        mine = (await games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=actor)).game
-        choice = mine.legal_actions[rng.below(len(mine.legal_actions))]
-        sent[mine.version + 1] = time.perf_counter()
+    watchers = [asyncio.create_task(watch(seat)) for seat in range(PLAYERS)]
+    played = -1
+    while time.perf_counter() < until:
+        seat, view = await updates.get()
+        if view.status == gateway_pb2.GAME_STATUS_FINISHED:
+            out["finished"].append(1)
+            break
+        if view.version <= played or not view.legal_actions:
+            continue
+        if think:
+            await asyncio.sleep(rng.below(int(2000 * think)) / 1000)
+        choice = view.legal_actions[rng.below(len(view.legal_actions))]
+        played = view.version
+        now = time.perf_counter()
+        sent[view.version + 1] = now
         await games.SubmitAction(
             gateway_pb2.SubmitActionRequest(
                 game_id=game_id,
                 action=choice.action,
-                expected_version=mine.version,
+                expected_version=view.version,
                 request_id=uuid.uuid4().hex,
             ),
-            metadata=actor,
+            metadata=players[seat],
         )
-        out["moves"].append(1)
-        while view.version < mine.version + 1:
-            view = await views.get()
-    if view.status == gateway_pb2.GAME_STATUS_FINISHED:
-        out["finished"].append(1)
-    stream.cancel()
-    watcher.cancel()
+        if start <= now <= until:
+            out["moves"].append(1)
+    for stream in streams:
+        stream.cancel()
+    for watcher in watchers:
+        watcher.cancel()
 
 
-def _client_process(address: str, games: int, first_seed: int, warmup: float, seconds: float, result) -> None:  # type: ignore[no-untyped-def]
+def _client_process(  # type: ignore[no-untyped-def]
+    address: str, games: int, first_seed: int, warmup: float, seconds: float, think: float, result
+) -> None:
     async def run() -> dict[str, list[float]]:
         out: dict[str, list[float]] = {"latency": [], "moves": [], "finished": []}
         async with grpc.aio.insecure_channel(address) as channel:
-            until = time.perf_counter() + warmup + seconds
-            await asyncio.gather(*(_drive(channel, first_seed + i, until, out) for i in range(games)))
+            tables = [await _new_game(channel) for _ in range(games)]
+            start = time.perf_counter() + warmup
+            window = (start, start + seconds)
+            await asyncio.gather(
+                *(
+                    _drive(channel, table, 1000 * (first_seed + i), window, think, out)
+                    for i, table in enumerate(tables)
+                )
+            )
         return out
 
     result.put(asyncio.run(run()))
@@ -236,7 +283,7 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
             workers = [
                 multiprocessing.Process(
                     target=_client_process,
-                    args=(gateway_address, per_process, 1000 * i, warmup, seconds, queue),
+                    args=(gateway_address, per_process, 1000 * i, warmup, seconds, 0.0, queue),
                 )
                 for i in range(processes)
             ]
@@ -246,7 +293,7 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
             for worker in workers:
                 worker.join()
             single = multiprocessing.Process(
-                target=_client_process, args=(gateway_address, 1, 7, 1.0, SINGLE_GAME_SECONDS, queue)
+                target=_client_process, args=(gateway_address, 1, 7, 1.0, SINGLE_GAME_SECONDS, 0.0, queue)
             )
             single.start()
             alone = queue.get()
@@ -261,7 +308,7 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
     finished = sum(len(r["finished"]) for r in results)
     floor = echo_ms + ping_ms
     p50 = statistics.median(latencies)
-    rate = moves / (warmup + seconds)
+    rate = moves / seconds
     rows = [
         [
             "moves per second",
@@ -293,7 +340,7 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
     ]
     title = (
         f"(d) gateway: {games} concurrent {TITLE} games, {processes} client processes, "
-        f"{moves:,} moves in {warmup + seconds:.0f} s, {finished} games finished"
+        f"{moves:,} moves in {seconds:.0f} s, {finished} games finished"
     )
     return table(title, ["figure", "value", "target", "meets"], rows)
 
