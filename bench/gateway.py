@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import grpc
 import redis
+import uvloop
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 
 from bench import table, verdict
@@ -193,7 +194,7 @@ def _client_process(  # type: ignore[no-untyped-def]
             )
         return out
 
-    result.put(asyncio.run(run()))
+    result.put(uvloop.run(run()))
 
 
 def _floor(gateway_address: str, redis_url: str, calls: int = 500) -> tuple[float, float]:

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import redis.asyncio as aioredis
+from redis.commands.core import AsyncScript
 
 from gateway.clocks import Known
 from gateway.rules import RulesDirectory
 from gateway.settings import Settings
+from gateway.store import GameStore
 
 
 class Dispatcher(Protocol):
@@ -104,3 +107,15 @@ class Gateway:
     redis: aioredis.Redis
     rules: RulesDirectory
     dispatcher: Dispatcher = field(default_factory=NoDispatch)
+    scripts: dict[str, AsyncScript] = field(default_factory=dict)
+
+    @functools.cached_property
+    def store(self) -> GameStore:
+        """The games' records in Redis."""
+        return GameStore(self.redis, self.settings.event_history)
+
+    def script(self, source: str) -> AsyncScript:
+        """A Lua script on the gateway's Redis, registered once."""
+        if source not in self.scripts:
+            self.scripts[source] = self.redis.register_script(source)
+        return self.scripts[source]

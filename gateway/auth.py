@@ -100,8 +100,7 @@ async def authenticate(app: Gateway, context: grpc.aio.ServicerContext) -> Princ
     """The caller signed in by the call's bearer token, after counting the call against its rate limit."""
     token = bearer_token(context)
     player_id = token_player(token)
-    script = app.redis.register_script(AUTHENTICATE_SCRIPT)
-    reply = await script(
+    reply = await app.script(AUTHENTICATE_SCRIPT)(
         keys=[
             keys.session(player_id, digest(token)),
             keys.player(player_id),

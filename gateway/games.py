@@ -19,7 +19,6 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from gateway.app import Gateway
 from gateway.errors import invalid
-from gateway.store import GameStore
 
 SEED_BYTES = 32
 
@@ -133,7 +132,7 @@ async def start_game(
         started_at=now(),
     )
     setup = rules_pb2.ApplyActionResponse(events=created.events, acting_seats=created.acting_seats)
-    store = GameStore(app.redis, app.settings.event_history)
+    store = app.store
     await store.create(record, seed, clock, lobby_id, created.state.SerializeToString(), setup)
     await app.dispatcher.after_commit(game_id, 0, list(created.acting_seats), False)
     return game_id

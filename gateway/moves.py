@@ -7,8 +7,10 @@ Nothing is written unless the rules accepted the action and the version still ma
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import cast
 
 import grpc
 from boardgame.rules.v1 import rules_pb2
@@ -19,7 +21,7 @@ from gateway.app import Gateway
 from gateway.clocks import Known, entry_of
 from gateway.errors import GatewayError, invalid, not_found, permission_denied, precondition
 from gateway.games import now
-from gateway.store import STATUS_FINISHED, GameStore, Meta
+from gateway.store import STATUS_FINISHED, GameStore, Meta, Snapshot
 
 
 @dataclass(frozen=True)
@@ -78,13 +80,25 @@ async def play(
     action: any_pb2.Any,
     expected_version: int,
     request_id: str,
+    alongside: Awaitable[object] | None = None,
 ) -> Played:
     """Apply a seat's action at `expected_version` through the write path.
 
     `seat` is a seat, or a chooser (see `seat_of`) called with the game's meta and acting seats.
+    `alongside` (the caller's authentication) runs at the same time as the read; if it fails, its
+    error is raised before anything else.
     """
-    store = GameStore(app.redis, app.settings.event_history)
-    snapshot = await store.snapshot(game_id, request_id)
+    store = app.store
+    if alongside is None:
+        snapshot = await store.snapshot(game_id, request_id)
+    else:
+        checked, read = await asyncio.gather(
+            alongside, store.snapshot(game_id, request_id), return_exceptions=True
+        )
+        for outcome in (checked, read):
+            if isinstance(outcome, BaseException):
+                raise outcome
+        snapshot = cast(Snapshot | None, read)
     if snapshot is None:
         raise not_found("game", game_id)
     meta = snapshot.meta
@@ -111,7 +125,7 @@ async def play(
         action=action.value,
         request_id=request_id,
         change=change,
-        finished_at=now().ToJsonString(),
+        finished_at=now().ToJsonString() if change.game_over else "",
     )
     if result.outcome == "duplicate":
         return Played(result.version, None, meta, seat)

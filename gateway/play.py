@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Iterable
 
@@ -17,10 +18,11 @@ from gateway.clocks import KIND_CLOCK, read_entry
 from gateway.errors import GatewayError, invalid, permission_denied, precondition, rpc, stream_rpc
 from gateway.fanout import Fanout
 from gateway.replies import text
-from gateway.store import STATUS_FINISHED, GameStore, Meta
+from gateway.store import STATUS_FINISHED, Meta
 
 MAX_REQUEST_ID = 64
-META_REFRESH_SECONDS = 1.0
+META_REFRESH_SECONDS = 1.0  # how stale the seats a watcher is shown may be (they change hands rarely)
+META_CACHE_LIMIT = 10_000
 
 
 def seats_of(meta: Meta, player_id: str) -> list[int]:
@@ -44,8 +46,21 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
 
     def __init__(self, app: Gateway, fanout: Fanout) -> None:
         self.app = app
-        self.store = GameStore(app.redis, app.settings.event_history)
+        self.store = app.store
         self.fanout = fanout
+        self.metas: dict[str, tuple[Meta, float]] = {}  # game id -> meta and when it was read
+
+    async def _recent_meta(self, game_id: str) -> Meta:
+        """The game's meta, read at most META_REFRESH_SECONDS ago (shared by this process's watchers)."""
+        now = time.monotonic()
+        cached = self.metas.get(game_id)
+        if cached is not None and now - cached[1] <= META_REFRESH_SECONDS:
+            return cached[0]
+        meta = await moves.load_meta(self.store, game_id)
+        if len(self.metas) >= META_CACHE_LIMIT:
+            self.metas = {g: m for g, m in self.metas.items() if now - m[1] <= META_REFRESH_SECONDS}
+        self.metas[game_id] = (meta, now)
+        return meta
 
     async def _viewer(
         self, game_id: str, context: grpc.aio.ServicerContext
@@ -127,19 +142,28 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
     async def SubmitAction(
         self, request: gateway_pb2.SubmitActionRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.SubmitActionResponse:
-        """Play one action for the caller's seat."""
-        principal = await authenticate(self.app, context)
-        if len(request.request_id) > MAX_REQUEST_ID:
-            raise invalid("INVALID_REQUEST_ID", f"request_id must be at most {MAX_REQUEST_ID} characters")
-        if not request.action.type_url:
-            raise invalid("MISSING_ACTION", "action is missing: send one of the legal actions received")
+        """Play one action for the caller's seat (the caller is authenticated while the game is read)."""
+        caller = asyncio.ensure_future(authenticate(self.app, context))
+        try:
+            if len(request.request_id) > MAX_REQUEST_ID:
+                raise invalid("INVALID_REQUEST_ID", f"request_id must be at most {MAX_REQUEST_ID} characters")
+            if not request.action.type_url:
+                raise invalid("MISSING_ACTION", "action is missing: send one of the legal actions received")
+        except GatewayError:
+            await caller
+            raise
+
+        def choose(meta: Meta, acting_seats: tuple[int, ...]) -> int:
+            return moves.seat_of(caller.result().player_id)(meta, acting_seats)
+
         played = await moves.play(
             self.app,
             request.game_id,
-            moves.seat_of(principal.player_id),
+            choose,
             request.action,
             request.expected_version,
             request.request_id,
+            alongside=caller,
         )
         meta, seat = played.meta, played.seat
         if played.change is not None:
@@ -206,7 +230,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
                 last_events = visible_events(kept[-1][1].events, kept[-1][0], seat) if kept else []
                 game = await self.game_view(meta, state, version, seat)
                 yield gateway_pb2.WatchGameResponse(events=last_events, game=game, resync=not complete)
-                sent, meta_read = version, time.monotonic()
+                sent = version
                 while game.status != gateway_pb2.GAME_STATUS_FINISHED:
                     item = await queue.get()
                     if item is None:
@@ -217,8 +241,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
                     changed, change = item
                     if changed <= sent:
                         continue
-                    if time.monotonic() - meta_read > META_REFRESH_SECONDS:  # seats change hands rarely
-                        meta, meta_read = await moves.load_meta(self.store, request.game_id), time.monotonic()
+                    meta = await self._recent_meta(request.game_id)
                     missed = await self._missed(request.game_id, sent, changed)
                     for version, missed_change in missed:
                         yield gateway_pb2.WatchGameResponse(

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import grpc
 import redis.asyncio as aioredis
+import uvloop
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
@@ -127,7 +128,7 @@ async def serve() -> None:
 def main() -> None:
     """Configure logging and serve."""
     configure_logging()
-    asyncio.run(serve())
+    uvloop.run(serve())
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from google.protobuf import any_pb2
 from gateway import clocks, keys, moves
 from gateway.app import Gateway
 from gateway.errors import GatewayError
-from gateway.store import STATUS_FINISHED, GameStore, Meta
+from gateway.store import STATUS_FINISHED, Meta
 from services.common import registry
 from services.common.game import Game
 from services.common.rng import Rng
@@ -58,7 +58,7 @@ def bot_rng(game_id: str, version: int, seat: int) -> Rng:
 
 async def load(app: Gateway, game_id: str) -> Loaded | None:
     """The game decoded for the engine, or None for an unknown game."""
-    store = GameStore(app.redis, app.settings.event_history)
+    store = app.store
     meta = await store.meta(game_id)
     if meta is None:
         return None
@@ -127,7 +127,7 @@ async def forfeit(app: Gateway, loaded: Loaded, seat: int) -> None:
         if game_seat.seat == seat and not game_seat.resigned:
             game_seat.resigned = True
             game_seat.bot_strength = game_seat.bot_strength or FORFEIT_STRENGTH
-    await GameStore(app.redis, app.settings.event_history).save_seats(record.game_id, record)
+    await app.store.save_seats(record.game_id, record)
 
 
 async def on_deadline(app: Gateway, game_id: str, budget: Budget) -> str:

@@ -111,6 +111,10 @@ class Game(Protocol):
         """How many seats the game has."""
         ...
 
+    def views_to_proto(self, state: Any) -> list[Message]:
+        """Every seat's View message in seat order, then the spectator's."""
+        ...
+
     def legal_actions(self, state: Any, seat: int) -> Sequence[Any]:
         """The actions `seat` may take now, sorted and unique; empty if it does not act."""
         ...

@@ -102,6 +102,14 @@ class ModularGame:
         """What `seat` may see."""
         return self._codec.view_to_proto(state, seat)
 
+    def views_to_proto(self, state: Any) -> list[Message]:
+        """Every seat's view, then the spectator's (the codec's `views_to_proto` if it has one, which
+        can share the conversion of what every view shows)."""
+        shared = getattr(self._codec, "views_to_proto", None)
+        if shared is not None:
+            return list(shared(state))
+        return [self._codec.view_to_proto(state, seat) for seat in [*range(self.seat_count(state)), None]]
+
     def event_to_proto(self, event: Any) -> tuple[Message, str, tuple[int, ...]]:
         """The Event message, its text and audience."""
         return self._codec.event_to_proto(event)

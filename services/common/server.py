@@ -58,9 +58,7 @@ def create_server(
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for service in ("", SERVICE_NAME):
         health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
-    )
+    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     port = server.add_insecure_port(address)
     if not port:
         raise RuntimeError(f"could not bind the rules service to {address}")

@@ -234,9 +234,18 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         if request.HasField("view_seat"):
             response.view.CopyFrom(self._view(new_state, self._seat(request.view_seat), legal_actions=True))
         if request.include_views:
-            seats = range(self.game.seat_count(new_state))
-            response.seat_views.extend(self._view(new_state, seat, legal_actions=True) for seat in seats)
-            response.spectator_view.CopyFrom(self._view(new_state, None, legal_actions=False))
+            *seat_views, spectator_view = self.game.views_to_proto(new_state)
+            acting, over = response.acting_seats, response.game_over
+            for seat, view in enumerate(seat_views):
+                response.seat_views.add(
+                    view=pack(view),
+                    acting_seats=acting,
+                    game_over=over,
+                    legal_actions=self._legal_actions(new_state, seat) if seat in acting else [],
+                )
+            response.spectator_view.CopyFrom(
+                rules_pb2.GetViewResponse(view=pack(spectator_view), acting_seats=acting, game_over=over)
+            )
         return response
 
     @_maps_errors

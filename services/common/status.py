@@ -64,4 +64,3 @@ def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
             detail.Unpack(info)
             return info
     return None
-

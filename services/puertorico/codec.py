@@ -642,8 +642,18 @@ def view_to_proto(state: State, seat: int | None) -> pb.View:
     """What `seat` may see: the public table, the stack's size, and the VP chips it may see."""
     if seat is not None and not 0 <= seat < state.n:
         raise MalformedRequest(f"seat {seat} is not in this {state.n}-player game", seat=str(seat))
+    return _view(state, seat, _table_to_proto(state))
+
+
+def views_to_proto(state: State) -> list[pb.View]:
+    """Every seat's view, then the spectator's, sharing one conversion of the public table."""
+    table = _table_to_proto(state)
+    return [_view(state, seat, table) for seat in [*range(state.n), None]]
+
+
+def _view(state: State, seat: int | None, table: pb.Table) -> pb.View:
     view = pb.View(
-        table=_table_to_proto(state),
+        table=table,
         plantation_stack_size=len(state.stack),
         vp_chips=[
             pb.SeatVp(seat=s, vp_chips=p.vp)

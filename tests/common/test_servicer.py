@@ -90,6 +90,9 @@ class LastStick:
     def acting_seats(self, state: Pile) -> tuple[int, ...]:
         return () if self.is_terminal(state) else (state.to_move,)
 
+    def seat_count(self, state: Pile) -> int:
+        return state.player_count
+
     def legal_actions(self, state: Pile, seat: int) -> Sequence[int]:
         if seat not in self.acting_seats(state):
             return []
@@ -152,6 +155,9 @@ class LastStick:
 
     def view_to_proto(self, state: Pile, seat: int | None) -> Message:
         return self.messages.view(sticks=state.sticks, to_move=state.to_move)
+
+    def views_to_proto(self, state: Pile) -> list[Message]:
+        return [self.view_to_proto(state, seat) for seat in [*range(state.player_count), None]]
 
     def event_to_proto(self, event: tuple[int, int]) -> tuple[Message, str, tuple[int, ...]]:
         seat, took = event

@@ -257,6 +257,8 @@ def test_errors_follow_the_table(gateway: GatewayProcess, new_client, client: Cl
     assert submit(actor, wrong_type).code() == grpc.StatusCode.INVALID_ARGUMENT
     client.token = "not-a-token"
     assert submit(client, legal[0].action).code() == grpc.StatusCode.UNAUTHENTICATED
+    assert submit(client, legal[0].action, game="nope").code() == grpc.StatusCode.UNAUTHENTICATED
+    assert submit(client, any_pb2.Any()).code() == grpc.StatusCode.UNAUTHENTICATED, "who asks comes first"
     after = (
         clients[0].games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=clients[0].auth).game
     )
