@@ -3,6 +3,8 @@ versions and idempotency, races, errors, hidden information, records and replays
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import threading
 import uuid
@@ -13,12 +15,13 @@ import redis
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf import any_pb2, message
 
-from gateway import keys
+from gateway import keys, moves
 from gateway.games import start_game
 from gateway.store import GameStore
 from services.common import registry
 from services.common.rng import Rng
 from services.common.status import error_info
+from tests.gateway._support_accounts import guest, own_gateway
 from tests.gateway.support import Client, GatewayProcess
 
 TITLES = sorted(registry.games())
@@ -348,3 +351,51 @@ def test_a_turn_clock_shows_its_deadline(gateway: GatewayProcess, new_client) ->
     unclocked = new_game(gateway, TITLES[0], clients)
     plain = first.games.GetGame(gateway_pb2.GetGameRequest(game_id=unclocked), metadata=first.auth).game
     assert not plain.HasField("deadline")
+
+
+def test_a_watcher_gets_the_events_of_a_change_that_was_overtaken(
+    redis_url: str, rules: dict[str, str]
+) -> None:
+    with own_gateway(redis_url, rules) as own:
+        process = own.gateway
+        assert process.app is not None
+        clients = [guest(own.make_client, f"player {i}") for i in range(2)]
+        game_id = new_game(process, TITLES[0], clients)
+        watcher = clients[0]
+        stream = watcher.games.WatchGame(gateway_pb2.WatchGameRequest(game_id=game_id), metadata=watcher.auth)
+        assert next(stream).game.version == 0
+        fanout = process.gateway.fanout
+
+        async def stop_reading() -> None:
+            assert fanout.task is not None
+            fanout.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await fanout.task
+
+        async def read_again() -> None:
+            fanout.task = asyncio.create_task(fanout._reader())
+
+        def mover() -> tuple[Client, int, any_pb2.Any, int]:
+            view = watcher.games.GetGame(
+                gateway_pb2.GetGameRequest(game_id=game_id), metadata=watcher.auth
+            ).game
+            actor = clients[view.acting_seats[0]]
+            mine = actor.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=actor.auth).game
+            return actor, mine.seat, mine.legal_actions[0].action, mine.version
+
+        process.run(stop_reading())
+        # Version 1 is made elsewhere (as a worker would): published, but this replica is not reading.
+        _, seat, action, version = mover()
+        process.run(moves.play(process.app, game_id, seat, action, version, "elsewhere"))
+        # Version 2 is made here: handed to this replica's watcher at once, ahead of version 1.
+        actor, _, action, version = mover()
+        actor.games.SubmitAction(
+            gateway_pb2.SubmitActionRequest(game_id=game_id, action=action, expected_version=version),
+            metadata=actor.auth,
+        )
+        missed, caught_up = next(stream), next(stream)
+        process.run(read_again())
+        stream.cancel()
+        assert not missed.HasField("game")
+        assert missed.events and {e.version for e in missed.events} == {1}
+        assert caught_up.game.version == 2 and not caught_up.resync
