@@ -362,7 +362,9 @@ def test_a_watcher_gets_the_events_of_a_change_that_was_overtaken(
         clients = [guest(own.make_client, f"player {i}") for i in range(2)]
         game_id = new_game(process, TITLES[0], clients)
         watcher = clients[0]
-        stream = watcher.games.WatchGame(gateway_pb2.WatchGameRequest(game_id=game_id), metadata=watcher.auth)
+        stream = watcher.games.WatchGame(
+            gateway_pb2.WatchGameRequest(game_id=game_id), metadata=watcher.auth, timeout=20
+        )
         assert next(stream).game.version == 0
         fanout = process.gateway.fanout
 
