@@ -49,6 +49,21 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         self.store = app.store
         self.fanout = fanout
         self.metas: dict[str, tuple[Meta, float]] = {}  # game id -> meta and when it was read
+        self.deadlines: dict[str, tuple[int, int]] = {}  # game id -> a version and its deadline
+
+    async def _deadline(self, game_id: str, version: int) -> int | None:
+        """When the acting seat's time runs out at `version` (ms since the epoch), if a clock runs; once
+        found, it is remembered for the game's other watchers on this process."""
+        known = self.deadlines.get(game_id)
+        if known is not None and known[0] == version:
+            return known[1]
+        entry = await read_entry(self.app.redis, game_id)
+        if entry is None or entry.kind != KIND_CLOCK or entry.version != version:
+            return None
+        if len(self.deadlines) >= META_CACHE_LIMIT:
+            self.deadlines.clear()
+        self.deadlines[game_id] = (version, entry.due)
+        return entry.due
 
     async def _recent_meta(self, game_id: str) -> Meta:
         """The game's meta, read at most META_REFRESH_SECONDS ago (shared by this process's watchers)."""
@@ -105,9 +120,9 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             game.seat = seat
         clock = meta.clock
         if (clock.per_move_seconds or clock.total_seconds) and not view.game_over:
-            entry = await read_entry(self.app.redis, meta.record.game_id)
-            if entry is not None and entry.kind == KIND_CLOCK and entry.version == version:
-                game.deadline.FromMilliseconds(entry.due)
+            due = await self._deadline(meta.record.game_id, version)
+            if due is not None:
+                game.deadline.FromMilliseconds(due)
         if view.game_over:
             if state is None:
                 state = any_pb2.Any.FromString((await self.store.state(meta.record.game_id))[0])
@@ -202,6 +217,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
                 seat.resigned = True
                 seat.bot_strength = seat.bot_strength or gateway_pb2.BOT_STRENGTH_HEURISTIC
         await self.store.save_seats(request.game_id, meta.record)
+        self.deadlines.pop(request.game_id, None)  # a bot plays the seat now, with no clock
         state, version = await self.store.state(request.game_id)
         view = await self.game_view(meta, state, version, None)
         await self.app.dispatcher.after_commit(request.game_id, version, list(view.acting_seats), False)

@@ -348,6 +348,20 @@ def test_a_turn_clock_shows_its_deadline(gateway: GatewayProcess, new_client) ->
     view = first.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=first.auth).game
     assert view.HasField("deadline")
     assert before + 20 < view.deadline.ToMilliseconds() / 1000 <= before + 31
+    watcher = clients[1]
+    stream = watcher.games.WatchGame(
+        gateway_pb2.WatchGameRequest(game_id=game_id), metadata=watcher.auth, timeout=20
+    )
+    assert next(stream).game.deadline == view.deadline
+    actor = clients[view.acting_seats[0]]
+    mine = actor.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=actor.auth).game
+    actor.games.SubmitAction(
+        gateway_pb2.SubmitActionRequest(game_id=game_id, action=mine.legal_actions[0].action),
+        metadata=actor.auth,
+    )
+    moved = next(stream).game
+    stream.cancel()
+    assert moved.version == 1 and moved.deadline.ToMilliseconds() > view.deadline.ToMilliseconds()
     unclocked = new_game(gateway, TITLES[0], clients)
     plain = first.games.GetGame(gateway_pb2.GetGameRequest(game_id=unclocked), metadata=first.auth).game
     assert not plain.HasField("deadline")
