@@ -23,6 +23,7 @@ from services.puertorico.actions import (
     WAREHOUSE_ACTION,
     WHARF_ACTION,
 )
+from services.puertorico.captain import WHARF_SHIP
 from services.puertorico.data import (
     BUILDER,
     BUILDINGS,
@@ -105,8 +106,6 @@ from tests.puertorico.scenario import (
     set_ship,
     ship_of,
 )
-
-WHARF_SHIP = -1  # GoodsLoaded.ship for a wharf shipment
 
 # --- T1 Captain phase (4p) -------------------------------------------------------------------
 

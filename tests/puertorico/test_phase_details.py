@@ -85,8 +85,6 @@ from tests.puertorico.scenario import (
     set_ship,
 )
 
-WHARF_SHIP = -1
-
 # --- §3 Role choice --------------------------------------------------------------------------
 
 

@@ -27,6 +27,7 @@ from services.puertorico.actions import (
     UNIVERSITY_ACTION,
     WHARF_ACTION,
 )
+from services.puertorico.captain import WHARF_SHIP
 from services.puertorico.data import (
     BUILDER,
     BUILDINGS,
@@ -118,8 +119,6 @@ from tests.puertorico.scenario import (
     set_ship,
     ship_of,
 )
-
-WHARF_SHIP = -1  # GoodsLoaded.ship for a wharf shipment
 
 
 def vp_events(events: list[object], seat: int) -> list[tuple[int, int]]:
