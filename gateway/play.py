@@ -181,9 +181,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             alongside=caller,
         )
         meta, seat = played.meta, played.seat
-        if played.change is not None:
-            self.fanout.deliver(request.game_id, played.version, played.change)
-        if played.change is None:
+        if played.change is None:  # a repeated request: its first result again
             events = [
                 e
                 for version, change in await self.store.changes_since(request.game_id, played.version - 1)
@@ -193,6 +191,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             return gateway_pb2.SubmitActionResponse(
                 version=played.version, events=events, game=await self._current_view(meta, seat)
             )
+        self.fanout.deliver(request.game_id, played.version, played.change)
         view = await self.change_view(meta, played.version, seat, played.change)
         return gateway_pb2.SubmitActionResponse(
             version=played.version,

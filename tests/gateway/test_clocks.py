@@ -40,13 +40,17 @@ async def bookkeep(
         queued.append((task, list(args)))
 
     entries = []
+    fields = {
+        "record": game_meta.record.SerializeToString(),
+        "clock": game_meta.clock.SerializeToString(),
+        "status": STATUS_ACTIVE,
+        "acting": "0",
+    }
     try:
+        if not known:  # after_commit reads the meta itself
+            await redis.hset(keys.game_meta(game_id), mapping=fields)
         for version, now, acting in steps:
             hint = clocks.Known(game_meta, await clocks.read_entry(redis, game_id)) if known else None
-            if not known:
-                await redis.hset(keys.game_meta(game_id), "record", game_meta.record.SerializeToString())
-                await redis.hset(keys.game_meta(game_id), mapping={"status": STATUS_ACTIVE, "acting": "0"})
-                await redis.hset(keys.game_meta(game_id), "clock", game_meta.clock.SerializeToString())
             await clocks.after_commit(redis, queue, game_id, version, acting, False, now=now, known=hint)
             entries.append(await clocks.read_entry(redis, game_id))
     finally:
