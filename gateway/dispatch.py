@@ -21,11 +21,11 @@ from gateway.settings import Settings
 class CeleryDispatch:
     """Queues worker tasks after each commit and keeps the game's clock entry."""
 
-    def __init__(self, settings: Settings) -> None:
-        broker = settings.celery_broker_url or settings.redis_url
+    def __init__(self, settings: Settings, redis: aioredis.Redis) -> None:
+        broker = settings.broker_url
         self.celery = Celery("gateway", broker=broker, set_as_current=False)
         self.celery.conf.broker_connection_retry_on_startup = True
-        self.redis = aioredis.Redis.from_url(settings.redis_url)
+        self.redis = redis
 
     async def queue(self, task: str, args: Sequence[object]) -> None:
         """Send one task by name."""
@@ -45,6 +45,6 @@ class CeleryDispatch:
         )
 
 
-def dispatcher_from_settings(settings: Settings) -> Dispatcher:
+def dispatcher_from_settings(settings: Settings, redis: aioredis.Redis) -> Dispatcher:
     """The dispatcher the settings ask for: Celery on the configured broker."""
-    return CeleryDispatch(settings)
+    return CeleryDispatch(settings, redis)

@@ -17,8 +17,11 @@ from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2, descriptor, message, symbol_database
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from gateway import keys
 from gateway.app import Gateway
 from gateway.errors import invalid
+from gateway.replies import text
+from gateway.store import Meta
 
 SEED_BYTES = 32
 
@@ -136,3 +139,24 @@ async def start_game(
     await store.create(record, seed, clock, lobby_id, created.state.SerializeToString(), setup)
     await app.dispatcher.after_commit(game_id, 0, list(created.acting_seats), False)
     return game_id
+
+
+async def full_record(app: Gateway, meta: Meta) -> tuple[gateway_pb2.GameRecord, int]:
+    """A finished game's whole record (seed, finish time, action log and final scores) and the version
+    it ended at."""
+    game_id = meta.record.game_id
+    title = app.rules.get(meta.record.title)
+    record = gateway_pb2.GameRecord()
+    record.CopyFrom(meta.record)
+    record.seed = await app.store.seed(game_id)
+    finished_at = await app.redis.hget(keys.game_meta(game_id), "finished_at")
+    if finished_at:
+        record.finished_at.FromJsonString(text(finished_at))
+    for version, seat, action in await app.store.log(game_id):
+        logged = record.actions.add(version=version, seat=seat)
+        logged.action.type_url = f"type.googleapis.com/{title.info.action_type}"
+        logged.action.value = action
+    state, version = await app.store.state(game_id)
+    scores = await title.call("GetScores", rules_pb2.GetScoresRequest(state=any_pb2.Any.FromString(state)))
+    record.scores.CopyFrom(scores)
+    return record, version

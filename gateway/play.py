@@ -11,13 +11,13 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from gateway import keys, metrics, moves
+from gateway import metrics, moves
 from gateway.app import Gateway
 from gateway.auth import Principal, authenticate
 from gateway.clocks import KIND_CLOCK, read_entry
 from gateway.errors import GatewayError, invalid, permission_denied, precondition, rpc, stream_rpc
 from gateway.fanout import Fanout
-from gateway.replies import text
+from gateway.games import full_record
 from gateway.store import STATUS_FINISHED, Meta
 
 MAX_REQUEST_ID = 64
@@ -291,22 +291,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
 
     async def record(self, game_id: str) -> gateway_pb2.GameRecord:
         """The full record of a finished game, seed and actions included."""
-        meta = await self._finished(game_id)
-        title = self.app.rules.get(meta.record.title)
-        record = gateway_pb2.GameRecord()
-        record.CopyFrom(meta.record)
-        record.seed = await self.store.seed(game_id)
-        finished_at = await self.app.redis.hget(keys.game_meta(game_id), "finished_at")
-        if finished_at:
-            record.finished_at.FromJsonString(text(finished_at))
-        for version, seat, action in await self.store.log(game_id):
-            logged = record.actions.add(version=version, seat=seat)
-            logged.action.type_url = f"type.googleapis.com/{title.info.action_type}"
-            logged.action.value = action
-        state, _ = await self.store.state(game_id)
-        record.scores.CopyFrom(
-            await title.call("GetScores", rules_pb2.GetScoresRequest(state=any_pb2.Any.FromString(state)))
-        )
+        record, _ = await full_record(self.app, await self._finished(game_id))
         return record
 
     @rpc

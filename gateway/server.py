@@ -92,7 +92,7 @@ async def connect(settings: Settings) -> Gateway:
     await rules.connect(settings.rules_addresses)
     from gateway.dispatch import dispatcher_from_settings
 
-    return Gateway(settings, redis, rules, dispatcher_from_settings(settings))
+    return Gateway(settings, redis, rules, dispatcher_from_settings(settings, redis))
 
 
 async def serve() -> None:

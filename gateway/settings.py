@@ -21,9 +21,13 @@ class Settings:
     rate_limit_per_second: int = 20
     max_message_bytes: int = 64 * 1024
     rules_timeout_seconds: float = 5.0
-    watch_keepalive_seconds: float = 15.0
     event_history: int = 512  # live events kept per game for resuming watchers
     celery_broker_url: str = ""  # empty: the Redis of redis_url
+
+    @property
+    def broker_url(self) -> str:
+        """Where Celery tasks are queued: CELERY_BROKER_URL, else the Redis of REDIS_URL."""
+        return self.celery_broker_url or self.redis_url
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:

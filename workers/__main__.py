@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
         registry = prometheus_client.CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
         settings = Settings.from_env()
-        registry.register(QueueDepth(settings.celery_broker_url or settings.redis_url, ("celery",)))
+        registry.register(QueueDepth(settings.broker_url, ("celery",)))
         prometheus_client.start_http_server(port, registry=registry)
     args = [
         "worker",

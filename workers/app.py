@@ -22,7 +22,7 @@ SWEEP_SECONDS = 1.0
 
 def create_app(settings: Settings, worker: WorkerSettings) -> Celery:
     """A Celery app on the settings' Redis with every task of `workers.tasks`."""
-    broker = settings.celery_broker_url or settings.redis_url
+    broker = settings.broker_url
     app = Celery("workers", broker=broker, backend=broker, include=["workers.tasks"])
     app.conf.update(
         task_acks_late=True,

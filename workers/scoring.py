@@ -19,13 +19,13 @@ from dataclasses import dataclass
 import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
-from google.protobuf import any_pb2
 from openskill.models import PlackettLuce
 from redis.exceptions import WatchError
 
 from gateway import keys
 from gateway.app import Gateway
-from gateway.store import STATUS_FINISHED, GameStore
+from gateway.games import full_record
+from gateway.store import STATUS_FINISHED
 from workers import metrics
 
 MODEL = PlackettLuce()
@@ -91,36 +91,19 @@ def rate(ratings: dict[str, Rating], player_ranks: dict[str, int]) -> dict[str, 
 async def finalize(app: Gateway, game_id: str) -> bool:
     """Record a finished game's result, ratings, leaderboard and record once; False if already done."""
     redis = app.redis
-    store = GameStore(redis, app.settings.event_history)
-    meta = await store.meta(game_id)
+    meta = await app.store.meta(game_id)
     if meta is None or meta.status != STATUS_FINISHED:
         return False
     if await redis.exists(keys.game_result(game_id)):
         return False
-    record = gateway_pb2.GameRecord()
-    record.CopyFrom(meta.record)
-    title = app.rules.get(record.title)
-    state_bytes, version = await store.state(game_id)
-    scores = await title.call(
-        "GetScores", rules_pb2.GetScoresRequest(state=any_pb2.Any.FromString(state_bytes))
-    )
-    record.scores.CopyFrom(scores)
-    record.seed = await store.seed(game_id)
-    finished_at = await redis.hget(keys.game_meta(game_id), "finished_at")
-    if finished_at:
-        record.finished_at.FromJsonString(
-            finished_at.decode() if isinstance(finished_at, bytes) else finished_at
-        )
-    for logged_version, logged_seat, action in await store.log(game_id):
-        logged = record.actions.add(version=logged_version, seat=logged_seat)
-        logged.action.type_url = f"type.googleapis.com/{title.info.action_type}"
-        logged.action.value = action
+    record, version = await full_record(app, meta)
+    scores = record.scores
     ranks = final_ranks(scores, list(record.seats))
     player_ranks: dict[str, int] = {}
     for seat in record.seats:
         pid = seat.player.player_id
         player_ranks[pid] = min(player_ranks.get(pid, ranks[seat.seat]), ranks[seat.seat])
-    finished_ms = record.finished_at.ToMilliseconds() if finished_at else 0
+    finished_ms = record.finished_at.ToMilliseconds() if record.HasField("finished_at") else 0
     for _ in range(FINALIZE_ATTEMPTS):
         async with redis.pipeline(transaction=True) as pipe:
             rating_keys = [keys.rating(record.title, p) for p in player_ranks]

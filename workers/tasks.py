@@ -13,32 +13,30 @@ from workers.app import celery
 __all__ = ["finalize", "metrics", "on_deadline", "play_game", "sweep_clocks", "take_turn"]
 
 
-@celery.task(name="workers.take_turn")
+@celery.task(name=clocks.TAKE_TURN)
 def take_turn(game_id: str, version: int) -> bool:
     """Play the bot's move at `version` if a bot is to act then; a no-op once the game moved on."""
     rt = runtime.current()
-    return rt.loop.run_until_complete(turns.take_turn(rt.app, game_id, version, rt.settings.budget))
+    return runtime.run(turns.take_turn(rt.app, game_id, version, rt.settings.budget))
 
 
-@celery.task(name="workers.finalize")
+@celery.task(name=clocks.FINALIZE)
 def finalize(game_id: str) -> bool:
     """Score and rate a finished game once."""
-    rt = runtime.current()
-    return rt.loop.run_until_complete(scoring.finalize(rt.app, game_id))
+    return runtime.run(scoring.finalize(runtime.current().app, game_id))
 
 
-@celery.task(name="workers.on_deadline")
+@celery.task(name=clocks.ON_DEADLINE)
 def on_deadline(game_id: str) -> str:
     """Handle a game whose clock entry is due: timeout, lost bot turn or lost dispatch."""
     rt = runtime.current()
-    return rt.loop.run_until_complete(turns.on_deadline(rt.app, game_id, rt.settings.budget))
+    return runtime.run(turns.on_deadline(rt.app, game_id, rt.settings.budget))
 
 
 @celery.task(name="workers.sweep_clocks")
 def sweep_clocks() -> int:
     """Queue `on_deadline` for every due game (run every second by beat); the number queued."""
-    rt = runtime.current()
-    due = rt.loop.run_until_complete(clocks.due_games(rt.app.redis))
+    due = runtime.run(clocks.due_games(runtime.current().app.redis))
     for game_id in due:
         on_deadline.delay(game_id)
     return len(due)
