@@ -40,7 +40,7 @@ from services.glenmore.data import (
     TRACK_SPACES,
     start_village,
 )
-from services.glenmore.engine import legal_now
+from services.glenmore.engine import check_seat, legal_now
 from services.glenmore.labels import event_text
 from services.glenmore.state import (
     CHOOSE_CUBE,
@@ -527,8 +527,8 @@ def action_to_proto(action: act.Action) -> pb.Action:
 
 def view_to_proto(state: State, seat: int | None) -> pb.View:
     """What `seat` may see: the public table (stack sizes, not their order; no RNG)."""
-    if seat is not None and not 0 <= seat < state.n:
-        raise MalformedRequest(f"seat {seat} is not in this {state.n}-player game", seat=str(seat))
+    if seat is not None:
+        check_seat(state, seat)
     view = pb.View(table=_table_to_proto(state))
     if seat is not None:
         view.seat = seat

@@ -12,7 +12,7 @@ from boardgame.rules.v1 import rules_pb2
 from services.common.errors import InvalidConfig, MalformedRequest
 from services.common.rng import MASK64, Rng
 from services.puertorico import actions as act
-from services.puertorico import builder, draft
+from services.puertorico import builder, draft, engine
 from services.puertorico import events as ev
 from services.puertorico.data import (
     BUILDER,
@@ -640,8 +640,8 @@ def vp_visible(state: State, viewer: int | None, seat: int) -> bool:
 
 def view_to_proto(state: State, seat: int | None) -> pb.View:
     """What `seat` may see: the public table, the stack's size, and the VP chips it may see."""
-    if seat is not None and not 0 <= seat < state.n:
-        raise MalformedRequest(f"seat {seat} is not in this {state.n}-player game", seat=str(seat))
+    if seat is not None:
+        engine.check_seat(state, seat)
     return _view(state, seat, _table_to_proto(state))
 
 
