@@ -29,6 +29,7 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 
 from bench import table, verdict
 from bench.latency import percentile
+from deploy.probe import serving
 from gateway import keys
 from services.common.rng import Rng
 from tests.gateway.support import free_port, redis_server
@@ -59,21 +60,10 @@ def _start(argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
 
 
 def _wait_serving(address: str) -> None:
-    from grpc_health.v1 import health_pb2, health_pb2_grpc
-
     deadline = time.monotonic() + READY_TIMEOUT
     while time.monotonic() < deadline:
-        with grpc.insecure_channel(address) as channel:
-            try:
-                status = (
-                    health_pb2_grpc.HealthStub(channel)
-                    .Check(health_pb2.HealthCheckRequest(), timeout=1)
-                    .status
-                )
-                if status == health_pb2.HealthCheckResponse.SERVING:
-                    return
-            except grpc.RpcError:
-                pass
+        if serving(address, timeout=1):
+            return
         time.sleep(0.2)
     raise RuntimeError(f"{address} did not start")
 

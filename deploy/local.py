@@ -31,13 +31,12 @@ from pathlib import Path
 from types import FrameType
 from typing import IO
 
-import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
-
+from deploy.probe import serving
 from services.common.registry import GAME_MODULES
+from services.common.servicer import SERVICE_NAME
 
 ROOT = Path(__file__).resolve().parent.parent
-RULES_SERVICE = "boardgame.rules.v1.RulesService"
+READY_PROBE_TIMEOUT_SECONDS = 1.0
 STOP_TIMEOUT_SECONDS = 15.0
 COLORS = ("\033[36m", "\033[33m", "\033[35m", "\033[32m", "\033[34m", "\033[31m")
 RESET = "\033[0m"
@@ -68,7 +67,7 @@ def redis_answers(host: str, port: int) -> bool:
 
 def rules_serving(address: str) -> bool:
     """Whether the rules service at `address` reports SERVING over gRPC health."""
-    return serving(address, RULES_SERVICE)
+    return serving(address, SERVICE_NAME, READY_PROBE_TIMEOUT_SECONDS)
 
 
 def port_open(host: str, port: int) -> bool:
@@ -78,18 +77,6 @@ def port_open(host: str, port: int) -> bool:
             return True
     except OSError:
         return False
-
-
-def serving(address: str, service: str) -> bool:
-    """Whether the gRPC server at `address` reports `service` ("" for the whole server) SERVING."""
-    with grpc.insecure_channel(address) as channel:
-        try:
-            response = health_pb2_grpc.HealthStub(channel).Check(
-                health_pb2.HealthCheckRequest(service=service), timeout=1
-            )
-        except grpc.RpcError:
-            return False
-    return bool(response.status == health_pb2.HealthCheckResponse.SERVING)
 
 
 def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
@@ -161,7 +148,7 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
         Row(
             name="gateway",
             argv=[sys.executable, "-m", "gateway"],
-            ready=functools.partial(serving, gateway_address, ""),
+            ready=functools.partial(serving, gateway_address, "", READY_PROBE_TIMEOUT_SECONDS),
             endpoints=[f"gRPC {gateway_address}", f"metrics http://{host}:{gateway_metrics}/metrics"],
             env={
                 "GATEWAY_ADDRESS": gateway_address,
@@ -348,7 +335,7 @@ def usage(rows: list[Row]) -> list[str]:
     return [
         "Call a rules service, for example with grpcurl (it uses reflection):",
         f"  grpcurl -plaintext {address} list",
-        f"  grpcurl -plaintext {address} {RULES_SERVICE}/GetGameInfo",
+        f"  grpcurl -plaintext {address} {SERVICE_NAME}/GetGameInfo",
         "or from Python: see README.md, section 'Calling a rules service'.",
         "Ctrl-C stops everything.",
     ]
