@@ -27,6 +27,7 @@ from pathlib import Path
 from boardgame.gateway.v1 import gateway_pb2
 
 from bench import table, verdict
+from bench.latency import percentile
 from gateway import keys
 from gateway.games import start_game
 from gateway.server import connect
@@ -185,12 +186,6 @@ async def _bot_latencies(
         await app.rules.close()
         await app.redis.aclose()
     return latencies, games / (time.perf_counter() - started) * 60
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """The value below which `fraction` of the values fall."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def wait_for_workers(settings: Settings, timeout: float = 60.0) -> None:
