@@ -20,7 +20,6 @@ import subprocess
 import sys
 import time
 import uuid
-from dataclasses import dataclass
 
 import grpc
 import redis
@@ -42,16 +41,6 @@ TARGET_FINISHED_GAME_BYTES = 32 * 1024
 READY_TIMEOUT = 60.0
 SINGLE_GAME_SECONDS = 5.0
 THINK_SECONDS = 1.0  # the paced run: players take 0 to 2 s to move, like quick people
-
-
-@dataclass(frozen=True)
-class Load:
-    """What the client processes measured."""
-
-    moves: int
-    seconds: float
-    latencies_ms: list[float]
-    games_finished: int
 
 
 def _start(argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
