@@ -1,5 +1,5 @@
 """`python -m services.glenmore` runs the Glen More rules service."""
 
-from services.glenmore.server import main
+from services.common.server import main
 
-main()
+main("glenmore")

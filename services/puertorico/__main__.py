@@ -1,5 +1,5 @@
 """`python -m services.puertorico` runs the Puerto Rico rules service."""
 
-from services.puertorico.server import main
+from services.common.server import main
 
-main()
+main("puertorico")
