@@ -67,6 +67,24 @@ class Scores:
     final: bool
 
 
+ScoreRow = tuple[int, tuple[tuple[str, int], ...], int]
+
+
+def ranked_scores(rows: Sequence[ScoreRow], final: bool) -> Scores:
+    """Scores from each seat's (total, score lines, tie-break), in seat order.
+
+    A seat's rank is one more than the number of seats with a higher (total, tie-break), so equal
+    keys share a rank; once `final`, the winners are every seat ranked first (a shared victory).
+    """
+    keys = [(total, tie) for total, _, tie in rows]
+    seats = tuple(
+        SeatScore(seat, total, items, tie, 1 + sum(1 for key in keys if key > (total, tie)))
+        for seat, (total, items, tie) in enumerate(rows)
+    )
+    winners = tuple(s.seat for s in seats if s.rank == 1) if final else ()
+    return Scores(seats, winners, final)
+
+
 @dataclass(frozen=True)
 class Messages:
     """The game's protobuf message classes."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.common.game import Scores, SeatScore
+from services.common.game import ScoreRow, Scores, ranked_scores
 from services.glenmore import events as ev
 from services.glenmore.data import (
     BLUE,
@@ -94,7 +94,7 @@ def final_parts(state: State) -> list[tuple[int, int, int, int]]:
     ]
 
 
-def score_rows(state: State) -> list[tuple[int, tuple[tuple[str, int], ...], int]]:
+def score_rows(state: State) -> list[ScoreRow]:
     """Per seat: total, score lines and tie-break; the final lines only once the game is over."""
     rows = []
     parts = final_parts(state) if state.terminal else None
@@ -112,15 +112,7 @@ def score_rows(state: State) -> list[tuple[int, tuple[tuple[str, int], ...], int
 
 def final_scores(state: State) -> Scores:
     """Scores for every seat; winners and shared ranks once the game is over (OP-9)."""
-    rows = score_rows(state)
-    keys = [(total, tie) for total, _, tie in rows]
-    seats = tuple(
-        SeatScore(seat, total, items, tie, 1 + sum(1 for key in keys if key > (total, tie)))
-        for seat, (total, items, tie) in enumerate(rows)
-    )
-    final = state.terminal
-    winners = tuple(s.seat for s in seats if s.rank == 1) if final else ()
-    return Scores(seats, winners, final)
+    return ranked_scores(score_rows(state), state.terminal)
 
 
 def game_ended(state: State) -> ev.GameEnded:

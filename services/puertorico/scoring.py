@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.common.game import Scores, SeatScore
+from services.common.game import Scores, ranked_scores
 from services.puertorico.data import (
     BUILDINGS,
     CITY_HALL,
@@ -94,14 +94,7 @@ def tiebreak(player: Player) -> int:
 def final_scores(state: State) -> Scores:
     """Scores for every seat; winners and shared ranks once the game is over (OP-2: shared victory)."""
     rows = []
-    for seat, player in enumerate(state.players):
+    for player in state.players:
         items = score_items(player, state.config)
-        rows.append((seat, sum(points for _, points in items), tuple(items), tiebreak(player)))
-    keys = [(total, tie) for _, total, _, tie in rows]
-    seats = tuple(
-        SeatScore(seat, total, items, tie, 1 + sum(1 for key in keys if key > (total, tie)))
-        for seat, total, items, tie in rows
-    )
-    final = state.terminal
-    winners = tuple(s.seat for s in seats if s.rank == 1) if final else ()
-    return Scores(seats, winners, final)
+        rows.append((sum(points for _, points in items), tuple(items), tiebreak(player)))
+    return ranked_scores(rows, state.terminal)
