@@ -19,9 +19,10 @@ EXTERNAL_ID_MAX = 128
 WRONG_CREDENTIALS = "wrong user name or password"
 
 
-def display_name(value: str, field: str = "display_name") -> str:
+def display_name(value: str) -> str:
     """The name, trimmed; INVALID_ARGUMENT unless it has 1 to 32 printable characters."""
     name = value.strip()
+    field = "display_name"
     if not 1 <= len(name) <= DISPLAY_NAME_MAX:
         raise invalid(
             "INVALID_DISPLAY_NAME", f"{field} must have 1 to {DISPLAY_NAME_MAX} characters", field=field
@@ -117,7 +118,7 @@ class AccountService(gateway_pb2_grpc.AccountServiceServicer):
     ) -> gateway_pb2.GetMeResponse:
         """The signed-in player."""
         principal = await auth.authenticate(self.app, context)
-        return gateway_pb2.GetMeResponse(player=await auth.get_player(self.app, principal.player_id))
+        return gateway_pb2.GetMeResponse(player=principal.player)
 
     @rpc
     async def IssuePlayerToken(

@@ -46,12 +46,14 @@ BOT_NAMES: dict[int, str] = {
 
 @dataclass(frozen=True)
 class Principal:
-    """The player a call acts for."""
+    """The player a call acts for, as read when the call was authenticated."""
 
-    player_id: str
-    display_name: str
-    guest: bool
-    bot: bool = False
+    player: gateway_pb2.Player
+
+    @property
+    def player_id(self) -> str:
+        """The player's id."""
+        return self.player.player_id
 
 
 def digest(secret: str) -> str:
@@ -119,8 +121,7 @@ async def authenticate(app: Gateway, context: grpc.aio.ServicerContext) -> Princ
             f"more than {app.settings.rate_limit_per_second} calls in one second; slow down",
             limit=str(app.settings.rate_limit_per_second),
         )
-    player = player_from_record(player_id, dict(zip(flat[::2], flat[1::2], strict=True)))
-    return Principal(player.player_id, player.display_name, player.guest, player.bot)
+    return Principal(player_from_record(player_id, dict(zip(flat[::2], flat[1::2], strict=True))))
 
 
 async def authenticate_operator(app: Gateway, context: grpc.aio.ServicerContext) -> str:
@@ -181,11 +182,10 @@ async def create_player(
     guest: bool,
     bot: bool = False,
     username: str = "",
-    player_id: str = "",
 ) -> gateway_pb2.Player:
     """Store a new player record and return it."""
     player = gateway_pb2.Player(
-        player_id=player_id or new_player_id(), display_name=display_name, guest=guest, bot=bot
+        player_id=new_player_id(), display_name=display_name, guest=guest, bot=bot
     )
     await app.redis.hset(
         keys.player(player.player_id),

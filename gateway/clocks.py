@@ -30,7 +30,7 @@ import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 
 from gateway import keys
-from gateway.store import STATUS_FINISHED, GameStore, Meta
+from gateway.store import STATUS_FINISHED, Meta, read_meta
 
 KIND_CLOCK, KIND_BOT, KIND_WATCH = "clock", "bot", "watch"
 BOT_WATCHDOG_MS = 30_000
@@ -159,7 +159,7 @@ async def after_commit(
         await clear(redis, game_id)
         return
     now = now_ms() if now is None else now
-    meta = known.meta if known is not None else await GameStore(redis, 0).meta(game_id)
+    meta = known.meta if known is not None else await read_meta(redis, game_id)
     if meta is None or meta.status == STATUS_FINISHED:
         return
     seats = {seat.seat: seat for seat in meta.record.seats}

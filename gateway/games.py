@@ -22,6 +22,7 @@ from gateway.app import Gateway
 from gateway.errors import invalid
 from gateway.replies import text
 from gateway.store import Meta
+from services.common.servicer import pack
 
 SEED_BYTES = 32
 
@@ -81,22 +82,21 @@ def build_config(info: rules_pb2.GameInfo, options: list[gateway_pb2.GameOptionV
             raise invalid(
                 "INVALID_OPTION_VALUE", f"option {option.name!r}: bad value {option.value!r}"
             ) from error
-    packed = any_pb2.Any()
-    packed.Pack(config, deterministic=True)
-    return packed
+    return pack(config)
 
 
 def validate_options(
     app: Gateway, title: str, seat_count: int, options: list[gateway_pb2.GameOptionValue]
-) -> None:
-    """Raise unless the title exists, the seat count suits it and the options are valid."""
+) -> any_pb2.Any:
+    """The title's packed Config of the options; raises unless the title exists, the seat count suits
+    it and the options are valid."""
     info = app.rules.get(title).info
     if not info.min_players <= seat_count <= info.max_players:
         raise invalid(
             "INVALID_SEAT_COUNT",
             f"{info.display_name} is for {info.min_players} to {info.max_players} players, not {seat_count}",
         )
-    build_config(info, options)
+    return build_config(info, options)
 
 
 def now() -> Timestamp:
@@ -117,9 +117,8 @@ async def start_game(
     lobby_id: str,
 ) -> str:
     """Create the game: seed, initial state at version 0, record; then queue what follows (bots)."""
+    config = validate_options(app, title, player_count, options)
     rules_title = app.rules.get(title)
-    validate_options(app, title, player_count, options)
-    config = build_config(rules_title.info, options)
     seed = secrets.token_bytes(SEED_BYTES)
     created = await rules_title.call(
         "NewGame", rules_pb2.NewGameRequest(player_count=player_count, config=config, seed=seed)

@@ -177,7 +177,6 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
         principal = await auth.authenticate(self.app, context)
         if not request.title:
             raise invalid("MISSING_TITLE", "title is required", field="title")
-        self.app.rules.get(request.title)
         games.validate_options(self.app, request.title, request.seat_count, list(request.options))
         visibility = _enum_value(gateway_pb2.Visibility, request.visibility, "visibility")
         seating = _enum_value(gateway_pb2.Seating, request.seating, "seating")
@@ -198,7 +197,7 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
         )
         if lobby.visibility == gateway_pb2.VISIBILITY_PRIVATE:
             lobby.invite_code = secrets.token_urlsafe(INVITE_CODE_BYTES)
-        lobby.seats[0].player.CopyFrom(await auth.get_player(self.app, principal.player_id))
+        lobby.seats[0].player.CopyFrom(principal.player)
         await self.app.redis.set(keys.lobby(lobby.lobby_id), lobby.SerializeToString(), ex=LOBBY_TTL_SECONDS)
         await self._reindex(lobby)
         return gateway_pb2.CreateLobbyResponse(lobby=lobby)
@@ -286,7 +285,7 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
     ) -> gateway_pb2.JoinLobbyResponse:
         """Seat the caller (the wanted seat or the first open one)."""
         principal = await auth.authenticate(self.app, context)
-        player = await auth.get_player(self.app, principal.player_id)
+        player = principal.player
         wanted = request.seat if request.HasField("seat") else None
 
         def join(lobby: Lobby) -> None:

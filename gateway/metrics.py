@@ -13,7 +13,7 @@ import prometheus_client
 
 from gateway import keys
 from gateway.app import Gateway
-from services.common.metrics import HANDLED, HANDLING_SECONDS, split_method
+from services.common.metrics import record_rpc, split_method
 
 MOVES_APPLIED = prometheus_client.Counter(
     "gateway_moves_applied_total", "Moves committed, by title.", ["title"]
@@ -48,10 +48,7 @@ async def refresh_gauges(app: Gateway) -> None:
 
 
 def _record(method: str, context: grpc.aio.ServicerContext, started: float, failed: bool) -> None:
-    service, name = split_method(method)
-    code = _code(context, failed)
-    HANDLED.labels(service, name, code).inc()
-    HANDLING_SECONDS.labels(service, name, code).observe(time.perf_counter() - started)
+    record_rpc(*split_method(method), _code(context, failed), started)
 
 
 class MetricsInterceptor(grpc.aio.ServerInterceptor):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import cast
 
 import grpc
+from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
@@ -39,6 +40,27 @@ class Played:
 SeatChooser = Callable[[Meta, tuple[int, ...]], int]
 
 
+def seats_of(meta: Meta, player_id: str) -> list[int]:
+    """The seats a player plays (not resigned) in a game."""
+    return [s.seat for s in meta.record.seats if s.player.player_id == player_id and not s.resigned]
+
+
+def played_seats(meta: Meta, player_id: str) -> list[int]:
+    """`seats_of`, or PERMISSION_DENIED for a player who plays no seat of the game."""
+    seats = seats_of(meta, player_id)
+    if not seats:
+        raise permission_denied("you do not play a seat in this game")
+    return seats
+
+
+def hand_to_bots(record: gateway_pb2.GameRecord, seats: list[int], strength: gateway_pb2.BotStrength) -> None:
+    """Mark the seats resigned: a bot (of `strength`, unless the seat names one) plays them to the end."""
+    for game_seat in record.seats:
+        if game_seat.seat in seats and not game_seat.resigned:
+            game_seat.resigned = True
+            game_seat.bot_strength = game_seat.bot_strength or strength
+
+
 def seat_of(player_id: str) -> SeatChooser:
     """The player's seat that acts now (a player may hold several seats at one table).
 
@@ -46,9 +68,7 @@ def seat_of(player_id: str) -> SeatChooser:
     """
 
     def choose(meta: Meta, acting_seats: tuple[int, ...]) -> int:
-        seats = [s.seat for s in meta.record.seats if s.player.player_id == player_id and not s.resigned]
-        if not seats:
-            raise permission_denied("you do not play a seat in this game")
+        seats = played_seats(meta, player_id)
         acting = [seat for seat in seats if seat in acting_seats]
         return acting[0] if acting else seats[0]
 

@@ -15,7 +15,7 @@ from gateway import metrics, moves
 from gateway.app import Gateway
 from gateway.auth import Principal, authenticate
 from gateway.clocks import KIND_CLOCK, read_entry
-from gateway.errors import GatewayError, invalid, permission_denied, precondition, rpc, stream_rpc
+from gateway.errors import GatewayError, invalid, precondition, rpc, stream_rpc
 from gateway.fanout import Fanout
 from gateway.games import full_record
 from gateway.store import STATUS_FINISHED, Meta
@@ -23,11 +23,6 @@ from gateway.store import STATUS_FINISHED, Meta
 MAX_REQUEST_ID = 64
 META_REFRESH_SECONDS = 1.0  # how stale the seats a watcher is shown may be (they change hands rarely)
 META_CACHE_LIMIT = 10_000
-
-
-def seats_of(meta: Meta, player_id: str) -> list[int]:
-    """The seats a player plays (not resigned) in a game."""
-    return [s.seat for s in meta.record.seats if s.player.player_id == player_id and not s.resigned]
 
 
 def visible_events(
@@ -82,7 +77,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
     ) -> tuple[Principal, Meta, int | None]:
         principal = await authenticate(self.app, context)
         meta = await moves.load_meta(self.store, game_id)
-        seats = seats_of(meta, principal.player_id)
+        seats = moves.seats_of(meta, principal.player_id)
         return principal, meta, (seats[0] if seats else None)
 
     async def game_view(
@@ -206,15 +201,10 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         """The caller's seat goes to a bot; the caller ranks last."""
         principal = await authenticate(self.app, context)
         meta = await moves.load_meta(self.store, request.game_id)
-        seats = seats_of(meta, principal.player_id)
-        if not seats:
-            raise permission_denied("you do not play a seat in this game")
+        seats = moves.played_seats(meta, principal.player_id)
         if meta.status == STATUS_FINISHED:
             raise precondition("GAME_OVER", "the game is over")
-        for seat in meta.record.seats:
-            if seat.seat in seats:
-                seat.resigned = True
-                seat.bot_strength = seat.bot_strength or gateway_pb2.BOT_STRENGTH_HEURISTIC
+        moves.hand_to_bots(meta.record, seats, gateway_pb2.BOT_STRENGTH_HEURISTIC)
         await self.store.save_seats(request.game_id, meta.record)
         self.deadlines.pop(request.game_id, None)  # a bot plays the seat now, with no clock
         state, version = await self.store.state(request.game_id)

@@ -114,6 +114,11 @@ def published_change(change: rules_pb2.ApplyActionResponse) -> bytes:
     ).SerializeToString()
 
 
+async def read_meta(redis: aioredis.Redis, game_id: str) -> Meta | None:
+    """A game's fixed facts, or None for an unknown game."""
+    return _meta(await redis.hmget(keys.game_meta(game_id), META_FIELDS))
+
+
 def _seats_text(seats: Iterable[int]) -> str:
     return ",".join(str(seat) for seat in seats)
 
@@ -157,7 +162,7 @@ class GameStore:
 
     async def meta(self, game_id: str) -> Meta | None:
         """The game's fixed facts, or None for an unknown game."""
-        return _meta(await self.redis.hmget(keys.game_meta(game_id), META_FIELDS))
+        return await read_meta(self.redis, game_id)
 
     async def save_seats(self, game_id: str, record: gateway_pb2.GameRecord) -> None:
         """Rewrite the record after a seat changed hands (resignation, forfeit)."""

@@ -81,7 +81,7 @@ class MetricsInterceptor(grpc.ServerInterceptor):
         )
 
 
-def _record(service: str, method: str, code: str, started: float) -> None:
+def record_rpc(service: str, method: str, code: str, started: float) -> None:
     """Count one finished RPC and observe its duration."""
     HANDLED.labels(service, method, code).inc()
     HANDLING_SECONDS.labels(service, method, code).observe(time.perf_counter() - started)
@@ -98,7 +98,7 @@ def _timed_unary(behavior: Behavior, service: str, method: str) -> Behavior:
             raised = False
             return response
         finally:
-            _record(service, method, _final_code(context, raised), started)
+            record_rpc(service, method, _final_code(context, raised), started)
 
     return timed
 
@@ -113,7 +113,7 @@ def _timed_stream(behavior: Behavior, service: str, method: str) -> Behavior:
             yield from behavior(request, context)
             raised = False
         finally:
-            _record(service, method, _final_code(context, raised), started)
+            record_rpc(service, method, _final_code(context, raised), started)
 
     return timed
 
