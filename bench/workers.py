@@ -18,7 +18,6 @@ import os
 import signal
 import statistics
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -32,7 +31,6 @@ from gateway import keys
 from gateway.games import start_game
 from gateway.server import connect
 from gateway.settings import Settings
-from services.common import registry
 from workers.bots import HEURISTIC, RANDOM, SEARCH
 from workers.simulate import jobs_for, run_local, run_on_workers, win_share
 
@@ -98,40 +96,16 @@ def strength_table(titles: list[str], games: int, search_games: int, search_seco
 @contextlib.contextmanager
 def deployment(workers: int) -> Iterator[Settings]:
     """A throwaway redis-server, every rules service and `workers` worker processes."""
-    from services.common.server import create_server
-    from tests.gateway.support import redis_server
+    from tests.gateway.support import redis_server, rules_servers
+    from tests.workers.support import start_worker_process
 
-    servers = []
     processes: list[subprocess.Popen[bytes]] = []
-    with redis_server() as url:
+    with redis_server() as url, rules_servers() as rules:
+        addresses = tuple(rules.values())
+        settings = replace(Settings(), redis_url=url, rules_addresses=addresses)
         try:
-            addresses = []
-            for game in registry.games().values():
-                server, port = create_server("127.0.0.1:0", game)
-                server.start()
-                servers.append(server)
-                addresses.append(f"127.0.0.1:{port}")
-            settings = replace(Settings(), redis_url=url, rules_addresses=tuple(addresses))
-            env = {
-                **os.environ,
-                "REDIS_URL": url,
-                "RULES_ADDRESSES": ",".join(addresses),
-                "WORKER_CONCURRENCY": "1",
-                "WORKER_BEAT": "0",
-                "LOG_LEVEL": "WARNING",
-                "METRICS_PORT": "off",
-            }
             for _ in range(workers):
-                processes.append(
-                    subprocess.Popen(
-                        [sys.executable, "-m", "workers"],
-                        cwd=ROOT,
-                        env=env,
-                        stdout=subprocess.DEVNULL,
-                        stderr=subprocess.DEVNULL,
-                        start_new_session=True,
-                    )
-                )
+                processes.append(start_worker_process(url, ",".join(addresses), {"WORKER_BEAT": "0"}))
             yield settings
         finally:
             for process in processes:
@@ -139,8 +113,6 @@ def deployment(workers: int) -> Iterator[Settings]:
                     os.killpg(process.pid, signal.SIGTERM)
             for process in processes:
                 process.wait(30)
-            for server in servers:
-                server.stop(0)
 
 
 async def _bot_latencies(

@@ -3,15 +3,12 @@ by the tests of this folder (the same parts the gateway tests use)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 
 import pytest
 
-from tests.deploy import facts
 from tests.gateway.support import GatewayProcess, gateway_settings, redis_server, rules_servers
+from tests.workers.support import start_worker_process, stop_worker_process
 
 
 @pytest.fixture(scope="package")
@@ -29,22 +26,13 @@ def gateway(redis_url: str) -> Iterator[GatewayProcess]:
 @pytest.fixture(scope="package")
 def worker(gateway: GatewayProcess) -> Iterator[None]:
     """A worker (`python -m workers`, as `make run` and the deployments start it) on the gateway's Redis."""
-    env = {
-        **os.environ,
-        "REDIS_URL": gateway.settings.redis_url,
-        "CELERY_BROKER_URL": gateway.settings.redis_url,
-        "RULES_ADDRESSES": ",".join(gateway.settings.rules_addresses),
-        "WORKER_CONCURRENCY": "1",
-        "WORKER_BEAT": "0",
-        "METRICS_PORT": "off",
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "workers", "--loglevel=WARNING"],
-        env=env,
-        cwd=facts.ROOT,
+    process = start_worker_process(
+        gateway.settings.redis_url,
+        ",".join(gateway.settings.rules_addresses),
+        {"CELERY_BROKER_URL": gateway.settings.redis_url, "WORKER_BEAT": "0"},
+        quiet=False,
     )
     try:
         yield
     finally:
-        process.terminate()
-        process.wait(30)
+        stop_worker_process(process)

@@ -5,12 +5,9 @@ worker of the other modules never sees these tasks."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import redis
@@ -18,10 +15,10 @@ import redis
 from gateway import keys
 from gateway.settings import Settings
 from tests.gateway.support import GatewayProcess, gateway_settings, redis_server
-from tests.workers.support import bot_seat, finalized, new_game, wait_for
+from tests.workers import support
+from tests.workers.support import bot_seat, finalized, new_game, stop_worker_process, wait_for
 from workers import scoring
 
-ROOT = Path(__file__).resolve().parents[2]
 SLOW_SEARCH_SECONDS = 3.0
 VISIBILITY_TIMEOUT_SECONDS = 3
 
@@ -40,36 +37,19 @@ def own_gateway(own_settings: Settings) -> Iterator[GatewayProcess]:
 
 def start_worker_process(settings: Settings, search_seconds: float) -> subprocess.Popen[bytes]:
     """`python -m workers` in its own session (so it can be killed whole), one child process."""
-    env = {
-        **os.environ,
-        "REDIS_URL": settings.redis_url,
-        "RULES_ADDRESSES": ",".join(settings.rules_addresses),
-        "WORKER_CONCURRENCY": "1",
-        "BOT_SEARCH_SECONDS": str(search_seconds),
-        "VISIBILITY_TIMEOUT_SECONDS": str(VISIBILITY_TIMEOUT_SECONDS),
-        "LOG_LEVEL": "WARNING",
-        "METRICS_PORT": "off",
-    }
-    return subprocess.Popen(
-        [sys.executable, "-m", "workers"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
+    return support.start_worker_process(
+        settings.redis_url,
+        ",".join(settings.rules_addresses),
+        {
+            "BOT_SEARCH_SECONDS": str(search_seconds),
+            "VISIBILITY_TIMEOUT_SECONDS": str(VISIBILITY_TIMEOUT_SECONDS),
+        },
     )
 
 
 def running_tasks(client: redis.Redis) -> list[str]:
     """The names of the tasks delivered and not yet acknowledged (kombu's `unacked` hash)."""
     return [json.loads(value)[0]["headers"]["task"] for value in client.hvals("unacked")]
-
-
-def stop(process: subprocess.Popen[bytes], signum: int) -> None:
-    """Send `signum` to the worker's whole process group and wait for its main process."""
-    if process.poll() is None:
-        os.killpg(process.pid, signum)
-    process.wait(30)
 
 
 def test_a_worker_killed_in_a_bot_turn_loses_nothing_and_applies_nothing_twice(
@@ -85,7 +65,7 @@ def test_a_worker_killed_in_a_bot_turn_loses_nothing_and_applies_nothing_twice(
             lambda: "workers.take_turn" in running_tasks(client), 60, "the first worker to take a bot turn"
         )
         version = int(client.get(keys.game_version(game_id)))
-        stop(first, signal.SIGKILL)
+        stop_worker_process(first, signal.SIGKILL)
         assert int(client.get(keys.game_version(game_id))) == version, "the turn finished before the kill"
         assert "workers.take_turn" in running_tasks(client)
 
@@ -102,7 +82,7 @@ def test_a_worker_killed_in_a_bot_turn_loses_nothing_and_applies_nothing_twice(
             assert client.hget(keys.rating("puertorico", seat.player.player_id), "games") == b"1"
         wait_for(lambda: client.hlen("unacked") == 0, 30, "every task to be acknowledged")
     finally:
-        stop(first, signal.SIGKILL)
+        stop_worker_process(first, signal.SIGKILL)
         if second is not None:
-            stop(second, signal.SIGTERM)
+            stop_worker_process(second, signal.SIGTERM)
         client.close()
