@@ -50,6 +50,13 @@ def pin_to_cpu(cpu: int | None) -> None:
         os.sched_setaffinity(0, {cpu})
 
 
+def unpin() -> None:
+    """Let the calling thread, and the threads and processes it starts later, run on every CPU again
+    (undoes pin_to_cpu; no-op where affinity is unsupported)."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, range(os.cpu_count() or 1))
+
+
 def table(title: str, headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     """A plain-text table: the title, then columns aligned (numbers right, text left)."""
     cells = [[str(cell) for cell in row] for row in rows]

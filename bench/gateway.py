@@ -26,7 +26,7 @@ import redis
 import uvloop
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 
-from bench import table, verdict
+from bench import table, unpin, verdict
 from bench.latency import percentile
 from deploy.probe import serving
 from gateway import keys
@@ -259,8 +259,7 @@ def _load(
 
 def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: float = 20.0) -> str:
     """Run the whole load benchmark on every CPU (not the one the other tables pin) and return its table."""
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, range(os.cpu_count() or 1))
+    unpin()
     with redis_server() as redis_url:
         rules_port, gateway_port = free_port(), free_port()
         rules = _start(

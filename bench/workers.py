@@ -25,7 +25,7 @@ from pathlib import Path
 
 from boardgame.gateway.v1 import gateway_pb2
 
-from bench import table, verdict
+from bench import table, unpin, verdict
 from bench.latency import percentile
 from gateway import keys
 from gateway.games import start_game
@@ -175,9 +175,7 @@ def wait_for_workers(settings: Settings, timeout: float = 60.0) -> None:
 
 def worker_tables(titles: list[str], latency_games: int, selfplay_games: int) -> str:
     """Tables (e) bot turn latency and (f) self-play throughput, on two real worker processes."""
-    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-    if cpus:
-        os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))
+    unpin()
     latency_rows = []
     throughput_rows = []
     with deployment(WORKER_PROCESSES) as settings:
