@@ -13,7 +13,7 @@ from typing import Any
 from services.common.game import Game
 from services.common.rng import Rng
 from workers.bots.knowledge import determinize, hook
-from workers.bots.search import rewards
+from workers.bots.search import rewards, rollout
 
 PLAYOUTS_PER_DECISION = 64  # shared by the legal actions, at least MIN_PLAYOUTS each
 MIN_PLAYOUTS, MAX_PLAYOUTS = 2, 16
@@ -40,12 +40,7 @@ def playout_value(game: Game, state: Any, seat: int, rng: Rng, playouts: int) ->
     total = 0.0
     for _ in range(playouts):
         world = game.copy_state(state)
-        for _ in range(PLAYOUT_DEPTH):
-            if game.is_terminal(world):
-                break
-            actor = game.acting_seats(world)[0]
-            actions = game.legal_actions(world, actor)
-            game.play(world, actor, actions[rng.below(len(actions))])
+        rollout(game, world, rng, PLAYOUT_DEPTH)
         total += rewards(game, world, len(game.scores(world).seats))[seat]
     return total / playouts
 

@@ -64,6 +64,17 @@ def rewards(game: Game, state: Any, seats: int) -> list[float]:
     return result
 
 
+def rollout(game: Game, world: Any, rng: Rng, depth: int) -> None:
+    """Play `world` on in place with random legal moves of the first acting seat, for at most `depth`
+    moves or until the game ends (one `rng.below` draw per move)."""
+    for _ in range(depth):
+        if game.is_terminal(world):
+            break
+        actor = game.acting_seats(world)[0]
+        actions = game.legal_actions(world, actor)
+        game.play(world, actor, actions[rng.below(len(actions))])
+
+
 def _select(node: Node, actions: list[Any], seat: int) -> tuple[Any, Node]:
     best_action, best_child, best_value = None, None, float("-inf")
     for action in actions:
@@ -98,12 +109,7 @@ def iterate(game: Game, root: Node, state: Any, seat: int, rng: Rng, budget: Bud
         action, node = _select(node, actions, actor)
         game.play(world, actor, action)
         path.append(node)
-    for _ in range(budget.rollout_depth):
-        if game.is_terminal(world):
-            break
-        actor = game.acting_seats(world)[0]
-        moves = game.legal_actions(world, actor)
-        game.play(world, actor, moves[rng.below(len(moves))])
+    rollout(game, world, rng, budget.rollout_depth)
     result = rewards(game, world, seats)
     for visited in path:
         visited.visits += 1
