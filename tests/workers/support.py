@@ -18,6 +18,7 @@ from boardgame.gateway.v1 import gateway_pb2
 from celery.beat import EmbeddedService
 from celery.contrib.testing.worker import start_worker
 
+from cli.app import STRENGTHS
 from gateway import auth, keys
 from gateway.games import start_game
 from gateway.settings import Settings
@@ -27,12 +28,6 @@ from workers.app import celery
 from workers.settings import WorkerSettings
 
 ROOT = Path(__file__).resolve().parents[2]
-
-STRENGTHS = {
-    "random": gateway_pb2.BOT_STRENGTH_RANDOM,
-    "heuristic": gateway_pb2.BOT_STRENGTH_HEURISTIC,
-    "search": gateway_pb2.BOT_STRENGTH_SEARCH,
-}
 
 
 @contextlib.contextmanager
