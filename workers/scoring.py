@@ -70,6 +70,16 @@ def final_ranks(scores: rules_pb2.GetScoresResponse, seats: list[gateway_pb2.Gam
     return ranks
 
 
+def best_ranks(seats: list[gateway_pb2.GameSeat], ranks: dict[int, int]) -> dict[str, int]:
+    """Rank per player, in the order of their first seat: a player holding several seats gets the best
+    (lowest) rank among them."""
+    player_ranks: dict[str, int] = {}
+    for seat in seats:
+        pid = seat.player.player_id
+        player_ranks[pid] = min(player_ranks.get(pid, ranks[seat.seat]), ranks[seat.seat])
+    return player_ranks
+
+
 def rate(ratings: dict[str, Rating], player_ranks: dict[str, int]) -> dict[str, Rating]:
     """New ratings after one game: `player_ranks` maps each player to their rank (1 is best)."""
     players = sorted(player_ranks)
@@ -99,10 +109,7 @@ async def finalize(app: Gateway, game_id: str) -> bool:
     record, version = await full_record(app, meta)
     scores = record.scores
     ranks = final_ranks(scores, list(record.seats))
-    player_ranks: dict[str, int] = {}
-    for seat in record.seats:
-        pid = seat.player.player_id
-        player_ranks[pid] = min(player_ranks.get(pid, ranks[seat.seat]), ranks[seat.seat])
+    player_ranks = best_ranks(list(record.seats), ranks)
     finished_ms = record.finished_at.ToMilliseconds() if record.HasField("finished_at") else 0
     for _ in range(FINALIZE_ATTEMPTS):
         async with redis.pipeline(transaction=True) as pipe:

@@ -36,6 +36,16 @@ def test_ranks_keep_ties_and_put_resigned_players_last() -> None:
     assert scoring.final_ranks(scores(1, 1, 3), seats(3, resigned=(0, 1))) == {2: 1, 0: 2, 1: 2}
 
 
+def test_a_player_holding_two_seats_gets_the_better_rank() -> None:
+    def seat(number: int, player_id: str) -> gateway_pb2.GameSeat:
+        return gateway_pb2.GameSeat(seat=number, player=gateway_pb2.Player(player_id=player_id))
+
+    table = [seat(0, "ann"), seat(1, "bob"), seat(2, "ann"), seat(3, "cy")]
+    assert scoring.best_ranks(table, {0: 4, 1: 1, 2: 2, 3: 3}) == {"ann": 2, "bob": 1, "cy": 3}
+    assert scoring.best_ranks(table, {0: 1, 1: 3, 2: 4, 3: 2}) == {"ann": 1, "bob": 3, "cy": 2}
+    assert list(scoring.best_ranks(table, {0: 4, 1: 1, 2: 2, 3: 3})) == ["ann", "bob", "cy"]
+
+
 def test_ratings_move_by_rank_and_ties_move_alike() -> None:
     prior = scoring.Rating(25.0, 25 / 3, 0, 0)
     after = scoring.rate({p: prior for p in "abcd"}, {"a": 1, "b": 2, "c": 2, "d": 4})
