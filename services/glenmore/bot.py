@@ -11,12 +11,22 @@ from services.common.rng import Rng
 from services.glenmore.state import State
 
 
-def determinize(state: State, seat: int, rng: Rng) -> State:
-    """A copy of `state` with the stacks' order and the RNG resampled."""
+def reshuffled(state: State, rng: Rng, *, forget_order: bool) -> State:
+    """A copy of `state` with each stack shuffled and the RNG given a fresh key, all drawn from `rng`.
+
+    With `forget_order` each stack is sorted before its shuffle, so the result does not depend on the
+    true order (a determinization); without it the true order is shuffled (a disturbance).
+    """
     world = state.copy()
-    for number, stack in enumerate(state.stacks):
-        world.stacks[number] = sorted(stack)
-        rng.shuffle(world.stacks[number])
+    for stack in world.stacks:
+        if forget_order:
+            stack.sort()
+        rng.shuffle(stack)
     world.rng = Rng(rng.next64(), rng.next64())
     world.legal = None
     return world
+
+
+def determinize(state: State, seat: int, rng: Rng) -> State:
+    """A copy of `state` with the stacks' order and the RNG resampled."""
+    return reshuffled(state, rng, forget_order=True)

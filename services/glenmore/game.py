@@ -86,9 +86,4 @@ class GlenMore(ModularGame):
 
     def disturb_hidden(self, state: State, seat: int | None, rng: Rng) -> State:
         """A copy differing only in what nobody sees: the order of the stacks and the RNG."""
-        other = state.copy()
-        for stack in other.stacks:
-            rng.shuffle(stack)
-        other.rng = Rng(rng.next64(), rng.next64())
-        other.legal = None
-        return other
+        return bot.reshuffled(state, rng, forget_order=False)
