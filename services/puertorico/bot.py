@@ -54,16 +54,25 @@ def determinize(state: State, seat: int, rng: Rng) -> State:
         for index, s in enumerate(hidden):
             world.players[s].vp = share + (1 if index < extra else 0)
     for s, player in enumerate(world.players):
-        hidden_forests = sum(player.forests) if s != seat else 0
-        if hidden_forests:
-            forests = [0] * len(GOODS)
-            for _ in range(hidden_forests):
-                forests[rng.below(len(GOODS))] += 1
-            player.forests = forests
-    if world.pending_tile >= 0 and world.actor != seat:
-        world.pending_tile = rng.below(len(GOODS))
+        if s != seat:
+            resample_forests(player, rng)
+    resample_hacienda_tile(world, seat, rng)
     world.legal = None
     return world
+
+
+def resample_forests(player: Player, rng: Rng) -> None:
+    """Draw the kind of each of `player`'s forests afresh (only their owner sees the kinds)."""
+    forests = [0] * len(GOODS)
+    for _ in range(sum(player.forests)):
+        forests[rng.below(len(GOODS))] += 1
+    player.forests = forests
+
+
+def resample_hacienda_tile(state: State, seat: int | None, rng: Rng) -> None:
+    """Draw afresh the kind of a tile drawn with the hacienda, unless `seat` drew it (and so sees it)."""
+    if state.pending_tile >= 0 and state.actor != seat:
+        state.pending_tile = rng.below(len(GOODS))
 
 
 def production(player: Player) -> list[int]:

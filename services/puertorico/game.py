@@ -7,7 +7,7 @@ from boardgame.puertorico.v1 import puertorico_pb2 as pb
 from services.common.game import GameInfo, Messages, OptionInfo
 from services.common.modular import ModularGame
 from services.common.rng import Rng
-from services.puertorico import codec, engine, labels, setup
+from services.puertorico import bot, codec, engine, labels, setup
 from services.puertorico.data import (
     BUILDING_SET_BASE,
     BUILDING_SET_DRAFT,
@@ -17,7 +17,6 @@ from services.puertorico.data import (
     DEFAULT_CLOISTER_KINDS,
     DEFAULT_VP_POOL_5P,
     DRAFT_HACIENDA_FOREST_EXCLUSIVE,
-    GOODS,
     LIBRARY_CRAFTSMAN_DISTINCT,
     LIBRARY_MULTIPLIER,
     LIBRARY_MULTIPLIER_CHOICES,
@@ -159,10 +158,6 @@ class PuertoRico(ModularGame):
             if not codec.vp_visible(state, seat, s):
                 player.vp += 1 + rng.below(9)
             if s != seat:
-                forests = [0] * len(GOODS)
-                for _ in range(sum(player.forests)):
-                    forests[rng.below(len(GOODS))] += 1
-                player.forests = forests
-        if other.pending_tile >= 0 and other.actor != seat:
-            other.pending_tile = rng.below(len(GOODS))
+                bot.resample_forests(player, rng)
+        bot.resample_hacienda_tile(other, seat, rng)
         return other
