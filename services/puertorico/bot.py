@@ -19,8 +19,9 @@ from typing import Any
 from services.common.rng import Rng
 from services.puertorico import codec, engine
 from services.puertorico.actions import Action
-from services.puertorico.data import CORN, GOODS, PRICE, PRODUCTION_BUILDINGS, QUARRY, SETUPS
+from services.puertorico.data import CORN, GOODS, PRICE, PRODUCTION_BUILDINGS, QUARRY
 from services.puertorico.scoring import score_items, tiebreak
+from services.puertorico.setup import initial_vp_pool
 from services.puertorico.state import CHOOSE_ROLE, Config, Player, State
 
 # Worth of economy in VP, tuned by self-play against the random bot.
@@ -35,11 +36,6 @@ ROLE_LOOKAHEAD_STEPS = 60  # decisions played greedily to finish a role being ju
 TIE_NOISE = 1e-6
 
 
-def initial_vp_pool(state: State) -> int:
-    """The VP chips in the pool at the start of this game."""
-    return state.config.vp_pool_5p if state.n == 5 else SETUPS[state.n].vp_pool
-
-
 def determinize(state: State, seat: int, rng: Rng) -> State:
     """A copy of `state` with what `seat` cannot see resampled from what it can see."""
     world = state.copy()
@@ -49,7 +45,7 @@ def determinize(state: State, seat: int, rng: Rng) -> State:
     hidden = [s for s in range(state.n) if not codec.vp_visible(state, seat, s)]
     if hidden:
         shown = sum(p.vp for s, p in enumerate(state.players) if s not in hidden)
-        taken = max(0, initial_vp_pool(state) - max(state.vp_pool, 0) - shown)
+        taken = max(0, initial_vp_pool(state.n, state.config) - max(state.vp_pool, 0) - shown)
         share, extra = divmod(taken, len(hidden))
         for index, s in enumerate(hidden):
             world.players[s].vp = share + (1 if index < extra else 0)

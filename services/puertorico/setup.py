@@ -25,6 +25,11 @@ from services.puertorico.events import GameStarted, PlantationsRevealed
 from services.puertorico.state import CHOOSE_ROLE, DRAFT_COST, Config, State
 
 
+def initial_vp_pool(player_count: int, config: Config) -> int:
+    """The VP chips in the pool at the start of a game (the 5-player pool is an option)."""
+    return config.vp_pool_5p if player_count == 5 else SETUPS[player_count].vp_pool
+
+
 def check_config(player_count: int, config: Config) -> None:
     """Raise InvalidConfig unless the player count and options are supported."""
     if not MIN_PLAYERS <= player_count <= MAX_PLAYERS:
@@ -76,7 +81,7 @@ def new_game(player_count: int, config: Config, seed: bytes) -> tuple[State, lis
     state.quarries = setup.quarries
     state.colonist_supply = setup.colonist_supply
     state.colonist_ship = setup.colonist_ship
-    state.vp_pool = config.vp_pool_5p if player_count == 5 else setup.vp_pool
+    state.vp_pool = initial_vp_pool(player_count, config)
     state.goods_supply = list(setup.goods)
     state.ship_cap = list(setup.ships)
     state.ship_good = [-1] * len(setup.ships)
