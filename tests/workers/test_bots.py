@@ -11,10 +11,11 @@ from services.common import registry
 from services.common.game import Game
 from services.common.playout import random_playout
 from services.common.rng import Rng
-from workers.bots import HEURISTIC, RANDOM, SEARCH, STRENGTHS, Budget, choose_action
+from workers.bots import HEURISTIC, RANDOM, SEARCH, STRENGTHS, Budget, choose_action, search
 from workers.bots.heuristic import one_ply_action
 from workers.bots.knowledge import determinize, hook
 from workers.selfplay import play
+from workers.simulate import win_share
 
 TITLES = sorted(registry.games())
 BUDGET = Budget(seconds=0, iterations=40, rollout_depth=30)  # iterations only: deterministic
@@ -96,13 +97,25 @@ def test_heuristic_beats_random(title: str) -> None:
         strengths[index % players] = HEURISTIC
         summary = play(title, strengths, f"versus-{index}")
         assert summary.terminal
-        wins += sum(1 / len(summary.winners) for w in summary.winners if strengths[w] == HEURISTIC)
+        wins += sum(win_share(summary, seat) for seat, s in enumerate(strengths) if s == HEURISTIC)
     assert wins >= games * 0.6, f"heuristic won {wins} of {games}"
 
 
-def test_search_budget_counts_iterations() -> None:
+def test_search_budget_counts_iterations(monkeypatch: pytest.MonkeyPatch) -> None:
     game = registry.get(TITLES[0])
     state = positions(game, 2)[-1]
     seat = game.acting_seats(state)[0]
+    assert len(game.legal_actions(state, seat)) > 1, "a single legal action is played without searching"
+    iterations = 0
+    iterate = search.iterate
+
+    def counted(*args: Any) -> None:
+        nonlocal iterations
+        iterations += 1
+        iterate(*args)
+
+    monkeypatch.setattr(search, "iterate", counted)
     first = choose_action(game, state, seat, SEARCH, Rng(5), BUDGET)
+    assert iterations == BUDGET.iterations
     assert choose_action(game, state, seat, SEARCH, Rng(5), BUDGET) == first
+    assert iterations == 2 * BUDGET.iterations
