@@ -123,10 +123,7 @@ async def take_turn(app: Gateway, game_id: str, version: int, budget: Budget) ->
 async def forfeit(app: Gateway, loaded: Loaded, seat: int) -> None:
     """The seat's player forfeits: a bot takes the seat to the end, and the player ranks last."""
     record = loaded.meta.record
-    for game_seat in record.seats:
-        if game_seat.seat == seat and not game_seat.resigned:
-            game_seat.resigned = True
-            game_seat.bot_strength = game_seat.bot_strength or FORFEIT_STRENGTH
+    moves.hand_to_bots(record, [seat], FORFEIT_STRENGTH)
     await app.store.save_seats(record.game_id, record)
 
 
