@@ -8,10 +8,9 @@ state is refused as MalformedRequest.
 from __future__ import annotations
 
 from boardgame.glenmore.v1 import glenmore_pb2 as pb
-from boardgame.rules.v1 import rules_pb2
 
 from services.common.errors import MalformedRequest
-from services.common.rng import MASK64, Rng
+from services.common.helpers import check_state, rng_from_proto, rng_to_proto
 from services.glenmore import actions as act
 from services.glenmore import events as ev
 from services.glenmore.data import (
@@ -68,18 +67,13 @@ N_STEPS = GAME_OVER
 CONVERSIONS = (DISTILLERY, BUTCHER, MIXED_BUTCHER, FAIR, GROCER, BRIDGE)
 
 
-def _check(condition: bool, what: str) -> None:
-    if not condition:
-        raise MalformedRequest(f"invalid state: {what}")
-
-
 def _resource(value: int, what: str) -> int:
-    _check(1 <= value <= 5, f"{what} is not a resource")
+    check_state(1 <= value <= 5, f"{what} is not a resource")
     return value - 1
 
 
 def _tile_number(value: int, what: str) -> int:
-    _check(1 <= value <= STACK_TILES, f"{what} is not a stack tile")
+    check_state(1 <= value <= STACK_TILES, f"{what} is not a stack tile")
     return value - 1
 
 
@@ -99,7 +93,7 @@ def _cell_message(c: int) -> pb.Cell:
 
 
 def _cell_of(message: pb.Cell, what: str) -> int:
-    _check(in_range(message.x, message.y), f"{what} is out of range")
+    check_state(in_range(message.x, message.y), f"{what} is out of range")
     return cell(message.x, message.y)
 
 
@@ -204,7 +198,7 @@ def state_to_proto(state: State) -> pb.State:
     """The State message, hidden parts included."""
     return pb.State(
         table=_table_to_proto(state),
-        rng=rules_pb2.RngState(key=state.rng.key, counter=state.rng.counter),
+        rng=rng_to_proto(state.rng),
         stacks=[pb.TileStack(tiles=[t + 1 for t in stack]) for stack in state.stacks],
     )
 
@@ -218,37 +212,41 @@ def _player_from_proto(message: pb.Player, seat: int, player: Player) -> None:
         (message.whisky, "whisky"),
         (message.chieftains, "chieftains"),
     ):
-        _check(value >= 0, f"negative {what}")
-    _check(message.scoring_vp <= message.vp, "scoring VP above VP")
+        check_state(value >= 0, f"negative {what}")
+    check_state(message.scoring_vp <= message.vp, "scoring VP above VP")
     player.coins = message.coins
     player.vp = message.vp
     player.scoring_vp = message.scoring_vp
     player.whisky = message.whisky
     player.chieftains = message.chieftains
-    _check(len(message.territory) >= 1, "a territory without its start village")
+    check_state(len(message.territory) >= 1, "a territory without its start village")
     for slot, placed in enumerate(message.territory):
         if slot == 0:
-            _check(placed.tile == start_village(seat) + 1, "the first tile is not the seat's start village")
+            check_state(
+                placed.tile == start_village(seat) + 1, "the first tile is not the seat's start village"
+            )
             tile = start_village(seat)
         else:
             tile = _tile_number(placed.tile, "a territory tile")
-        _check(placed.HasField("cell"), "a territory tile without a cell")
+        check_state(placed.HasField("cell"), "a territory tile without a cell")
         c = _cell_of(placed.cell, "a territory cell")
-        _check(c not in player.grid, "two tiles on one cell")
-        _check((slot == 0) == (c == ORIGIN), "the start village is not at (0, 0)")
+        check_state(c not in player.grid, "two tiles on one cell")
+        check_state((slot == 0) == (c == ORIGIN), "the start village is not at (0, 0)")
         if slot:
-            _check(any(c + d in player.grid for d in ORTHOGONAL), "a tile not touching the territory")
-            _check(_edges_match(player, c, EDGES[tile]), "a tile whose edges do not match its neighbours")
+            check_state(any(c + d in player.grid for d in ORTHOGONAL), "a tile not touching the territory")
+            check_state(
+                _edges_match(player, c, EDGES[tile]), "a tile whose edges do not match its neighbours"
+            )
         cubes = _counts(placed.cubes)
-        _check(min(cubes) >= 0 and sum(cubes) <= TILE_CUBE_CAP, "cubes on a tile")
-        _check(placed.clan_members >= 0, "negative clan members")
+        check_state(min(cubes) >= 0 and sum(cubes) <= TILE_CUBE_CAP, "cubes on a tile")
+        check_state(placed.clan_members >= 0, "negative clan members")
         new_slot = player.add_tile(tile, c, placed.clan_members)
         for kind, count in enumerate(cubes):
             for _ in range(count):
                 player.add_cube(new_slot, kind)
-    _check(player.clan_total() >= 1, "no clan member in a territory")
+    check_state(player.clan_total() >= 1, "no clan member in a territory")
     for card in message.cards:
-        _check(1 <= card <= len(CARD_NAMES), "unknown special location")
+        check_state(1 <= card <= len(CARD_NAMES), "unknown special location")
 
 
 def _edges_match(player: Player, c: int, edge: int) -> bool:
@@ -271,16 +269,16 @@ def _chain_from_proto(table: pb.Table, n: int) -> list[int]:
         if which == "tile":
             chain.append(_tile_number(entry.tile, "a track tile"))
         elif which == "figure":
-            _check(0 <= entry.figure < n, "a figure of no seat")
+            check_state(0 <= entry.figure < n, "a figure of no seat")
             chain.append(figure(entry.figure))
         else:
-            _check(which == "die" and n in DIE_PLAYER_COUNTS, "a die figure where there is none")
+            check_state(which == "die" and n in DIE_PLAYER_COUNTS, "a die figure where there is none")
             chain.append(DIE)
     figures = sorted(e for e in chain if e < 0)
     expected = sorted([figure(s) for s in range(n)] + ([DIE] if n in DIE_PLAYER_COUNTS else []))
-    _check(figures == expected, "figures on the track")
-    _check(len(chain) <= TRACK_LENGTH, "too many entries on the track")
-    _check(chain[0] < 0, "a tile behind the rearmost figure")
+    check_state(figures == expected, "figures on the track")
+    check_state(len(chain) <= TRACK_LENGTH, "too many entries on the track")
+    check_state(chain[0] < 0, "a tile behind the rearmost figure")
     return chain
 
 
@@ -288,74 +286,76 @@ def _turn_from_proto(turn: pb.Turn, state: State) -> None:
     step = state.step
     player = state.players[state.actor]
     if step in (CHOOSE_TILE, GAME_OVER):
-        _check(turn == pb.Turn(), "turn progress outside a turn")
+        check_state(turn == pb.Turn(), "turn progress outside a turn")
         return
     state.t_tile = _tile_number(turn.tile, "the tile of the turn")
     state.t_placed = turn.placed
-    _check(turn.placed == (step != PLACE_TILE), "whether the tile of the turn is placed")
-    _check(turn.HasField("cell") == turn.placed, "the cell of the turn")
+    check_state(turn.placed == (step != PLACE_TILE), "whether the tile of the turn is placed")
+    check_state(turn.HasField("cell") == turn.placed, "the cell of the turn")
     if turn.placed:
         state.t_cell = _cell_of(turn.cell, "the cell of the turn")
         slot = player.grid.get(state.t_cell)
-        _check(
+        check_state(
             slot == len(player.tiles) - 1 and player.tiles[slot] == state.t_tile, "the tile placed this turn"
         )
     tile = TILES[state.t_tile]
-    _check(turn.HasField("payment") == (step == PAY), "a payment outside STEP_PAY")
+    check_state(turn.HasField("payment") == (step == PAY), "a payment outside STEP_PAY")
     if step == PAY:
         _payment_from_proto(turn.payment, state, player)
-    _check((turn.cubes_to_choose > 0) == (step == CHOOSE_CUBE), "cubes to choose")
-    _check(0 <= turn.cubes_to_choose <= 2, "cubes to choose")
+    check_state((turn.cubes_to_choose > 0) == (step == CHOOSE_CUBE), "cubes to choose")
+    check_state(0 <= turn.cubes_to_choose <= 2, "cubes to choose")
     state.choose_left = turn.cubes_to_choose
-    _check(0 <= turn.cube_purpose <= CUBES_LOCH_SHIEL, "cube purpose")
-    _check((turn.cube_purpose != NO_CUBE_CHOICE) == (step == CHOOSE_CUBE), "cube purpose")
+    check_state(0 <= turn.cube_purpose <= CUBES_LOCH_SHIEL, "cube purpose")
+    check_state((turn.cube_purpose != NO_CUBE_CHOICE) == (step == CHOOSE_CUBE), "cube purpose")
     if turn.cube_purpose == CUBES_LOCH_LOCHY:
-        _check(tile.card == LOCH_LOCHY, "Loch Lochy cubes without Loch Lochy")
+        check_state(tile.card == LOCH_LOCHY, "Loch Lochy cubes without Loch Lochy")
     if turn.cube_purpose == CUBES_LOCH_SHIEL:
-        _check(tile.card == LOCH_SHIEL, "Loch Shiel cubes without Loch Shiel")
-        _check(any(TILES[t].family == ABBEY for t in player.tiles), "Loch Shiel cube without Iona Abbey")
+        check_state(tile.card == LOCH_SHIEL, "Loch Shiel cubes without Loch Shiel")
+        check_state(any(TILES[t].family == ABBEY for t in player.tiles), "Loch Shiel cube without Iona Abbey")
     state.choose_purpose = turn.cube_purpose
-    _check(not turn.activate_all or tile.card == LOCH_OICH, "activating everything without Loch Oich")
+    check_state(not turn.activate_all or tile.card == LOCH_OICH, "activating everything without Loch Oich")
     state.activate_all = turn.activate_all
-    _check(not turn.loch_ness_ready or LOCH_NESS in player.cards, "Loch Ness ready without its card")
-    _check(not turn.loch_ness_used or turn.loch_ness_ready, "Loch Ness used without being ready")
+    check_state(not turn.loch_ness_ready or LOCH_NESS in player.cards, "Loch Ness ready without its card")
+    check_state(not turn.loch_ness_used or turn.loch_ness_ready, "Loch Ness used without being ready")
     state.ness_ready = turn.loch_ness_ready
     state.ness_used = turn.loch_ness_used
     last = -1
     for activated in turn.activated:
         slot = player.grid.get(_cell_of(activated, "an activated cell"))
-        _check(slot is not None and slot > last, "activated tiles")
+        check_state(slot is not None and slot > last, "activated tiles")
         assert slot is not None
         last = slot
         state.activated |= 1 << slot
-    _check(turn.movement_points >= 0 and (turn.movement_points > 0 or step != MOVE), "movement points")
+    check_state(turn.movement_points >= 0 and (turn.movement_points > 0 or step != MOVE), "movement points")
     state.moves = turn.movement_points
 
 
 def _payment_from_proto(payment: pb.Payment, state: State, player: Player) -> None:
-    _check(payment.purpose in (PAY_FOR_TILE, PAY_FOR_ACTIVATION), "payment purpose")
+    check_state(payment.purpose in (PAY_FOR_TILE, PAY_FOR_ACTIVATION), "payment purpose")
     state.pay_purpose = payment.purpose
     state.pay_cubes = [_resource(k, "a resource to pay") for k in payment.resources]
     state.pay_used = [_resource(k, "a kind paid") for k in payment.kinds_paid]
-    _check(len(set(state.pay_used)) == len(state.pay_used), "kinds paid twice")
-    _check(0 <= payment.different_cubes <= 5 - len(state.pay_used), "different cubes to pay")
-    _check(0 <= payment.any_cubes <= 3, "cubes of any kind to pay")
-    _check(len(state.pay_cubes) <= 3, "cubes to pay")
+    check_state(len(set(state.pay_used)) == len(state.pay_used), "kinds paid twice")
+    check_state(0 <= payment.different_cubes <= 5 - len(state.pay_used), "different cubes to pay")
+    check_state(0 <= payment.any_cubes <= 3, "cubes of any kind to pay")
+    check_state(len(state.pay_cubes) <= 3, "cubes to pay")
     state.pay_different = payment.different_cubes
     state.pay_any = payment.any_cubes
     state.pay_clan = payment.clan_member
-    _check(
+    check_state(
         bool(state.pay_cubes or state.pay_different or state.pay_any or state.pay_clan), "an empty payment"
     )
-    _check(0 <= payment.activation_count <= 5, "activation count")
+    check_state(0 <= payment.activation_count <= 5, "activation count")
     if payment.purpose == PAY_FOR_ACTIVATION:
-        _check(payment.HasField("activation_cell"), "an activation payment without its tile")
+        check_state(payment.HasField("activation_cell"), "an activation payment without its tile")
         state.act_cell = _cell_of(payment.activation_cell, "the activated cell")
         slot = player.grid.get(state.act_cell)
-        _check(slot is not None and TILES[player.tiles[slot]].effect in CONVERSIONS, "the activated tile")
+        check_state(
+            slot is not None and TILES[player.tiles[slot]].effect in CONVERSIONS, "the activated tile"
+        )
         state.act_count = payment.activation_count
     else:
-        _check(not payment.HasField("activation_cell") and payment.activation_count == 0, "tile payment")
+        check_state(not payment.HasField("activation_cell") and payment.activation_count == 0, "tile payment")
 
 
 def _expected_cards(player: Player, paying_for_tile: bool) -> list[int]:
@@ -368,50 +368,52 @@ def state_from_proto(message: pb.State) -> State:
     """The native state of a State message; MalformedRequest if it is not a consistent state."""
     table = message.table
     n = table.player_count
-    _check(MIN_PLAYERS <= n <= MAX_PLAYERS, "player count")
-    _check(len(table.players) == n, "one player record per seat")
-    state = State(
-        config_from_proto(table.config), n, Rng(message.rng.key & MASK64, message.rng.counter & MASK64)
-    )
-    _check(0 <= table.start_player < n and 0 <= table.actor < n, "seat out of range")
+    check_state(MIN_PLAYERS <= n <= MAX_PLAYERS, "player count")
+    check_state(len(table.players) == n, "one player record per seat")
+    state = State(config_from_proto(table.config), n, rng_from_proto(message.rng))
+    check_state(0 <= table.start_player < n and 0 <= table.actor < n, "seat out of range")
     state.start_player = table.start_player
     state.actor = table.actor
-    _check(1 <= table.step <= N_STEPS, "step")
+    check_state(1 <= table.step <= N_STEPS, "step")
     state.step = table.step
     for seat, (player, player_message) in enumerate(zip(state.players, table.players, strict=True)):
         _player_from_proto(player_message, seat, player)
 
-    _check(len(message.stacks) == STACKS, "four stacks")
+    check_state(len(message.stacks) == STACKS, "four stacks")
     for number, stack in enumerate(message.stacks):
         tiles = [_tile_number(t, "a stack tile") for t in stack.tiles]
-        _check(all(TILES[t].stack == number for t in tiles), f"a tile in the wrong stack {number}")
+        check_state(all(TILES[t].stack == number for t in tiles), f"a tile in the wrong stack {number}")
         state.stacks[number] = tiles
-    _check(list(table.stack_sizes) == [len(s) for s in state.stacks], "stack sizes")
+    check_state(list(table.stack_sizes) == [len(s) for s in state.stacks], "stack sizes")
     state.chain = _chain_from_proto(table, n)
-    _check(0 <= table.track_space < TRACK_SPACES, "track space")
+    check_state(0 <= table.track_space < TRACK_SPACES, "track space")
     state.track_space = table.track_space
     state.discarded = [_tile_number(t, "a discarded tile") for t in table.discarded_tiles]
-    _check(len(table.market) == 5, "five market rows")
+    check_state(len(table.market) == 5, "five market rows")
     for kind, row in enumerate(table.market):
-        _check(row.resource == kind + 1 and 0 <= row.filled <= MARKET_SLOTS, "market row")
+        check_state(row.resource == kind + 1 and 0 <= row.filled <= MARKET_SLOTS, "market row")
         state.market[kind] = row.filled
-    _check(0 <= table.last_die_roll <= 3 and (n in DIE_PLAYER_COUNTS or table.last_die_roll == 0), "die roll")
+    check_state(
+        0 <= table.last_die_roll <= 3 and (n in DIE_PLAYER_COUNTS or table.last_die_roll == 0), "die roll"
+    )
     state.last_die = table.last_die_roll
 
     exhausted = 0
     while exhausted < STACKS - 1 and not state.stacks[exhausted + 1]:
         exhausted += 1
-    _check(table.scorings_done == exhausted, "scorings done against the stacks used up")
+    check_state(table.scorings_done == exhausted, "scorings done against the stacks used up")
     state.scorings_done = table.scorings_done
-    _check((state.step == GAME_OVER) == (exhausted == STACKS - 1), "game over exactly after scoring 3")
+    check_state((state.step == GAME_OVER) == (exhausted == STACKS - 1), "game over exactly after scoring 3")
     if state.step == CHOOSE_TILE:
-        _check(state.chain[0] == figure(state.actor), "the acting seat's figure is not the rearmost")
-        _check(len(state.chain) == TRACK_LENGTH, "the track is not full at the start of a turn")
+        check_state(state.chain[0] == figure(state.actor), "the acting seat's figure is not the rearmost")
+        check_state(len(state.chain) == TRACK_LENGTH, "the track is not full at the start of a turn")
 
     paying_for_tile = state.step == PAY and table.turn.payment.purpose == PAY_FOR_TILE
     for seat, (player, player_message) in enumerate(zip(state.players, table.players, strict=True)):
         cards = _expected_cards(player, paying_for_tile and seat == state.actor)
-        _check([c - 1 for c in player_message.cards] == cards, "special-location cards against the tiles")
+        check_state(
+            [c - 1 for c in player_message.cards] == cards, "special-location cards against the tiles"
+        )
         player.cards = cards
     _turn_from_proto(table.turn, state)
 
@@ -422,10 +424,10 @@ def state_from_proto(message: pb.State) -> State:
         seen += player.tiles[1:]
     if state.step not in (CHOOSE_TILE, GAME_OVER) and not state.t_placed:
         seen.append(state.t_tile)
-    _check(sorted(seen) == list(range(STACK_TILES)), "every stack tile exactly once")
+    check_state(sorted(seen) == list(range(STACK_TILES)), "every stack tile exactly once")
     if state.step != GAME_OVER:
         # A forged position can be consistent yet offer nothing (a payment nobody can complete).
-        _check(bool(legal_now(state)), "the acting seat has no legal action")
+        check_state(bool(legal_now(state)), "the acting seat has no legal action")
     return state
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from services.common.helpers import plural
 from services.glenmore import actions as act
 from services.glenmore import events as ev
 from services.glenmore.activation import neighbourhood_mask
@@ -38,12 +39,8 @@ DISCARD_WORDS = {
 }
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def _coins(count: int) -> str:
-    return _plural(count, "coin")
+    return plural(count, "coin")
 
 
 def _at(x: int, y: int) -> str:
@@ -65,7 +62,7 @@ def cost_text(cost: Cost) -> str:
     if cost.different:
         return f"{cost.different} cubes of different kinds"
     if cost.whisky:
-        return _plural(cost.whisky, "whisky")
+        return plural(cost.whisky, "whisky")
     if cost.clan_member:
         return "1 clan member or chieftain"
     return "free"
@@ -142,7 +139,7 @@ def label(state: State, action: act.Action) -> str:
     if kind == act.MAKE_CHIEFTAIN:
         return f"Make a clan member at {_at(action.a, action.b)} a chieftain"
     if kind == act.END_MOVEMENT:
-        return f"Stop moving ({_plural(state.moves, 'movement point')} lost)"
+        return f"Stop moving ({plural(state.moves, 'movement point')} lost)"
     slot = richest_slot(player, action.a)
     source = TILES[player.tiles[slot]].name
     return f"Sell 1 {RESOURCE_NAMES[action.a]} from {source} for {_coins(state.market[action.a])}"
@@ -179,7 +176,7 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
         what = "a chieftain" if event.chieftain else f"a clan member from {_where(event.cell)}"
         return f"{seat} paid with {what}"
     if isinstance(event, ev.WhiskySpent):
-        return f"{seat} paid {_plural(event.barrels, 'whisky')}"
+        return f"{seat} paid {plural(event.barrels, 'whisky')}"
     if isinstance(event, ev.CardTaken):
         return f"{seat} took the card {CARD_NAMES[event.card]}"
     if isinstance(event, ev.TileActivated):
@@ -193,13 +190,13 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
         why = "at a scoring" if event.reason == ev.VP_SCORING else "from an activation"
         return f"{seat} gained {event.amount} VP {why}"
     if isinstance(event, ev.WhiskyGained):
-        return f"{seat} gained {_plural(event.barrels, 'whisky')}"
+        return f"{seat} gained {plural(event.barrels, 'whisky')}"
     if isinstance(event, ev.CoinsGained):
         return f"{seat} gained {_coins(event.amount)}"
     if isinstance(event, ev.ClanMembersGained):
-        return f"{seat} put {_plural(event.members, 'clan member')} on {_where(event.cell)}"
+        return f"{seat} put {plural(event.members, 'clan member')} on {_where(event.cell)}"
     if isinstance(event, ev.MovementGained):
-        return f"{seat} has {_plural(event.points, 'movement point')}"
+        return f"{seat} has {plural(event.points, 'movement point')}"
     if isinstance(event, ev.ClanMemberMoved):
         return f"{seat} moved a clan member from {_where(event.origin)} to {_where(event.target)}"
     if isinstance(event, ev.ChieftainMade):

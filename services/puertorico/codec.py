@@ -7,10 +7,9 @@ Decoding checks every value, so a forged or damaged state is refused as Malforme
 from __future__ import annotations
 
 from boardgame.puertorico.v1 import puertorico_pb2 as pb
-from boardgame.rules.v1 import rules_pb2
 
 from services.common.errors import InvalidConfig, MalformedRequest
-from services.common.rng import MASK64, Rng
+from services.common.helpers import check_state, rng_from_proto, rng_to_proto
 from services.puertorico import actions as act
 from services.puertorico import builder, draft, engine
 from services.puertorico import events as ev
@@ -140,11 +139,6 @@ STEP_ROLE = {
 GUEST_STEP_ROLES = frozenset((*GUESTHOUSE_WINDOW_ROLES, NO_ROLE))
 
 
-def _check(condition: bool, what: str) -> None:
-    if not condition:
-        raise MalformedRequest(f"invalid state: {what}")
-
-
 def _counts(counts: pb.GoodCounts) -> list[int]:
     return [counts.corn, counts.indigo, counts.sugar, counts.tobacco, counts.coffee]
 
@@ -154,7 +148,7 @@ def _good_counts(goods: list[int] | tuple[int, ...]) -> pb.GoodCounts:
 
 
 def _good(value: int, what: str) -> int:
-    _check(1 <= value <= len(GOODS), f"{what} is not a good")
+    check_state(1 <= value <= len(GOODS), f"{what} is not a good")
     return value - 1
 
 
@@ -298,7 +292,7 @@ def state_to_proto(state: State) -> pb.State:
     """The State message, hidden parts included."""
     return pb.State(
         table=_table_to_proto(state),
-        rng=rules_pb2.RngState(key=state.rng.key, counter=state.rng.counter),
+        rng=rng_to_proto(state.rng),
         plantation_stack=[t + 1 for t in state.stack],
         vp_chips=[p.vp for p in state.players],
         forests=[_good_counts(p.forests) for p in state.players] if state.expansion else [],
@@ -311,24 +305,24 @@ def _player_from_proto(message: pb.Player, vp: int, player: Player) -> None:
     player.doubloons = message.doubloons
     player.vp = vp
     player.goods = _counts(message.goods)
-    _check(player.doubloons >= 0 and vp >= 0 and min(player.goods) >= 0, "negative holdings")
+    check_state(player.doubloons >= 0 and vp >= 0 and min(player.goods) >= 0, "negative holdings")
     for tiles in message.island:
-        _check(1 <= tiles.tile <= TILE_KINDS, "unknown island tile")
+        check_state(1 <= tiles.tile <= TILE_KINDS, "unknown island tile")
         kind = tiles.tile - 1
-        _check(player.tiles[kind] == 0 and tiles.count > 0, "island tiles listed twice or empty")
-        _check(0 <= tiles.occupied <= (0 if kind == FOREST else tiles.count), "island occupancy")
+        check_state(player.tiles[kind] == 0 and tiles.count > 0, "island tiles listed twice or empty")
+        check_state(0 <= tiles.occupied <= (0 if kind == FOREST else tiles.count), "island occupancy")
         player.tiles[kind] = tiles.count
         if kind != FOREST:
             player.occupied[kind] = tiles.occupied
-    _check(player.island_used() <= ISLAND_SPACES, "more than 12 island tiles")
+    check_state(player.island_used() <= ISLAND_SPACES, "more than 12 island tiles")
     for building in message.city:
-        _check(1 <= building.building <= len(BUILDINGS), "unknown building")
+        check_state(1 <= building.building <= len(BUILDINGS), "unknown building")
         b = building.building - 1
-        _check(b not in player.buildings, "a building owned twice")
-        _check(0 <= building.colonists <= BUILDINGS[b].circles, "building occupancy")
+        check_state(b not in player.buildings, "a building owned twice")
+        check_state(0 <= building.colonists <= BUILDINGS[b].circles, "building occupancy")
         player.buildings[b] = building.colonists
-    _check(player.city_used() <= CITY_SPACES, "more than 12 city spaces")
-    _check(message.san_juan >= 0, "negative San Juan")
+    check_state(player.city_used() <= CITY_SPACES, "more than 12 city spaces")
+    check_state(message.san_juan >= 0, "negative San Juan")
     player.san_juan = message.san_juan
     player.wharf_used = message.wharf_used
     player.small_wharf_used = message.small_wharf_used
@@ -338,33 +332,35 @@ def state_from_proto(message: pb.State) -> State:
     """The native state of a State message; MalformedRequest if it is not a consistent state."""
     table = message.table
     n = table.player_count
-    _check(MIN_PLAYERS <= n <= MAX_PLAYERS, "player count")
+    check_state(MIN_PLAYERS <= n <= MAX_PLAYERS, "player count")
     try:
         config = config_from_proto(table.config)
         check_config(n, config)
     except InvalidConfig as error:
         raise MalformedRequest(f"invalid state: {error.message}") from error
     setup = SETUPS[n]
-    _check(len(table.players) == n and len(message.vp_chips) == n, "one player record per seat")
-    state = State(config, n, Rng(message.rng.key & MASK64, message.rng.counter & MASK64))
+    check_state(len(table.players) == n and len(message.vp_chips) == n, "one player record per seat")
+    state = State(config, n, rng_from_proto(message.rng))
     state.round = table.round
-    _check(table.round >= 1, "round")
+    check_state(table.round >= 1, "round")
     for seat_field in (table.governor, table.actor, table.role_selector):
-        _check(0 <= seat_field < n, "seat out of range")
+        check_state(0 <= seat_field < n, "seat out of range")
     state.governor, state.actor, state.selector = table.governor, table.actor, table.role_selector
-    _check([card.role - 1 for card in table.roles] == list(setup.roles), "roles in play")
+    check_state([card.role - 1 for card in table.roles] == list(setup.roles), "roles in play")
     state.roles = list(setup.roles)
     state.role_doubloons = [card.doubloons for card in table.roles]
     state.role_taken = [card.taken for card in table.roles]
-    _check(min(state.role_doubloons) >= 0, "negative doubloons on a role")
-    _check(0 <= table.picks <= setup.picks_per_round, "picks")
+    check_state(min(state.role_doubloons) >= 0, "negative doubloons on a role")
+    check_state(0 <= table.picks <= setup.picks_per_round, "picks")
     state.picks = table.picks
-    _check(0 <= table.role <= N_ROLES, "role")
+    check_state(0 <= table.role <= N_ROLES, "role")
     state.role = table.role - 1
-    _check(1 <= table.step <= N_STEPS, "step")
+    check_state(1 <= table.step <= N_STEPS, "step")
     state.step = table.step
-    _check(state.step == GUESTS or state.role == STEP_ROLE[state.step], "step does not belong to the role")
-    _check(table.role_turn >= 0, "role turn")
+    check_state(
+        state.step == GUESTS or state.role == STEP_ROLE[state.step], "step does not belong to the role"
+    )
+    check_state(table.role_turn >= 0, "role turn")
     state.role_turn = table.role_turn
     for player, player_message, vp in zip(state.players, table.players, message.vp_chips, strict=True):
         _player_from_proto(player_message, vp, player)
@@ -373,48 +369,50 @@ def state_from_proto(message: pb.State) -> State:
         (table.face_up_plantations, "face-up tiles"),
         (table.plantation_discards, "discards"),
     ):
-        _check(all(1 <= t <= len(GOODS) for t in tiles), f"{name} hold a tile that is not a plantation")
+        check_state(all(1 <= t <= len(GOODS) for t in tiles), f"{name} hold a tile that is not a plantation")
     state.stack = [t - 1 for t in message.plantation_stack]
     state.face_up = [t - 1 for t in table.face_up_plantations]
     state.discards = [t - 1 for t in table.plantation_discards]
     for count in (table.quarries, table.colonist_supply, table.colonist_ship, table.vp_pool):
-        _check(count >= 0, "negative supply")
+        check_state(count >= 0, "negative supply")
     state.quarries = table.quarries
     state.colonist_supply = table.colonist_supply
     state.colonist_ship = table.colonist_ship
     state.vp_pool = table.vp_pool
     state.goods_supply = _counts(table.goods_supply)
-    _check(min(state.goods_supply) >= 0, "negative goods supply")
-    _check(len(table.trading_house) <= TRADING_HOUSE_CAPACITY, "trading house overfull")
+    check_state(min(state.goods_supply) >= 0, "negative goods supply")
+    check_state(len(table.trading_house) <= TRADING_HOUSE_CAPACITY, "trading house overfull")
     state.house = [_good(g, "trading house good") for g in table.trading_house]
-    _check([ship.capacity for ship in table.cargo_ships] == list(setup.ships), "cargo ships")
+    check_state([ship.capacity for ship in table.cargo_ships] == list(setup.ships), "cargo ships")
     state.ship_cap = list(setup.ships)
     for ship in table.cargo_ships:
-        _check(0 <= ship.count <= ship.capacity and (ship.count == 0) == (ship.good == 0), "cargo ship load")
-        _check(0 <= ship.good <= len(GOODS), "cargo ship good")
+        check_state(
+            0 <= ship.count <= ship.capacity and (ship.count == 0) == (ship.good == 0), "cargo ship load"
+        )
+        check_state(0 <= ship.good <= len(GOODS), "cargo ship good")
     state.ship_good = [ship.good - 1 for ship in table.cargo_ships]
     state.ship_count = [ship.count for ship in table.cargo_ships]
     for stock in table.buildings_for_sale:
-        _check(1 <= stock.building <= len(BUILDINGS) and stock.count > 0, "buildings for sale")
+        check_state(1 <= stock.building <= len(BUILDINGS) and stock.count > 0, "buildings for sale")
         state.stock[stock.building - 1] = stock.count
-    _check(all(1 <= t <= N_TRIGGERS for t in table.end_triggers), "end trigger")
+    check_state(all(1 <= t <= N_TRIGGERS for t in table.end_triggers), "end trigger")
     state.end_triggers = list(table.end_triggers)
-    _check(table.passes_in_row >= 0, "passes")
+    check_state(table.passes_in_row >= 0, "passes")
     state.passes_in_row = table.passes_in_row
     state.captain_loaded = table.captain_loaded
-    _check(0 <= table.tile_taken <= TILE_KINDS, "tile taken")
+    check_state(0 <= table.tile_taken <= TILE_KINDS, "tile taken")
     state.tile_taken = table.tile_taken - 1
-    _check(state.step != HOSPICE_STEP or state.tile_taken >= 0, "hospice without a new tile")
-    _check(0 <= table.just_built <= len(BUILDINGS), "building just built")
+    check_state(state.step != HOSPICE_STEP or state.tile_taken >= 0, "hospice without a new tile")
+    check_state(0 <= table.just_built <= len(BUILDINGS), "building just built")
     state.just_built = table.just_built - 1
-    _check(
+    check_state(
         state.step != UNIVERSITY_STEP or state.just_built in state.players[state.actor].buildings,
         "university without a new building",
     )
     state.craftsman_produced = [_good(g, "craftsman good") for g in table.craftsman_produced]
     state.warehoused = [_good(g, "warehoused good") for g in table.warehoused]
     state.singles_kept = _counts(table.singles_kept)
-    _check(min(state.singles_kept) >= 0, "negative kept goods")
+    check_state(min(state.singles_kept) >= 0, "negative kept goods")
     _expansion_from_proto(message, state)
     return state
 
@@ -426,68 +424,78 @@ def _expansion_from_proto(message: pb.State, state: State) -> None:
     if not state.expansion:
         in_play = [b for b, copies in enumerate(state.stock) if copies]
         in_play.extend(b for p in state.players for b in p.buildings)
-        _check(not any(BUILDINGS[b].expansion for b in in_play), "an Expansion I building in a base game")
-    _check(step != GUESTS or state.role in GUEST_STEP_ROLES, "guests moving outside their windows")
+        check_state(
+            not any(BUILDINGS[b].expansion for b in in_play), "an Expansion I building in a base game"
+        )
+    check_state(step != GUESTS or state.role in GUEST_STEP_ROLES, "guests moving outside their windows")
 
     picks = [b - 1 for b in table.draft_picks]
-    _check(all(0 <= b < len(BUILDINGS) and BUILDINGS[b].violet for b in picks), "draft pick")
-    _check(len(set(picks)) == len(picks), "a building drafted twice")
-    _check(all(draft.open_slots(picks, cost) >= 0 for cost in DRAFT_SLOTS), "draft slots overfilled")
-    _check(not any(draft.excluded(b, picks, state.config) for b in picks), "exclusive buildings both drafted")
+    check_state(all(0 <= b < len(BUILDINGS) and BUILDINGS[b].violet for b in picks), "draft pick")
+    check_state(len(set(picks)) == len(picks), "a building drafted twice")
+    check_state(all(draft.open_slots(picks, cost) >= 0 for cost in DRAFT_SLOTS), "draft slots overfilled")
+    check_state(
+        not any(draft.excluded(b, picks, state.config) for b in picks), "exclusive buildings both drafted"
+    )
     drafting = state.config.buildings == BUILDING_SET_DRAFT and len(picks) < DRAFT_PICKS
-    _check(not picks or state.config.buildings == BUILDING_SET_DRAFT, "draft picks without a draft")
-    _check((step in DRAFT_STEPS) == drafting, "draft step")
+    check_state(not picks or state.config.buildings == BUILDING_SET_DRAFT, "draft picks without a draft")
+    check_state((step in DRAFT_STEPS) == drafting, "draft step")
     state.draft_picks = picks
     cost = table.draft_cost
     if step == DRAFT_BUILDING:
-        _check(cost in DRAFT_SLOTS and draft.open_slots(picks, cost) > 0, "draft cost")
-        _check(bool(draft.candidates(picks, cost, state.config)), "no building left for the draft slot")
+        check_state(cost in DRAFT_SLOTS and draft.open_slots(picks, cost) > 0, "draft cost")
+        check_state(bool(draft.candidates(picks, cost, state.config)), "no building left for the draft slot")
     else:
-        _check(cost == 0, "draft cost outside the draft")
+        check_state(cost == 0, "draft cost outside the draft")
     state.draft_cost = cost
 
     forests = list(message.forests)
-    _check(len(forests) in (0, state.n), "one forest record per seat")
+    check_state(len(forests) in (0, state.n), "one forest record per seat")
     for seat, player in enumerate(state.players):
         kinds = _counts(forests[seat]) if forests else [0, 0, 0, 0, 0]
-        _check(min(kinds) >= 0 and sum(kinds) == player.tiles[FOREST], "forest kinds")
+        check_state(min(kinds) >= 0 and sum(kinds) == player.tiles[FOREST], "forest kinds")
         player.forests = kinds
 
-    _check(0 <= message.hacienda_tile <= len(GOODS), "hacienda tile")
+    check_state(0 <= message.hacienda_tile <= len(GOODS), "hacienda tile")
     state.pending_tile = message.hacienda_tile - 1
-    _check((step == HACIENDA_PLACE) == (state.pending_tile >= 0), "hacienda tile outside its step")
+    check_state((step == HACIENDA_PLACE) == (state.pending_tile >= 0), "hacienda tile outside its step")
 
-    _check(0 <= table.pending_build <= len(BUILDINGS), "pending building")
+    check_state(0 <= table.pending_build <= len(BUILDINGS), "pending building")
     state.pending_build = table.pending_build - 1
     state.pending_price = table.pending_price
     items = [item - 1 for item in table.black_market_items]
-    _check(all(0 <= item < N_MARKET_ITEMS for item in items) and len(set(items)) == len(items), "items")
+    check_state(all(0 <= item < N_MARKET_ITEMS for item in items) and len(set(items)) == len(items), "items")
     state.black_market_items = items
     if step in MARKET_STEPS:
         actor = state.players[state.actor]
-        _check(state.pending_build >= 0 and state.stock[state.pending_build] > 0, "black market building")
-        _check(state.pending_build not in actor.buildings, "black market building owned")
-        _check(len(items) <= state.pending_price, "black market change")
+        check_state(
+            state.pending_build >= 0 and state.stock[state.pending_build] > 0, "black market building"
+        )
+        check_state(state.pending_build not in actor.buildings, "black market building owned")
+        check_state(len(items) <= state.pending_price, "black market change")
         moves = (
             builder.legal_black_market if step == BLACK_MARKET_STEP else builder.legal_black_market_colonist
         )
-        _check(bool(moves(state)), "black market with nothing to do")
+        check_state(bool(moves(state)), "black market with nothing to do")
     else:
-        _check(state.pending_build < 0 and state.pending_price == 0 and not items, "black market outside")
+        check_state(
+            state.pending_build < 0 and state.pending_price == 0 and not items, "black market outside"
+        )
 
     state.small_wharf_goods = _counts(table.small_wharf_goods)
     chosen = state.small_wharf_goods
     if step == SMALL_WHARF_STEP:
         held = state.players[state.actor].goods
-        _check(all(0 <= c <= h for c, h in zip(chosen, held, strict=True)) and any(held), "small wharf goods")
+        check_state(
+            all(0 <= c <= h for c, h in zip(chosen, held, strict=True)) and any(held), "small wharf goods"
+        )
     else:
-        _check(not any(chosen), "small wharf goods outside the small wharf")
+        check_state(not any(chosen), "small wharf goods outside the small wharf")
 
     left = table.privilege_goods_left
     if step == CRAFTSMAN_PRIVILEGE:
-        _check(1 <= left <= state.config.library_multiplier, "privilege goods left")
+        check_state(1 <= left <= state.config.library_multiplier, "privilege goods left")
     else:
-        _check(left == 0, "privilege goods outside the craftsman privilege")
+        check_state(left == 0, "privilege goods outside the craftsman privilege")
     state.privilege_goods_left = left
 
 

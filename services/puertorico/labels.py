@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from services.common.helpers import plural
 from services.puertorico import actions as act
 from services.puertorico import events as ev
 from services.puertorico.builder import price
@@ -95,10 +96,6 @@ VP_WORDS = {
 MARKET_WORDS = "black market, 1 doubloon off"
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def _a(name: str) -> str:
     return f"an {name}" if name[0] in "aeiou" else f"a {name}"
 
@@ -118,7 +115,7 @@ def label(state: State, action: act.Action) -> str:
     player = state.players[state.actor]
     if kind == act.CHOOSE_ROLE:
         doubloons = state.role_doubloons[state.roles.index(arg)] if arg in state.roles else 0
-        bonus = f" (+{_plural(doubloons, 'doubloon')})" if doubloons else ""
+        bonus = f" (+{plural(doubloons, 'doubloon')})" if doubloons else ""
         return f"Choose the {ROLE_NAMES[arg]}{bonus}"
     if kind == act.TAKE_PLANTATION:
         return f"Take {_a(TILE_NAMES[arg])}"
@@ -137,13 +134,13 @@ def label(state: State, action: act.Action) -> str:
     if kind == act.BUILD:
         cost = price(state, state.actor, arg)
         short = " less black market items" if cost > player.doubloons else ""
-        return f"Build the {BUILDINGS[arg].name} for {_plural(cost, 'doubloon')}{short}"
+        return f"Build the {BUILDINGS[arg].name} for {plural(cost, 'doubloon')}{short}"
     if kind == act.UNIVERSITY_COLONIST:
         return f"Put a colonist on the new {BUILDINGS[state.just_built].name} (university)"
     if kind == act.CRAFTSMAN_BONUS:
         return f"Take 1 extra {GOOD_NAMES[arg]}"
     if kind == act.SELL:
-        return f"Sell 1 {GOOD_NAMES[arg]} for {_plural(revenue(state, state.actor, arg), 'doubloon')}"
+        return f"Sell 1 {GOOD_NAMES[arg]} for {plural(revenue(state, state.actor, arg), 'doubloon')}"
     if kind == act.LOAD:
         amount = min(player.goods[arg], state.ship_cap[arg2] - state.ship_count[arg2])
         return f"Load {amount} {GOOD_NAMES[arg]} onto {_ship(state, arg2)}"
@@ -156,7 +153,7 @@ def label(state: State, action: act.Action) -> str:
     if kind == act.PASS:
         if state.step == BLACK_MARKET_STEP:
             left = state.pending_price - len(state.black_market_items)
-            return f"Pay {_plural(left, 'doubloon')} and build the {BUILDINGS[state.pending_build].name}"
+            return f"Pay {plural(left, 'doubloon')} and build the {BUILDINGS[state.pending_build].name}"
         return PASS_LABELS.get(state.step, "Pass")
     return _expansion_label(state, action)
 
@@ -164,7 +161,7 @@ def label(state: State, action: act.Action) -> str:
 def _expansion_label(state: State, action: act.Action) -> str:
     kind, arg, arg2 = action
     if kind == act.DRAFT_COST:
-        return f"Fill a violet slot of cost {arg} ({_plural(DRAFT_SLOTS[arg], 'slot')} of that cost)"
+        return f"Fill a violet slot of cost {arg} ({plural(DRAFT_SLOTS[arg], 'slot')} of that cost)"
     if kind == act.DRAFT_BUILDING:
         return f"Draft the {BUILDINGS[arg].name}"
     if kind == act.TAKE_FOREST:
@@ -193,7 +190,7 @@ def _expansion_label(state: State, action: act.Action) -> str:
         return f"Ship {_goods(chosen)} with the small wharf for {small_wharf_vp(state, sum(chosen))} VP"
     if kind == act.SELL_TO_TRADING_POST:
         amount = post_revenue(state, state.actor, arg)
-        return f"Sell 1 {GOOD_NAMES[arg]} to the trading post for {_plural(amount, 'doubloon')}"
+        return f"Sell 1 {GOOD_NAMES[arg]} to the trading post for {plural(amount, 'doubloon')}"
     if kind == act.GUEST_TO_TILE:
         return f"Move a guest to {_a(TILE_NAMES[arg])}"
     if kind == act.GUEST_TO_BUILDING:
@@ -213,21 +210,21 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
     if isinstance(event, ev.TileTaken):
         return f"{seat} took {_a(TILE_NAMES[event.tile])}{TILE_SOURCE_WORDS[event.source]}"
     if isinstance(event, ev.ColonistsReceived):
-        return f"{seat} received {_plural(event.colonists, 'colonist')} {SOURCE_WORDS[event.source]}"
+        return f"{seat} received {plural(event.colonists, 'colonist')} {SOURCE_WORDS[event.source]}"
     if isinstance(event, ev.ColonistsArranged):
         return f"{seat} arranged their colonists ({event.san_juan} left in San Juan)"
     if isinstance(event, ev.BuildingBuilt):
-        return f"{seat} built the {BUILDINGS[event.building].name} for {_plural(event.price, 'doubloon')}"
+        return f"{seat} built the {BUILDINGS[event.building].name} for {plural(event.price, 'doubloon')}"
     if isinstance(event, ev.GoodsProduced):
         what = "took the extra good" if event.privilege else "produced"
         if event.building >= 0:
             what = f"received from the {BUILDINGS[event.building].name}"
         return f"{seat} {what}: {_goods(event.goods)}"
     if isinstance(event, ev.DoubloonsReceived):
-        return f"{seat} received {_plural(event.amount, 'doubloon')} {DOUBLOON_WORDS[event.reason]}"
+        return f"{seat} received {plural(event.amount, 'doubloon')} {DOUBLOON_WORDS[event.reason]}"
     if isinstance(event, ev.GoodSold):
         where = " to the trading post" if event.trading_post else ""
-        return f"{seat} sold 1 {GOOD_NAMES[event.good]}{where} for {_plural(event.price, 'doubloon')}"
+        return f"{seat} sold 1 {GOOD_NAMES[event.good]}{where} for {plural(event.price, 'doubloon')}"
     if isinstance(event, ev.GoodsLoaded):
         where = "with the wharf" if event.ship < 0 else f"onto ship {event.ship}"
         return f"{seat} shipped {event.barrels} {GOOD_NAMES[event.good]} {where}"
@@ -243,7 +240,7 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
         tiles = ", ".join(TILE_NAMES[t] for t in event.tiles) or "none"
         return f"New plantations face up: {tiles}"
     if isinstance(event, ev.ColonistShipRefilled):
-        return f"The colonist ship now carries {_plural(event.colonists, 'colonist')}"
+        return f"The colonist ship now carries {plural(event.colonists, 'colonist')}"
     if isinstance(event, ev.EndTriggered):
         return f"The game will end after this round: {TRIGGER_WORDS[event.trigger]}"
     if isinstance(event, ev.RoundEnded):

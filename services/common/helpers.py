@@ -1,0 +1,29 @@
+"""Small helpers the games' codecs and labels share: state checks, the RNG message, plurals."""
+
+from __future__ import annotations
+
+from boardgame.rules.v1 import rules_pb2
+
+from services.common.errors import MalformedRequest
+from services.common.rng import Rng
+
+
+def check_state(condition: bool, what: str) -> None:
+    """Raise MalformedRequest ("invalid state: `what`") unless `condition` holds."""
+    if not condition:
+        raise MalformedRequest(f"invalid state: {what}")
+
+
+def rng_to_proto(rng: Rng) -> rules_pb2.RngState:
+    """The RngState message of a generator."""
+    return rules_pb2.RngState(key=rng.key, counter=rng.counter)
+
+
+def rng_from_proto(message: rules_pb2.RngState) -> Rng:
+    """The generator of an RngState message (its fields are uint64, as the generator's values are)."""
+    return Rng(message.key, message.counter)
+
+
+def plural(count: int, word: str) -> str:
+    """`count` and `word`, with an "s" unless the count is one: "1 coin", "2 coins"."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
