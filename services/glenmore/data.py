@@ -15,7 +15,6 @@ MAX_PLAYERS = 5
 
 # Resource kinds, numbered like the protobuf Resource enum minus one.
 WOOD, STONE, GRAIN, CATTLE, SHEEP = range(5)
-RESOURCES = (WOOD, STONE, GRAIN, CATTLE, SHEEP)
 RESOURCE_NAMES = ("wood", "stone", "grain", "cattle", "sheep")
 
 START_COINS = 6
@@ -67,7 +66,6 @@ AUTO_RESOLVE_FORCED = True  # a decision with a single legal action is taken by 
 
 # Border colours (OP-20).
 YELLOW, GREEN, BROWN, GREY, BLUE = range(5)
-BORDER_NAMES = ("yellow", "green", "brown", "grey", "blue")
 
 # Edge features (§5): a river runs N-S, a road E-W; the start village has both.
 NO_EDGE, RIVER, ROAD, BOTH = 0, 1, 2, 3

@@ -5,7 +5,6 @@ from __future__ import annotations
 from services.common.game import ScoreRow, Scores, ranked_scores
 from services.glenmore import events as ev
 from services.glenmore.data import (
-    BLUE,
     BONNETS,
     CASTLE_OF_MEY,
     DIFF_TABLE,
@@ -23,8 +22,6 @@ from services.glenmore.data import (
     YELLOW,
 )
 from services.glenmore.state import Player, State
-
-assert BLUE not in (GREEN, YELLOW)
 
 
 def difference_vp(value: int, lowest: int) -> int:

@@ -92,7 +92,6 @@ def _take(state: State, action: Action, events: list) -> None:  # type: ignore[t
 
 
 LOOP: DecisionLoop[State, Action] = DecisionLoop(GAME_OVER, _legal, _take, AUTO_RESOLVE_FORCED)
-legal_now = LOOP.legal_now
 check_seat = LOOP.check_seat
 legal_actions = LOOP.legal_actions
 acting_seats = LOOP.acting_seats
