@@ -159,6 +159,5 @@ def end_round(state: State, events: list) -> None:  # type: ignore[type-arg]
 def end_game(state: State, events: list) -> None:  # type: ignore[type-arg]
     """The game is over: final scores are public."""
     state.step = GAME_OVER
-    state.legal = []
     scores = final_scores(state)
     events.append(GameEnded(tuple(s.total for s in scores.seats), scores.winners))
