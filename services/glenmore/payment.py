@@ -51,6 +51,13 @@ def _pay_from_tiles(player: Player, kind: int, found: list[Action]) -> None:
             found.append(Action(act.PAY_CUBE, x, y, kind))
 
 
+def _after_buying(market: list[int], kind: int) -> list[int]:
+    """A copy of the market with one more cube of `kind` bought from it."""
+    after = market[:]
+    after[kind] += 1
+    return after
+
+
 def legal(state: State) -> list[Action]:
     """The ways to pay the next part of the cost."""
     player = state.players[state.actor]
@@ -85,10 +92,8 @@ def legal(state: State) -> list[Action]:
             for kind in range(5):
                 if market[kind] < MARKET_SLOTS:
                     coins = player.coins - buy_price(market, kind)
-                    market[kind] += 1
-                    fits = coins >= 0 and can_pay_any(player, market, state.pay_any - 1, coins)
-                    market[kind] -= 1
-                    if fits:
+                    after = _after_buying(market, kind)
+                    if coins >= 0 and can_pay_any(player, after, state.pay_any - 1, coins):
                         found.append(act.BUY_ACTION[kind])
     elif state.pay_clan:
         if player.clan_total() > 1:
