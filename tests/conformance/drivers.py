@@ -25,6 +25,7 @@ from services.common import registry
 from services.common.errors import MalformedRequest, RulesError
 from services.common.game import Game, Scores, SeatScore, example_configs
 from services.common.rng import Rng
+from services.common.servicer import info_to_proto
 
 TYPE_URL_PREFIX = "type.googleapis.com/"
 RNG_STATE_TYPE = rules_pb2.RngState.DESCRIPTOR.full_name
@@ -189,8 +190,8 @@ class InProcessDriver(Driver):
         )
 
     def info(self) -> rules_pb2.GameInfo:
-        """The game's static facts as the GameInfo message."""
-        return info_message(self.game)
+        """The game's static facts as the servicer converts them (checked against `info_message`)."""
+        return info_to_proto(self.game.info, self.game)
 
     def new_game(self, player_count: int, seed: bytes, config: Message | None = None) -> Outcome:
         """Set up a game; `config` is a Config message (None: defaults)."""
