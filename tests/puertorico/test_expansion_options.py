@@ -12,9 +12,12 @@ from dataclasses import fields, replace
 from typing import Any
 
 import pytest
+from boardgame.gateway.v1 import gateway_pb2
 from boardgame.puertorico.v1 import puertorico_pb2 as pb
 
+from gateway.games import build_config
 from services.common.errors import InvalidConfig, MalformedRequest
+from services.common.servicer import info_to_proto
 from services.puertorico import GAME, codec, engine
 from services.puertorico.actions import (
     BUILD_ACTION,
@@ -256,16 +259,18 @@ def test_vp_trigger_any_phase(any_phase: bool, triggers: list[int]) -> None:
 
 
 def test_open_point_options_are_listed_with_their_defaults() -> None:
-    """Each option names a Config field; its default choice is the native default."""
-    options = {option.name: option for option in GAME.info.options}
-    defaults = Config()
+    """Each option names a Config field; its default choice, read the way a lobby's option string is
+    (the gateway's build_config, then the codec), gives the native default config."""
+    info = info_to_proto(GAME.info, GAME)
+    options = {option.name: option for option in info.options}
     assert {f.name for f in fields(Config)} == set(options)
-    for name in OPEN_POINT_OPTIONS:
-        option = options[name]
-        assert option.default in option.choices
-        native = getattr(defaults, name)
-        expected = ("true" if native else "false") if isinstance(native, bool) else str(native)
-        assert option.default == expected, name
+    assert set(OPEN_POINT_OPTIONS) <= set(options)
+    for name, option in options.items():
+        assert option.default_value in option.choices, name
+        value = gateway_pb2.GameOptionValue(name=name, value=option.default_value)
+        message = pb.Config()
+        assert build_config(info, [value]).Unpack(message), name
+        assert codec.config_from_proto(message) == Config(), name
 
 
 def test_default_config_encodes_without_the_new_fields() -> None:
