@@ -176,7 +176,7 @@ def play(state: State, action: Action, events: list) -> None:  # type: ignore[ty
 
 def _vp(state: State, amount: int, events: list) -> None:  # type: ignore[type-arg]
     state.players[state.actor].vp += amount
-    events.append(ev.VpGained(state.actor, amount, ev.VP_ACTIVATION))
+    events.append(ev.VpGained(state.actor, amount, ev.VP_ACTIVATION, state.config.public_vp))
 
 
 def after_payment(state: State, events: list) -> None:  # type: ignore[type-arg]

@@ -3,11 +3,14 @@
 Every stack's contents follow from public facts (each tile's back number, and every tile drawn so far
 is face up), so a world consistent with a seat's view keeps each stack's contents and draws their
 order afresh; the RNG gets a fresh key. Sorting first makes the result independent of the true order.
+With the option public_vp off (OP-23) the other seats' VP are unknown too: the world gives each of
+them the seat's own VP, as if the race were level.
 """
 
 from __future__ import annotations
 
 from services.common.rng import Rng
+from services.glenmore.codec import vp_visible
 from services.glenmore.state import State
 
 
@@ -28,5 +31,12 @@ def reshuffled(state: State, rng: Rng, *, forget_order: bool) -> State:
 
 
 def determinize(state: State, seat: int, rng: Rng) -> State:
-    """A copy of `state` with the stacks' order and the RNG resampled."""
-    return reshuffled(state, rng, forget_order=True)
+    """A copy of `state` with the stacks' order and the RNG resampled, and the VP `seat` may not see
+    set to its own."""
+    world = reshuffled(state, rng, forget_order=True)
+    mine = state.players[seat]
+    for s, player in enumerate(world.players):
+        if not vp_visible(state, seat, s):
+            player.vp = mine.vp
+            player.scoring_vp = mine.scoring_vp
+    return world

@@ -31,6 +31,7 @@ from services.glenmore.data import (
     MIN_PLAYERS,
     MIXED_BUTCHER,
     NO_CARD,
+    PUBLIC_VP,
     STACK_TILES,
     STACKS,
     TILE_CUBE_CAP,
@@ -101,13 +102,17 @@ def _cell_of(message: pb.Cell, what: str) -> int:
 
 
 def config_from_proto(message: pb.Config) -> Config:
-    """The native config (Glen More has no options)."""
-    return Config()
+    """The native config; an unset `public_vp` takes its default (OP-23)."""
+    return Config(public_vp=message.public_vp if message.HasField("public_vp") else PUBLIC_VP)
 
 
 def config_to_proto(config: Config) -> pb.Config:
-    """The Config message."""
-    return pb.Config()
+    """The Config message. Options are written only when they differ from their defaults, so a
+    default config encodes exactly as it did before the options existed."""
+    message = pb.Config()
+    if config.public_vp != PUBLIC_VP:
+        message.public_vp = config.public_vp
+    return message
 
 
 # State.
@@ -214,6 +219,7 @@ def _player_from_proto(message: pb.Player, seat: int, player: Player) -> None:
     ):
         check_state(value >= 0, f"negative {what}")
     check_state(message.scoring_vp <= message.vp, "scoring VP above VP")
+    check_state(not message.vp_hidden, "hidden VP in a state")
     player.coins = message.coins
     player.vp = message.vp
     player.scoring_vp = message.scoring_vp
@@ -527,11 +533,23 @@ def action_to_proto(action: act.Action) -> pb.Action:
 # Views.
 
 
+def vp_visible(state: State, viewer: int | None, seat: int) -> bool:
+    """Whether `viewer` (None: a spectator) may see `seat`'s VP: always with the option public_vp
+    (OP-23), else only its own, and everyone's once the game is over (the final scores are public)."""
+    return state.config.public_vp or viewer == seat or state.terminal
+
+
 def view_to_proto(state: State, seat: int | None) -> pb.View:
-    """What `seat` may see: the public table (stack sizes, not their order; no RNG)."""
+    """What `seat` may see: the public table (stack sizes, not their order; no RNG), without the VP
+    of the seats whose VP it may not see."""
     if seat is not None:
         check_seat(state, seat)
     view = pb.View(table=_table_to_proto(state))
+    for s, player in enumerate(view.table.players):
+        if not vp_visible(state, seat, s):
+            player.vp = 0
+            player.scoring_vp = 0
+            player.vp_hidden = True
     if seat is not None:
         view.seat = seat
     return view
@@ -551,8 +569,35 @@ def _moved(e: ev.ClanMemberMoved) -> pb.Event:
 
 
 def event_to_proto(event: tuple) -> tuple[pb.Event, str, tuple[int, ...]]:  # type: ignore[type-arg]
-    """The Event message, its text, and who may see it (every Glen More event is public)."""
-    return _EVENT_BUILDERS[type(event)](event), event_text(event), ()
+    """The Event message, its text, and who may see it: everyone, except VP gained with the option
+    public_vp off, which only their seat sees (OP-23)."""
+    visible_to: tuple[int, ...] = ()
+    if isinstance(event, ev.VpGained) and not event.public:
+        visible_to = (event.seat,)
+    return _EVENT_BUILDERS[type(event)](event), event_text(event), visible_to
+
+
+def _scoring_done(e: ev.ScoringDone) -> pb.Event:
+    """The ScoringDone message; with hidden VP (OP-23) it carries the counts but not the VP."""
+    shown = e.public
+    return pb.Event(
+        scoring_done=pb.ScoringDone(
+            number=e.number,
+            seats=[
+                pb.SeatScoring(
+                    seat=s.seat,
+                    whisky=s.whisky,
+                    whisky_vp=s.whisky_vp if shown else 0,
+                    chieftains=s.chieftains,
+                    chieftain_vp=s.chieftain_vp if shown else 0,
+                    cards=s.cards,
+                    card_vp=s.card_vp if shown else 0,
+                )
+                for s in e.seats
+            ],
+            vp_hidden=not shown,
+        )
+    )
 
 
 _EVENT_BUILDERS = {
@@ -600,23 +645,7 @@ _EVENT_BUILDERS = {
         chieftain_made=pb.ChieftainMade(seat=e.seat, cell=_event_cell(e.cell))
     ),
     ev.TurnEnded: lambda e: pb.Event(turn_ended=pb.TurnEnded(seat=e.seat)),
-    ev.ScoringDone: lambda e: pb.Event(
-        scoring_done=pb.ScoringDone(
-            number=e.number,
-            seats=[
-                pb.SeatScoring(
-                    seat=s.seat,
-                    whisky=s.whisky,
-                    whisky_vp=s.whisky_vp,
-                    chieftains=s.chieftains,
-                    chieftain_vp=s.chieftain_vp,
-                    cards=s.cards,
-                    card_vp=s.card_vp,
-                )
-                for s in e.seats
-            ],
-        )
-    ),
+    ev.ScoringDone: _scoring_done,
     ev.GameEnded: lambda e: pb.Event(
         game_ended=pb.GameEnded(
             seats=[

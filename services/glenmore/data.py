@@ -64,6 +64,9 @@ LOCH_NESS_SAME_TURN = False  # §8: "every later turn of the owner"
 RANDOM_START_PLAYER = True  # OP-24
 AUTO_RESOLVE_FORCED = True  # a decision with a single legal action is taken by the engine
 
+# Open points that are game options (state.Config); each constant is the option's default.
+PUBLIC_VP = True  # OP-23: every seat's VP are shown to everyone (option `public_vp`)
+
 # Border colours (OP-20).
 YELLOW, GREEN, BROWN, GREY, BLUE = range(5)
 

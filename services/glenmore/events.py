@@ -1,6 +1,7 @@
 """Events the engine emits: one NamedTuple per kind, converted to protobuf only at the service edge.
 
-Cells are (x, y) pairs; resources and cards are native indices. Every event is public.
+Cells are (x, y) pairs; resources and cards are native indices. Every event is public except a
+VpGained whose `public` is false (option `public_vp` off), which only its seat may see.
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ class VpGained(NamedTuple):
     seat: int
     amount: int
     reason: int
+    public: bool = True  # False: only `seat` may see it (option public_vp off)
 
 
 class WhiskyGained(NamedTuple):
@@ -144,6 +146,7 @@ class SeatScoring(NamedTuple):
 class ScoringDone(NamedTuple):
     number: int
     seats: tuple[SeatScoring, ...]
+    public: bool = True  # False: the seats' VP are withheld (each seat gets a private VpGained)
 
 
 class SeatFinal(NamedTuple):

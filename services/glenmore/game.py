@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from boardgame.glenmore.v1 import glenmore_pb2 as pb
 
-from services.common.game import GameInfo, Messages
+from services.common.game import GameInfo, Messages, OptionInfo
 from services.common.modular import ModularGame
 from services.common.rng import Rng
 from services.glenmore import bot, codec, engine, labels, setup
@@ -18,6 +18,7 @@ from services.glenmore.data import (
     LOCH_MORAR_VP,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    PUBLIC_VP,
     STACK_TILES,
     START_COINS,
     TILE_PENALTY,
@@ -57,7 +58,15 @@ GAME_INFO = GameInfo(
     display_name="Glen More",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
-    options=(),
+    options=(
+        OptionInfo(
+            "public_vp",
+            "OP-23: show every player's VP to everyone; when off, each player sees only their own VP"
+            " until the game ends",
+            ("false", "true"),
+            "true" if PUBLIC_VP else "false",
+        ),
+    ),
     has_chance=True,
     has_hidden_information=True,
     max_game_length=MAX_GAME_LENGTH,
@@ -85,5 +94,12 @@ class GlenMore(ModularGame):
         return bot.determinize(state, seat, rng)
 
     def disturb_hidden(self, state: State, seat: int | None, rng: Rng) -> State:
-        """A copy differing only in what nobody sees: the order of the stacks and the RNG."""
-        return bot.reshuffled(state, rng, forget_order=False)
+        """A copy differing only in what `seat` cannot see: the order of the stacks, the RNG, and the
+        VP of the seats whose VP it may not see (option public_vp off)."""
+        other = bot.reshuffled(state, rng, forget_order=False)
+        for s, player in enumerate(other.players):
+            if not codec.vp_visible(state, seat, s):
+                scoring = rng.below(9)
+                player.scoring_vp += scoring
+                player.vp += scoring + rng.below(9)
+        return other

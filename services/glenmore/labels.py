@@ -204,6 +204,12 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
     if isinstance(event, ev.TurnEnded):
         return f"{seat} ended their turn"
     if isinstance(event, ev.ScoringDone):
+        if not event.public:  # OP-23: the counts are public, the VP are not
+            parts = "; ".join(
+                f"seat {s.seat}: whisky {s.whisky}, chieftains {s.chieftains}, cards {s.cards}"
+                for s in event.seats
+            )
+            return f"Scoring {event.number} (VP hidden): {parts}"
         parts = "; ".join(
             f"seat {s.seat}: {s.whisky_vp + s.chieftain_vp + s.card_vp} VP "
             f"(whisky {s.whisky}, chieftains {s.chieftains}, cards {s.cards})"

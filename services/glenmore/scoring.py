@@ -36,13 +36,19 @@ def chieftain_value(player: Player) -> int:
 
 
 def intermediate_scoring(state: State, number: int, events: list) -> None:  # type: ignore[type-arg]
-    """Scoring `number`: whisky, chieftains plus bonnets, cards; VP by the difference table."""
+    """Scoring `number`: whisky, chieftains plus bonnets, cards; VP by the difference table.
+
+    With hidden VP (OP-23) the scoring itself stays public (the counts are), and each seat that
+    scored is told its VP by a VpGained that only it sees.
+    """
     players = state.players
     whisky = [p.whisky for p in players]
     chieftains = [chieftain_value(p) for p in players]
     cards = [len(p.cards) for p in players]
     lows = (min(whisky), min(chieftains), min(cards))
+    public = state.config.public_vp
     seats = []
+    private: list[ev.VpGained] = []
     for seat, player in enumerate(players):
         whisky_vp = difference_vp(whisky[seat], lows[0])
         chieftain_vp = difference_vp(chieftains[seat], lows[1])
@@ -50,13 +56,16 @@ def intermediate_scoring(state: State, number: int, events: list) -> None:  # ty
         gained = whisky_vp + chieftain_vp + card_vp
         player.vp += gained
         player.scoring_vp += gained
+        if not public and gained:
+            private.append(ev.VpGained(seat, gained, ev.VP_SCORING, public=False))
         seats.append(
             ev.SeatScoring(
                 seat, whisky[seat], whisky_vp, chieftains[seat], chieftain_vp, cards[seat], card_vp
             )
         )
     state.scorings_done = number
-    events.append(ev.ScoringDone(number, tuple(seats)))
+    events.append(ev.ScoringDone(number, tuple(seats), public))
+    events.extend(private)
 
 
 def _count(player: Player, border: int) -> int:

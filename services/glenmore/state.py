@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from services.common.rng import Rng
-from services.glenmore.data import MAX_PLAYERS, STACKS
+from services.glenmore.data import MAX_PLAYERS, PUBLIC_VP, STACKS
 
 # The decision the acting seat faces (mirrors the protobuf Step enum, minus its zero value).
 CHOOSE_TILE, PLACE_TILE, PAY, CHOOSE_CUBE, ACTIVATE, MOVE, GAME_OVER = range(1, 8)
@@ -37,7 +37,9 @@ def figure_seat(entry: int) -> int:
 
 @dataclass(frozen=True)
 class Config:
-    """The game options: Glen More has none yet (every open point is a constant of data.py)."""
+    """The game options (every other open point is a constant of data.py)."""
+
+    public_vp: bool = PUBLIC_VP  # OP-23: off, a seat sees only its own VP until the game ends
 
 
 class Player:
