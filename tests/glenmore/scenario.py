@@ -34,9 +34,9 @@ def tile(name: str, *, edge: int | None = None, stack: int | None = None, nth: i
     return found[nth]
 
 
-def blank_game(n: int = 4, *, seed: bytes = SEED) -> State:
+def blank_game(n: int = 4, *, seed: bytes = SEED, config: Config | None = None) -> State:
     """A new `n`-player game whose territories hold only their start villages (one clan member each)."""
-    state, _ = new_game(n, Config(), seed)
+    state, _ = new_game(n, config or Config(), seed)
     for player in state.players:
         assert player.cells == [ORIGIN]
     return state
