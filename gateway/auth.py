@@ -15,6 +15,7 @@ import secrets
 import time
 import uuid
 from dataclasses import dataclass
+from typing import cast
 
 import grpc
 import redis.asyncio as aioredis
@@ -98,22 +99,41 @@ def token_player(token: str) -> str:
     return player_id
 
 
-async def authenticate(app: Gateway, context: grpc.aio.ServicerContext) -> Principal:
-    """The caller signed in by the call's bearer token, after counting the call against its rate limit."""
-    token = bearer_token(context)
-    player_id = token_player(token)
-    reply = await app.script(AUTHENTICATE_SCRIPT)(
-        keys=[
-            keys.session(player_id, digest(token)),
-            keys.player(player_id),
-            keys.rate(player_id, int(time.time())),
+@dataclass(frozen=True)
+class Credentials:
+    """A call's bearer token, well formed but not checked yet: the player it names and its digest."""
+
+    player_id: str
+    token_digest: str
+
+    def keys(self) -> list[str]:
+        """The keys the authentication script reads (all on the player's Cluster slot)."""
+        return [
+            keys.session(self.player_id, self.token_digest),
+            keys.player(self.player_id),
+            keys.rate(self.player_id, int(time.time())),
         ]
-    )
+
+
+def credentials(context: grpc.aio.ServicerContext) -> Credentials:
+    """The credentials the call presents; UNAUTHENTICATED for a missing or malformed token."""
+    token = bearer_token(context)
+    return Credentials(token_player(token), digest(token))
+
+
+async def queue_check(app: Gateway, caller: Credentials, client: aioredis.Redis) -> object:
+    """Run the authentication script on `client`, or queue it when `client` is a pipeline."""
+    return await app.script(AUTHENTICATE_SCRIPT)(keys=caller.keys(), client=client)
+
+
+def principal(app: Gateway, caller: Credentials, reply: list[object]) -> Principal:
+    """The signed-in caller, from the authentication script's reply; UNAUTHENTICATED for an unknown
+    session or player, RESOURCE_EXHAUSTED past the rate limit."""
     if reply[0] == b"unknown":
         raise unauthenticated("the token is unknown, expired or signed out")
     if reply[0] == b"gone":
         raise unauthenticated("the token's player no longer exists")
-    calls, flat = reply[1], reply[2]
+    calls, flat = cast(int, reply[1]), cast(list[bytes], reply[2])
     if calls > app.settings.rate_limit_per_second:
         raise GatewayError(
             grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -121,7 +141,13 @@ async def authenticate(app: Gateway, context: grpc.aio.ServicerContext) -> Princ
             f"more than {app.settings.rate_limit_per_second} calls in one second; slow down",
             limit=str(app.settings.rate_limit_per_second),
         )
-    return Principal(player_from_record(player_id, dict(zip(flat[::2], flat[1::2], strict=True))))
+    return Principal(player_from_record(caller.player_id, dict(zip(flat[::2], flat[1::2], strict=True))))
+
+
+async def authenticate(app: Gateway, context: grpc.aio.ServicerContext) -> Principal:
+    """The caller signed in by the call's bearer token, after counting the call against its rate limit."""
+    caller = credentials(context)
+    return principal(app, caller, cast(list[object], await queue_check(app, caller, app.redis)))
 
 
 async def authenticate_operator(app: Gateway, context: grpc.aio.ServicerContext) -> str:
@@ -184,9 +210,7 @@ async def create_player(
     username: str = "",
 ) -> gateway_pb2.Player:
     """Store a new player record and return it."""
-    player = gateway_pb2.Player(
-        player_id=new_player_id(), display_name=display_name, guest=guest, bot=bot
-    )
+    player = gateway_pb2.Player(player_id=new_player_id(), display_name=display_name, guest=guest, bot=bot)
     await app.redis.hset(
         keys.player(player.player_id),
         mapping={

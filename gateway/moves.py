@@ -7,22 +7,21 @@ Nothing is written unless the rules accepted the action and the version still ma
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import cast
 
 import grpc
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from gateway import metrics
+from gateway import auth, metrics
 from gateway.app import Gateway
+from gateway.auth import Credentials
 from gateway.clocks import Known, entry_of
 from gateway.errors import GatewayError, invalid, not_found, permission_denied, precondition
 from gateway.games import now
-from gateway.store import STATUS_FINISHED, GameStore, Meta, Snapshot
+from gateway.store import STATUS_FINISHED, GameStore, Meta, queue_snapshot, snapshot_of
 
 
 @dataclass(frozen=True)
@@ -100,25 +99,23 @@ async def play(
     action: any_pb2.Any,
     expected_version: int,
     request_id: str,
-    alongside: Awaitable[object] | None = None,
+    caller: Credentials | None = None,
 ) -> Played:
     """Apply a seat's action at `expected_version` through the write path.
 
     `seat` is a seat, or a chooser (see `seat_of`) called with the game's meta and acting seats.
-    `alongside` (the caller's authentication) runs at the same time as the read; if it fails, its
-    error is raised before anything else.
+    `caller` (a client's credentials) is checked in the same round trip as the read, and its failure
+    is raised before anything else.
     """
     store = app.store
-    if alongside is None:
-        snapshot = await store.snapshot(game_id, request_id)
-    else:
-        checked, read = await asyncio.gather(
-            alongside, store.snapshot(game_id, request_id), return_exceptions=True
-        )
-        for outcome in (checked, read):
-            if isinstance(outcome, BaseException):
-                raise outcome
-        snapshot = cast(Snapshot | None, read)
+    async with app.redis.pipeline(transaction=False) as pipe:
+        if caller is not None:
+            await auth.queue_check(app, caller, pipe)
+        queue_snapshot(pipe, game_id, request_id)
+        replies = await pipe.execute()
+    if caller is not None:
+        auth.principal(app, caller, replies.pop(0))
+    snapshot = snapshot_of(replies)
     if snapshot is None:
         raise not_found("game", game_id)
     meta = snapshot.meta

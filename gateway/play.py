@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import AsyncIterator, Iterable
 
@@ -13,7 +12,7 @@ from google.protobuf import any_pb2
 
 from gateway import metrics, moves
 from gateway.app import Gateway
-from gateway.auth import Principal, authenticate
+from gateway.auth import Principal, authenticate, credentials
 from gateway.clocks import KIND_CLOCK, read_entry
 from gateway.errors import GatewayError, invalid, precondition, rpc, stream_rpc
 from gateway.fanout import Fanout
@@ -67,10 +66,14 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         if cached is not None and now - cached[1] <= META_REFRESH_SECONDS:
             return cached[0]
         meta = await moves.load_meta(self.store, game_id)
-        if len(self.metas) >= META_CACHE_LIMIT:
-            self.metas = {g: m for g, m in self.metas.items() if now - m[1] <= META_REFRESH_SECONDS}
-        self.metas[game_id] = (meta, now)
+        self._remember(game_id, meta, now)
         return meta
+
+    def _remember(self, game_id: str, meta: Meta, read_at: float) -> None:
+        """Share a meta read at `read_at` (monotonic) with the game's watchers on this process."""
+        if len(self.metas) >= META_CACHE_LIMIT:
+            self.metas = {g: m for g, m in self.metas.items() if read_at - m[1] <= META_REFRESH_SECONDS}
+        self.metas[game_id] = (meta, read_at)
 
     async def _viewer(
         self, game_id: str, context: grpc.aio.ServicerContext
@@ -153,27 +156,21 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         self, request: gateway_pb2.SubmitActionRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.SubmitActionResponse:
         """Play one action for the caller's seat (the caller is authenticated while the game is read)."""
-        caller = asyncio.ensure_future(authenticate(self.app, context))
-        try:
-            if len(request.request_id) > MAX_REQUEST_ID:
-                raise invalid("INVALID_REQUEST_ID", f"request_id must be at most {MAX_REQUEST_ID} characters")
-            if not request.action.type_url:
-                raise invalid("MISSING_ACTION", "action is missing: send one of the legal actions received")
-        except GatewayError:
-            await caller
-            raise
-
-        def choose(meta: Meta, acting_seats: tuple[int, ...]) -> int:
-            return moves.seat_of(caller.result().player_id)(meta, acting_seats)
-
+        caller = credentials(context)
+        if len(request.request_id) > MAX_REQUEST_ID:
+            await authenticate(self.app, context)  # who asks comes first
+            raise invalid("INVALID_REQUEST_ID", f"request_id must be at most {MAX_REQUEST_ID} characters")
+        if not request.action.type_url:
+            await authenticate(self.app, context)
+            raise invalid("MISSING_ACTION", "action is missing: send one of the legal actions received")
         played = await moves.play(
             self.app,
             request.game_id,
-            choose,
+            moves.seat_of(caller.player_id),
             request.action,
             request.expected_version,
             request.request_id,
-            alongside=caller,
+            caller=caller,
         )
         meta, seat = played.meta, played.seat
         if played.change is None:  # a repeated request: its first result again
@@ -186,6 +183,8 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             return gateway_pb2.SubmitActionResponse(
                 version=played.version, events=events, game=await self._current_view(meta, seat)
             )
+        # The move read the meta just now: this process's watchers of the game need not read it again.
+        self._remember(request.game_id, meta, time.monotonic())
         self.fanout.deliver(request.game_id, played.version, played.change)
         view = await self.change_view(meta, played.version, seat, played.change)
         return gateway_pb2.SubmitActionResponse(

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
+from redis.asyncio.client import Pipeline
 
 from gateway import keys
 from gateway.replies import blob, text
@@ -119,6 +120,25 @@ async def read_meta(redis: aioredis.Redis, game_id: str) -> Meta | None:
     return _meta(await redis.hmget(keys.game_meta(game_id), META_FIELDS))
 
 
+def queue_snapshot(pipe: Pipeline, game_id: str, request_id: str) -> None:
+    """Queue on `pipe` the reads of a game's snapshot (see `GameStore.snapshot`)."""
+    pipe.hmget(keys.game_meta(game_id), META_FIELDS)
+    pipe.hget(keys.game_requests(game_id), request_id or "-")
+    pipe.mget(keys.game_state(game_id), keys.game_version(game_id))
+    pipe.hgetall(keys.game_clock(game_id))
+
+
+def snapshot_of(replies: list[Any]) -> Snapshot | None:
+    """The snapshot read by the commands `queue_snapshot` queued (their replies, in order)."""
+    fields, previous, (state, version), clock = replies
+    meta = _meta(fields)
+    if meta is None:
+        return None
+    return Snapshot(
+        meta, None if previous is None else int(previous), blob(state or b""), int(version or 0), clock
+    )
+
+
 def _seats_text(seats: Iterable[int]) -> str:
     return ",".join(str(seat) for seat in seats)
 
@@ -179,19 +199,10 @@ class GameStore:
 
     async def snapshot(self, game_id: str, request_id: str) -> Snapshot | None:
         """In one round trip: the meta, the version a request id already produced, the state and version,
-        and the clock hash."""
+        and the clock hash; None for an unknown game."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hmget(keys.game_meta(game_id), META_FIELDS)
-            pipe.hget(keys.game_requests(game_id), request_id or "-")
-            pipe.mget(keys.game_state(game_id), keys.game_version(game_id))
-            pipe.hgetall(keys.game_clock(game_id))
-            fields, previous, (state, version), clock = await pipe.execute()
-        meta = _meta(fields)
-        if meta is None:
-            return None
-        return Snapshot(
-            meta, None if previous is None else int(previous), blob(state or b""), int(version or 0), clock
-        )
+            queue_snapshot(pipe, game_id, request_id)
+            return snapshot_of(await pipe.execute())
 
     async def commit(
         self,
