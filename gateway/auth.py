@@ -21,6 +21,7 @@ import grpc
 import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf.timestamp_pb2 import Timestamp
+from redis.asyncio.client import Pipeline
 
 from gateway import keys
 from gateway.app import Gateway
@@ -121,9 +122,14 @@ def credentials(context: grpc.aio.ServicerContext) -> Credentials:
     return Credentials(token_player(token), digest(token))
 
 
-async def queue_check(app: Gateway, caller: Credentials, client: aioredis.Redis) -> object:
-    """Run the authentication script on `client`, or queue it when `client` is a pipeline."""
-    return await app.script(AUTHENTICATE_SCRIPT)(keys=caller.keys(), client=client)
+def queue_check(caller: Credentials, pipe: Pipeline) -> None:
+    """Queue the authentication script on a pipeline (its reply goes to `principal`).
+
+    EVAL rather than EVALSHA: a pipeline holding a registered script asks Redis whether it knows the
+    script before every execution, an extra round trip; Redis caches the compiled script anyway.
+    """
+    keys = caller.keys()
+    pipe.eval(AUTHENTICATE_SCRIPT, len(keys), *keys)
 
 
 def principal(app: Gateway, caller: Credentials, reply: list[object]) -> Principal:
@@ -147,7 +153,7 @@ def principal(app: Gateway, caller: Credentials, reply: list[object]) -> Princip
 async def authenticate(app: Gateway, context: grpc.aio.ServicerContext) -> Principal:
     """The caller signed in by the call's bearer token, after counting the call against its rate limit."""
     caller = credentials(context)
-    return principal(app, caller, cast(list[object], await queue_check(app, caller, app.redis)))
+    return principal(app, caller, await app.script(AUTHENTICATE_SCRIPT)(keys=caller.keys()))
 
 
 async def authenticate_operator(app: Gateway, context: grpc.aio.ServicerContext) -> str:

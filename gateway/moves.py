@@ -110,7 +110,7 @@ async def play(
     store = app.store
     async with app.redis.pipeline(transaction=False) as pipe:
         if caller is not None:
-            await auth.queue_check(app, caller, pipe)
+            auth.queue_check(caller, pipe)
         queue_snapshot(pipe, game_id, request_id)
         replies = await pipe.execute()
     if caller is not None:
