@@ -36,14 +36,19 @@ def seat_players(clients: list[Client]) -> list[gateway_pb2.GameSeat]:
     return seats
 
 
-def new_game(gateway: GatewayProcess, title: str, clients: list[Client]) -> str:
+def new_game(
+    gateway: GatewayProcess,
+    title: str,
+    clients: list[Client],
+    options: list[gateway_pb2.GameOptionValue] | None = None,
+) -> str:
     """Start a game of `title` with one seat per client."""
     return gateway.run(
         start_game(
             gateway.app,  # type: ignore[arg-type]
             title=title,
             player_count=len(clients),
-            options=[],
+            options=options or [],
             seats=seat_players(clients),
             clock=gateway_pb2.TurnClock(),
             lobby_id="",
@@ -72,13 +77,17 @@ def state_type_urls(msg: message.Message) -> list[str]:
 
 
 def play_to_end(
-    gateway: GatewayProcess, title: str, clients: list[Client], seed: int
+    gateway: GatewayProcess,
+    title: str,
+    clients: list[Client],
+    seed: int,
+    options: list[gateway_pb2.GameOptionValue] | None = None,
 ) -> tuple[str, list, list]:  # type: ignore[type-arg]
     """Play a whole game by picking random legal actions.
 
     Returns the game id, every response received, and (seat, SubmitActionResponse) for every move.
     """
-    game_id = new_game(gateway, title, clients)
+    game_id = new_game(gateway, title, clients, options)
     rng = Rng(seed)
     received: list = []  # type: ignore[type-arg]
     moves: list = []  # type: ignore[type-arg]
@@ -110,15 +119,26 @@ def play_to_end(
     raise AssertionError("the game did not end within the title's bound")
 
 
-@pytest.mark.parametrize("title", TITLES)
+# Every title with its defaults, and the options that hide more (each seat then gets fewer events).
+WHOLE_GAMES = [(title, {}) for title in TITLES] + [("glenmore", {"public_vp": "false"})]
+
+
+@pytest.mark.parametrize(
+    ("title", "options"), WHOLE_GAMES, ids=[f"{t}{dict(o) or ''}" for t, o in WHOLE_GAMES]
+)
 def test_whole_game_through_the_gateway(
-    gateway: GatewayProcess, new_client, redis_url: str, title: str
+    gateway: GatewayProcess, new_client, redis_url: str, title: str, options: dict[str, str]
 ) -> None:  # type: ignore[no-untyped-def]
     clients = signed_in(new_client, registry.get(title).info.min_players + 1)
-    game_id, received, moves = play_to_end(gateway, title, clients, seed=11)
+    chosen = [gateway_pb2.GameOptionValue(name=name, value=value) for name, value in options.items()]
+    game_id, received, moves = play_to_end(gateway, title, clients, seed=11, options=chosen)
     changes = dict(gateway.run(GameStore(gateway.app.redis, 0).changes_since(game_id, 0)))  # type: ignore[union-attr]
     checked = [(seat, response) for seat, response in moves if response.version in changes]
     assert len(checked) > len(moves) // 2
+    if options:
+        assert any(e.visible_to for _, change in changes.items() for e in change.events), (
+            "the options hide some events from some seats"
+        )
     for seat, response in checked:
         allowed = [
             e.text for e in changes[response.version].events if not e.visible_to or seat in e.visible_to
