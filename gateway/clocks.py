@@ -1,9 +1,11 @@
 """Turn clocks and watchdogs, kept in Redis and swept every second: never a long broker countdown.
 
 Every active game has one entry: a hash (`keys.game_clock`) saying what the workers wait for at which
-version, and its due time in one sorted set (`keys.deadlines`). The dispatcher rewrites the entry after
-every commit (`after_commit`); a committer that read the game's meta and entry with its snapshot
-passes them on (`Known`), so the common move costs no extra reads:
+version, and its due time in one sorted set (`keys.deadlines`). A move plans its version's entry
+(`plan`) from the meta and entry read with its snapshot, and its commit writes the entry together with
+the version, so whoever sees a version finds its deadline; the dispatcher then files the due time and
+queues the tasks (`after_commit`, told what was written through `Known`). Other writers (a
+resignation, a redispatch) leave planning and writing to the dispatcher. Entries by kind:
 
 - a bot acts: its turn is queued at once and the entry is a watchdog (`bot`), due if the turn is lost;
 - a human acts under a clock: the entry (`clock`) is due when the seat's time runs out: the per-move
@@ -17,7 +19,9 @@ passes them on (`Known`), so the common move costs no extra reads:
 The sweep (`due_games`) leases due entries for a while so that overlapping sweeps queue a game once,
 and the workers handle each with `on_deadline`, which treats the hash as the truth: a stale version
 means a lost dispatch, a passed clock means a timeout. The entry's version only ever grows, so a late
-dispatch of an older version cannot overwrite a newer one.
+dispatch of an older version cannot overwrite a newer one. A gateway that dies between a commit and
+filing its due time leaves the game's earlier due time filed: the sweep then finds the entry early
+(and files its due time) or already due, so a timeout comes late but never goes missing.
 """
 
 from __future__ import annotations
@@ -83,11 +87,26 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class Plan:
+    """What a new version needs: tasks to queue (name, args) and the clock entry to write (its fields,
+    `due` included), or None when the stored entry stands."""
+
+    tasks: tuple[tuple[str, tuple[object, ...]], ...]
+    fields: dict[str, int | str] | None
+
+    def pairs(self) -> list[int | str]:
+        """The entry's fields as name/value pairs, as the write scripts take them."""
+        return [item for name, value in (self.fields or {}).items() for item in (name, value)]
+
+
+@dataclass(frozen=True)
 class Known:
-    """What a committer read just before its commit: the game's meta and its clock entry then."""
+    """What a committer read just before its commit: the game's meta and its clock entry then; and the
+    plan its commit already carried out on the entry (`written`), if it did."""
 
     meta: Meta
     entry: Entry | None
+    written: Plan | None = None
 
 
 def entry_of(fields: dict[bytes, bytes]) -> Entry | None:
@@ -117,15 +136,10 @@ async def deadline_ms(redis: aioredis.Redis, game_id: str) -> int | None:
     return entry.due if entry is not None and entry.kind == KIND_CLOCK else None
 
 
-async def _write(
-    redis: aioredis.Redis, game_id: str, version: int, due: int, fields: dict[str, int | str]
-) -> None:
-    pairs: list[int | str] = []
-    for name, value in {**fields, "due": due}.items():
-        pairs.extend((name, value))
-    written = await redis.eval(SET_ENTRY, 1, keys.game_clock(game_id), version, *pairs)
-    if written:
-        await redis.zadd(keys.deadlines(), {game_id: due})
+async def _write(redis: aioredis.Redis, game_id: str, version: int, plan: Plan) -> None:
+    written = await redis.eval(SET_ENTRY, 1, keys.game_clock(game_id), version, *plan.pairs())
+    if written and plan.fields is not None:
+        await redis.zadd(keys.deadlines(), {game_id: plan.fields["due"]})
 
 
 async def clear(redis: aioredis.Redis, game_id: str) -> None:
@@ -143,6 +157,38 @@ def _charged(previous: Entry | None, version: int, total_ms: int, now: int) -> d
     return left
 
 
+def plan(version: int, acting_seats: Sequence[int], meta: Meta, previous: Entry | None, now: int) -> Plan:
+    """What a new version of an active game needs, given its meta and the entry stored before."""
+    game_id = meta.record.game_id
+    seats = {seat.seat: seat for seat in meta.record.seats}
+    bots = [s for s in acting_seats if s in seats and is_bot_seat(seats[s])]
+    tasks: tuple[tuple[str, tuple[object, ...]], ...] = ((TAKE_TURN, (game_id, version)),) if bots else ()
+    if previous is not None and previous.version > version:
+        return Plan(tasks, None)
+    same = previous is not None and previous.version == version
+    clock = meta.clock
+    total_ms = clock.total_seconds * 1000
+    left = _charged(previous, version, total_ms, now)
+    fields: dict[str, int | str] = {f"left:{seat}": ms for seat, ms in left.items()}
+    humans = [s for s in acting_seats if s not in bots]
+    if bots or not humans:
+        return Plan(tasks, {**fields, "kind": KIND_BOT, "due": now + BOT_WATCHDOG_MS})
+    seat = humans[0]
+    if not (clock.per_move_seconds or clock.total_seconds):
+        standing = previous is not None and previous.kind == KIND_WATCH
+        if standing and previous is not None and previous.due - now > WATCH_STANDING_MS:
+            return Plan(tasks, None)  # the standing check covers this version too (see the module docstring)
+        return Plan(tasks, {**fields, "kind": KIND_WATCH, "due": now + WATCH_INTERVAL_MS})
+    started = previous.started_at if same and previous is not None and previous.kind == KIND_CLOCK else now
+    limits = []
+    if clock.per_move_seconds:
+        limits.append(started + clock.per_move_seconds * 1000)
+    if total_ms:
+        limits.append(started + left.get(seat, total_ms))
+    fields.update(kind=KIND_CLOCK, seat=seat, started_at=started, due=min(limits))
+    return Plan(tasks, fields)
+
+
 async def after_commit(
     redis: aioredis.Redis,
     queue: Queue,
@@ -153,46 +199,29 @@ async def after_commit(
     now: int | None = None,
     known: Known | None = None,
 ) -> None:
-    """Queue what the new version needs (a bot turn, scoring) and rewrite the game's clock entry."""
+    """Queue what the new version needs (a bot turn, scoring) and rewrite the game's clock entry (unless
+    the commit wrote it: then only its due time is filed)."""
     if game_over:
         await queue(FINALIZE, [game_id])
         await clear(redis, game_id)
         return
-    now = now_ms() if now is None else now
     meta = known.meta if known is not None else await read_meta(redis, game_id)
     if meta is None or meta.status == STATUS_FINISHED:
         return
-    seats = {seat.seat: seat for seat in meta.record.seats}
-    bots = [s for s in acting_seats if s in seats and is_bot_seat(seats[s])]
-    if bots:
-        await queue(TAKE_TURN, [game_id, version])
-    previous = known.entry if known is not None else await read_entry(redis, game_id)
-    if previous is not None and previous.version > version:
+    written = known.written if known is not None else None
+    if written is None:
+        previous = known.entry if known is not None else await read_entry(redis, game_id)
+        todo = plan(version, acting_seats, meta, previous, now_ms() if now is None else now)
+    else:
+        todo = written
+    for task, args in todo.tasks:
+        await queue(task, list(args))
+    if todo.fields is None:
         return
-    same = previous is not None and previous.version == version
-    clock = meta.clock
-    total_ms = clock.total_seconds * 1000
-    left = _charged(previous, version, total_ms, now)
-    fields: dict[str, int | str] = {f"left:{seat}": ms for seat, ms in left.items()}
-    humans = [s for s in acting_seats if s not in bots]
-    if bots or not humans:
-        await _write(redis, game_id, version, now + BOT_WATCHDOG_MS, {**fields, "kind": KIND_BOT})
-        return
-    seat = humans[0]
-    if not (clock.per_move_seconds or clock.total_seconds):
-        standing = previous is not None and previous.kind == KIND_WATCH
-        if standing and previous is not None and previous.due - now > WATCH_STANDING_MS:
-            return  # the standing check covers this version too (see the module docstring)
-        await _write(redis, game_id, version, now + WATCH_INTERVAL_MS, {**fields, "kind": KIND_WATCH})
-        return
-    started = previous.started_at if same and previous is not None and previous.kind == KIND_CLOCK else now
-    limits = []
-    if clock.per_move_seconds:
-        limits.append(started + clock.per_move_seconds * 1000)
-    if total_ms:
-        limits.append(started + left.get(seat, total_ms))
-    fields.update(kind=KIND_CLOCK, seat=seat, started_at=started)
-    await _write(redis, game_id, version, min(limits), fields)
+    if written is None:
+        await _write(redis, game_id, version, todo)
+    else:
+        await redis.zadd(keys.deadlines(), {game_id: todo.fields["due"]})
 
 
 async def due_games(redis: aioredis.Redis, now: int | None = None) -> list[str]:

@@ -15,7 +15,7 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from gateway import auth, metrics
+from gateway import auth, clocks, metrics
 from gateway.app import Gateway
 from gateway.auth import Credentials
 from gateway.clocks import Known, entry_of
@@ -134,6 +134,12 @@ async def play(
         raise stale(snapshot.version)
     request = rules_pb2.ApplyActionRequest(state=state, seat=seat, action=action, include_views=True)
     change = await title.call("ApplyAction", request)
+    previous = entry_of(snapshot.clock)
+    clock = (
+        None
+        if change.game_over
+        else clocks.plan(expected_version + 1, change.acting_seats, meta, previous, clocks.now_ms())
+    )
     result = await store.commit(
         game_id,
         expected_version=expected_version,
@@ -143,6 +149,7 @@ async def play(
         request_id=request_id,
         change=change,
         finished_at=now().ToJsonString() if change.game_over else "",
+        clock_entry=clock.pairs() if clock is not None else (),
     )
     if result.outcome == "duplicate":
         return Played(result.version, None, meta, seat)
@@ -152,7 +159,7 @@ async def play(
     metrics.MOVES_APPLIED.labels(meta.record.title).inc()
     if change.game_over:
         await store.finish(meta.record.title, game_id)
-    known = Known(meta, entry_of(snapshot.clock))
+    known = Known(meta, previous, written=clock)
     await app.dispatcher.after_commit(
         game_id, result.version, list(change.acting_seats), change.game_over, known
     )

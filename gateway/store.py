@@ -2,14 +2,15 @@
 
 The write path checks the expected version (and the request id, for idempotency), stores the new
 state, appends the action to the game's log (stream entry id `<version>-1`), keeps the change in a
-capped stream for watchers that resume, records the request id, marks the game finished when it is,
-and publishes the change with every seat's view of it — all in one atomic script on one Cluster slot
+capped stream for watchers that resume, records the request id, writes the game's new clock entry
+(so that whoever sees the version finds its deadline), marks the game finished when it is, and
+publishes the change with every seat's view of it — all in one atomic script on one Cluster slot
 (every key has {game_id}).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -42,6 +43,7 @@ redis.call('XADD', KEYS[3], id, 's', ARGV[3], 'a', ARGV[4])
 redis.call('XADD', KEYS[5], 'MAXLEN', ARGV[8], id, 'c', ARGV[6])
 redis.call('HSET', KEYS[6], 'acting', ARGV[13])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], version) end
+if #ARGV > 13 then redis.call('HSET', KEYS[7], 'version', version, unpack(ARGV, 14)) end
 if ARGV[9] == '1' then
   redis.call('HSET', KEYS[6], 'status', 'finished', 'finished_at', ARGV[11])
   redis.call('EXPIRE', KEYS[4], ARGV[10])
@@ -215,8 +217,11 @@ class GameStore:
         request_id: str,
         change: rules_pb2.ApplyActionResponse,
         finished_at: str,
+        clock_entry: Sequence[int | str] = (),
     ) -> CommitResult:
-        """The write path (see the module docstring); atomic."""
+        """The write path (see the module docstring); atomic. `clock_entry` (name/value pairs) is the
+        game's new clock entry (see `gateway.clocks`), written with the new version; empty: the stored
+        entry stands."""
         kept = rules_pb2.ApplyActionResponse(
             events=change.events, acting_seats=change.acting_seats, game_over=change.game_over
         ).SerializeToString()
@@ -229,6 +234,7 @@ class GameStore:
                 keys.game_requests(game_id),
                 keys.game_events(game_id),
                 keys.game_meta(game_id),
+                keys.game_clock(game_id),
             ],
             args=[
                 expected_version,
@@ -244,6 +250,7 @@ class GameStore:
                 finished_at,
                 published,
                 _seats_text(change.acting_seats),
+                *clock_entry,
             ],
         )
         return CommitResult(outcome.decode(), int(value) if value else 0)

@@ -8,9 +8,10 @@ from collections.abc import Sequence
 
 import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
+from boardgame.rules.v1 import rules_pb2
 
 from gateway import clocks, keys
-from gateway.store import STATUS_ACTIVE, Meta
+from gateway.store import STATUS_ACTIVE, GameStore, Meta
 
 NOW = 1_000_000_000
 
@@ -103,3 +104,66 @@ def test_a_clocked_turn_is_due_when_its_time_runs_out(redis_url: str) -> None:
         (clocks.KIND_CLOCK, 1, 0, NOW + 30_000),
         (clocks.KIND_CLOCK, 2, 1, NOW + 4_000 + 30_000),
     ]
+
+
+async def committed(
+    redis_url: str, game_id: str, steps: Sequence[tuple[int, int, list[int]]], game_meta: Meta
+) -> tuple[list[clocks.Entry | None], list[float | None], list[tuple[str, list[object]]]]:
+    """Play each (version, now, acting seats) through the real write path, as a move does: plan the
+    entry, commit it with the version, then let after_commit file it. The entry seen right after each
+    commit (before after_commit), the due time filed after each step, and the queue."""
+    redis = aioredis.Redis.from_url(redis_url)
+    store = GameStore(redis, event_history=10)
+    queued: list[tuple[str, list[object]]] = []
+
+    async def queue(task: str, args: Sequence[object]) -> None:
+        queued.append((task, list(args)))
+
+    seen, filed = [], []
+    try:
+        setup = rules_pb2.ApplyActionResponse(acting_seats=[0])
+        await store.create(game_meta.record, b"seed", game_meta.clock, "lobby", b"state", setup)
+        for version, now, acting in steps:
+            previous = await clocks.read_entry(redis, game_id)
+            plan = clocks.plan(version, acting, game_meta, previous, now)
+            result = await store.commit(
+                game_id,
+                expected_version=version - 1,
+                state=b"state",
+                seat=0,
+                action=b"",
+                request_id="",
+                change=rules_pb2.ApplyActionResponse(acting_seats=acting),
+                finished_at="",
+                clock_entry=plan.pairs(),
+            )
+            assert result.outcome == "ok"
+            seen.append(await clocks.read_entry(redis, game_id))
+            known = clocks.Known(game_meta, previous, written=plan)
+            await clocks.after_commit(redis, queue, game_id, version, acting, False, now=now, known=known)
+            filed.append(await redis.zscore(keys.deadlines(), game_id))
+    finally:
+        await redis.aclose()
+    return seen, filed, queued
+
+
+def test_a_move_commits_its_clock_entry_with_its_version(redis_url: str) -> None:
+    """Whoever sees a version finds its entry at once (the commit writes it), and once the dispatcher
+    has run, entry, filed due time and queue are what the dispatcher alone would have produced."""
+    steps = [(1, NOW, [0]), (2, NOW + 2_000, [1]), (3, NOW + 5_000, [0])]
+    for name, make in [
+        ("clocked", lambda g: meta(g, per_move_seconds=30)),
+        ("bot", lambda g: meta(g, bot_seat=1)),
+    ]:
+        game_id = f"commit-{name}"
+        seen, filed, queued = asyncio.run(committed(redis_url, game_id, steps, make(game_id)))
+        assert [e.version if e else None for e in seen] == [1, 2, 3], name
+        assert filed == [float(e.due) for e in seen if e], name
+        alone_id = f"alone-{name}"
+        alone, queued_alone = asyncio.run(bookkeep(redis_url, alone_id, steps, make(alone_id), known=True))
+        assert [(e.kind, e.seat, e.due, e.left) for e in seen if e] == [
+            (e.kind, e.seat, e.due, e.left) for e in alone if e
+        ], name
+        assert [(task, args[1:]) for task, args in queued] == [
+            (task, args[1:]) for task, args in queued_alone
+        ], name
