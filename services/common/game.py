@@ -129,8 +129,12 @@ class Game(Protocol):
         """How many seats the game has."""
         ...
 
-    def views_to_proto(self, state: Any) -> list[Message]:
-        """Every seat's View message in seat order, then the spectator's."""
+    def views_to_proto(self, state: Any, state_message: Message | None = None) -> list[Message]:
+        """Every seat's View message in seat order, then the spectator's.
+
+        `state_message`, when given, is `state_to_proto(state)` already built by the caller: an
+        implementation may take from it what the views share instead of converting that again.
+        """
         ...
 
     def legal_actions(self, state: Any, seat: int) -> Sequence[Any]:

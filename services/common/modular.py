@@ -1,10 +1,13 @@
 """A `Game` assembled from the modules of a game package laid out as docs/adding-a-game.md says:
 `setup.new_game`, an `engine` built on `services.common.decisions.DecisionLoop`, `labels.label`, a
 `codec`, and a final-scores function. A game subclasses it and adds what is its own
-(`disturb_hidden`, and optionally `determinize`, `heuristic_action`, `example_configs`)."""
+(`disturb_hidden`, and optionally `determinize`, `heuristic_action`, `example_configs`).
+
+A codec may offer `views_to_proto(state, state_message=None)`."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -35,6 +38,10 @@ class ModularGame:
         self._labels = labels
         self._codec = codec
         self._scores = scores
+        views = getattr(codec, "views_to_proto", None)
+        self._views_take_state_message = (
+            views is not None and "state_message" in inspect.signature(views).parameters
+        )
 
     def new_game(self, player_count: int, config: Any, seed: bytes) -> tuple[Any, list[Any]]:
         """The initial state and the setup events (forced first decisions taken)."""
@@ -102,13 +109,16 @@ class ModularGame:
         """What `seat` may see."""
         return self._codec.view_to_proto(state, seat)
 
-    def views_to_proto(self, state: Any) -> list[Message]:
+    def views_to_proto(self, state: Any, state_message: Message | None = None) -> list[Message]:
         """Every seat's view, then the spectator's (the codec's `views_to_proto` if it has one, which
-        can share the conversion of what every view shows)."""
+        can share the conversion of what every view shows, and take it from `state_message` if it
+        has a parameter of that name)."""
         shared = getattr(self._codec, "views_to_proto", None)
-        if shared is not None:
-            return list(shared(state))
-        return [self._codec.view_to_proto(state, seat) for seat in [*range(self.seat_count(state)), None]]
+        if shared is None:
+            return [self._codec.view_to_proto(state, seat) for seat in [*range(self.seat_count(state)), None]]
+        if state_message is not None and self._views_take_state_message:
+            return list(shared(state, state_message=state_message))
+        return list(shared(state))
 
     def event_to_proto(self, event: Any) -> tuple[Message, str, tuple[int, ...]]:
         """The Event message, its text and audience."""

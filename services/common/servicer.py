@@ -225,8 +225,9 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         seat = self._seat(request.seat)
         action = self.game.action_from_proto(unpack(request.action, self.game.messages.action, "action"))
         new_state, events = self.game.apply(state, seat, action)
+        state_message = self.game.state_to_proto(new_state)
         response = rules_pb2.ApplyActionResponse(
-            state=pack(self.game.state_to_proto(new_state)),
+            state=pack(state_message),
             events=self._events(events),
             acting_seats=list(self.game.acting_seats(new_state)),
             game_over=self.game.is_terminal(new_state),
@@ -234,7 +235,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         if request.HasField("view_seat"):
             response.view.CopyFrom(self._view(new_state, self._seat(request.view_seat), legal_actions=True))
         if request.include_views:
-            *seat_views, spectator_view = self.game.views_to_proto(new_state)
+            *seat_views, spectator_view = self.game.views_to_proto(new_state, state_message)
             acting, over = response.acting_seats, response.game_over
             for seat, view in enumerate(seat_views):
                 response.seat_views.add(

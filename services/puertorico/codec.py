@@ -653,9 +653,10 @@ def view_to_proto(state: State, seat: int | None) -> pb.View:
     return _view(state, seat, _table_to_proto(state))
 
 
-def views_to_proto(state: State) -> list[pb.View]:
-    """Every seat's view, then the spectator's, sharing one conversion of the public table."""
-    table = _table_to_proto(state)
+def views_to_proto(state: State, state_message: pb.State | None = None) -> list[pb.View]:
+    """Every seat's view, then the spectator's, sharing one conversion of the public table (the
+    table of `state_message`, the caller's `state_to_proto(state)`, when it is given)."""
+    table = state_message.table if state_message is not None else _table_to_proto(state)
     return [_view(state, seat, table) for seat in [*range(state.n), None]]
 
 

@@ -156,7 +156,7 @@ class LastStick:
     def view_to_proto(self, state: Pile, seat: int | None) -> Message:
         return self.messages.view(sticks=state.sticks, to_move=state.to_move)
 
-    def views_to_proto(self, state: Pile) -> list[Message]:
+    def views_to_proto(self, state: Pile, state_message: Message | None = None) -> list[Message]:
         return [self.view_to_proto(state, seat) for seat in [*range(state.player_count), None]]
 
     def event_to_proto(self, event: tuple[int, int]) -> tuple[Message, str, tuple[int, ...]]:
