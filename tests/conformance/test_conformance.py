@@ -48,6 +48,7 @@ from tests.conformance.drivers import (
     serialize,
     with_rng_changed,
 )
+from tests.conformance.native import StateChanged, frozen_copy, structure
 
 T = TypeVar("T")
 STATUS_NAMES = {code.name for code in grpc.StatusCode}
@@ -499,6 +500,48 @@ def test_states_round_trip(
             assert serialize(game.messages.state.FromString(data)) == data
             native = engine_driver.state_from_bytes(data)
             assert engine_driver.state_bytes(native) == data
+
+
+def test_the_engine_never_changes_a_state_it_is_given(pool: Pool, case: Case, game: Game) -> None:
+    """Nothing a rules service asks of a state changes it, not even for a moment (threads share the
+    states it caches): over a whole playout, applying the chosen action, every view, every seat's
+    legal actions and their labels, and the scores run on a copy where any change raises; at sampled
+    states so does applying every legal action. Views built from the State message equal the others."""
+    trace = traces(pool, "inprocess", case)[0]
+    sampled = {step.index for step in spread(trace.steps, SAMPLES["inprocess"])}
+    final = (None, trace.final.state)
+    for step, state in [*((step, step.state) for step in trace.steps), final]:
+        where = f"seed {trace.seed!r} " + (f"step {step.index}" if step else "final state")
+        before = structure(state)
+        data = serialize(game.state_to_proto(state))
+        frozen = frozen_copy(state)
+        try:
+            if step is not None:
+                actions = [legal.action for legal in step.legal] if step.index in sampled else []
+                chosen = step.legal[step.choice].action
+                after, _ = game.apply(frozen, step.seat, chosen)
+                assert serialize(game.state_to_proto(after)) == serialize(
+                    game.state_to_proto(step.outcome.state)
+                ), f"{where}: applying to the copy gave another state"
+                for action in actions:
+                    game.apply(frozen, step.seat, action)
+            state_message = game.state_to_proto(frozen)
+            assert serialize(state_message) == data
+            views = [serialize(view) for view in game.views_to_proto(frozen)]
+            shared = [serialize(view) for view in game.views_to_proto(frozen, state_message)]
+            viewers: list[int | None] = [*range(case.players), None]
+            one_by_one = [serialize(game.view_to_proto(frozen, seat)) for seat in viewers]
+            assert views == shared == one_by_one, f"{where}: views differ by how they were built"
+            for seat in range(case.players):
+                for action in game.legal_actions(frozen, seat):
+                    game.label(frozen, action)
+            game.scores(frozen)
+            game.acting_seats(frozen)
+            game.is_terminal(frozen)
+        except StateChanged as changed:
+            raise AssertionError(f"{where}: {changed}") from changed
+        assert structure(frozen) == before, f"{where}: the state given to the engine changed"
+        assert structure(state) == before and serialize(game.state_to_proto(state)) == data
 
 
 def disturb_global_random(seed: int) -> None:
