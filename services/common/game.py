@@ -110,6 +110,17 @@ def example_configs(game: Game) -> ExampleConfigs:
     return tuple(getattr(game, "example_configs", ()))
 
 
+def exact_state_round_trip(game: Game) -> bool:
+    """Whether the game declares, with a true `exact_state_round_trip` attribute, that decoding the
+    encoding of any state it reaches gives a state equal to it in every attribute (so a rules service
+    may answer from the native state it encoded instead of decoding those bytes). Else False.
+
+    The conformance suite holds a game that declares it to it: every state of its playouts is
+    compared, attribute by attribute, with its decoded encoding.
+    """
+    return bool(getattr(game, "exact_state_round_trip", False))
+
+
 class Game(Protocol):
     """A game: engine (native, pure), codec (native <-> protobuf) and test support."""
 

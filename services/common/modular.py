@@ -3,7 +3,8 @@
 `codec`, and a final-scores function. A game subclasses it and adds what is its own
 (`disturb_hidden`, and optionally `determinize`, `heuristic_action`, `example_configs`).
 
-A codec may offer `views_to_proto(state, state_message=None)`."""
+A codec may set `EXACT_STATE_ROUND_TRIP = True` to declare what `services.common.game.
+exact_state_round_trip` describes, and may offer `views_to_proto(state, state_message=None)`."""
 
 from __future__ import annotations
 
@@ -38,6 +39,8 @@ class ModularGame:
         self._labels = labels
         self._codec = codec
         self._scores = scores
+        # See services.common.game.exact_state_round_trip: a codec declares it for its game.
+        self.exact_state_round_trip = bool(getattr(codec, "EXACT_STATE_ROUND_TRIP", False))
         views = getattr(codec, "views_to_proto", None)
         self._views_take_state_message = (
             views is not None and "state_message" in inspect.signature(views).parameters

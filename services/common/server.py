@@ -8,7 +8,8 @@ Every game's entry point delegates here:
 - `main(game_name)` configures logging and serves a game of the registry.
 
 Environment: RULES_ADDRESS (default "[::]:50051"), METRICS_PORT (empty or "off" disables /metrics),
-SHUTDOWN_GRACE_SECONDS (default 5), RULES_MAX_WORKERS (default 8), LOG_LEVEL (default INFO).
+SHUTDOWN_GRACE_SECONDS (default 5), RULES_MAX_WORKERS (default 8), RULES_STATE_CACHE (how many
+decoded states to keep, default 1024, 0 disables), LOG_LEVEL (default INFO).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from services.common.game import Game
 from services.common.logs import configure_logging
 from services.common.metrics import MetricsInterceptor, metrics_port_from_env, start_metrics_server
 from services.common.servicer import SERVICE_NAME, RulesServicer, add_to_server
+from services.common.statecache import DEFAULT_STATE_CACHE, state_cache_size_from_env
 
 log = logging.getLogger(__name__)
 
@@ -44,16 +46,19 @@ def create_server(
     game: Game,
     *,
     max_workers: int = DEFAULT_MAX_WORKERS,
+    state_cache: int = DEFAULT_STATE_CACHE,
     health_servicer: health.HealthServicer | None = None,
 ) -> tuple[grpc.Server, int]:
-    """A server (not started) for `game` bound to `address`, and the port it bound ("…:0": any free port)."""
+    """A server (not started) for `game` bound to `address`, and the port it bound ("…:0": any free port).
+
+    `state_cache` is how many decoded states the servicer keeps (0: none)."""
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="rules"),
         interceptors=[MetricsInterceptor()],
         # Without this, a second server on a busy port would start and silently share it.
         options=[("grpc.so_reuseport", 0)],
     )
-    add_to_server(RulesServicer(game), server)
+    add_to_server(RulesServicer(game, state_cache=state_cache), server)
     health_servicer = health_servicer or health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for service in ("", SERVICE_NAME):
@@ -70,10 +75,13 @@ def serve(game: Game, environ: Mapping[str, str] = os.environ) -> None:
     address = environ.get("RULES_ADDRESS", DEFAULT_ADDRESS)
     grace = float(environ.get("SHUTDOWN_GRACE_SECONDS", DEFAULT_GRACE_SECONDS))
     max_workers = int(environ.get("RULES_MAX_WORKERS", DEFAULT_MAX_WORKERS))
+    state_cache = state_cache_size_from_env(environ.get("RULES_STATE_CACHE"))
     metrics_port = metrics_port_from_env(environ)
 
     health_servicer = health.HealthServicer()
-    server, port = create_server(address, game, max_workers=max_workers, health_servicer=health_servicer)
+    server, port = create_server(
+        address, game, max_workers=max_workers, state_cache=state_cache, health_servicer=health_servicer
+    )
     metrics = start_metrics_server(metrics_port) if metrics_port is not None else None
 
     stopping = threading.Event()
@@ -90,6 +98,7 @@ def serve(game: Game, environ: Mapping[str, str] = os.environ) -> None:
             "address": address,
             "port": port,
             "metrics_port": metrics.port if metrics else None,
+            "state_cache": state_cache,
         },
     )
     try:

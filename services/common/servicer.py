@@ -2,7 +2,9 @@
 
 It unpacks the game-typed `Any` fields after checking their type, calls the engine, packs the
 results deterministically, and maps every refusal onto a status with an ErrorInfo reason. It holds
-no game state: every call carries the whole state.
+no game state: every call carries the whole state. What it does keep is a cache of which native
+state it encoded to which bytes, to skip decoding a state it returned when that state comes back; a
+hit answers exactly what decoding would.
 
 A bad request never surfaces as UNKNOWN: undecodable input is INVALID_ARGUMENT (MALFORMED_REQUEST),
 what the rules refuse has the code of its `RulesError`, and an engine failure on a request it
@@ -22,8 +24,9 @@ from google.protobuf import any_pb2
 from google.protobuf.message import DecodeError, Message
 
 from services.common.errors import InvalidConfig, MalformedRequest, RulesError
-from services.common.game import Game, GameInfo, Scores
+from services.common.game import Game, GameInfo, Scores, exact_state_round_trip
 from services.common.rng import MAX_SEED_BYTES
+from services.common.statecache import DEFAULT_STATE_CACHE, StateCache
 from services.common.status import abort, abort_with_error, error_status
 
 log = logging.getLogger(__name__)
@@ -41,8 +44,8 @@ def pack(message: Message) -> any_pb2.Any:
     return packed
 
 
-def unpack(packed: any_pb2.Any, message_class: type[M], field: str) -> M:
-    """The `message_class` message inside `packed`; MalformedRequest if it is missing, mistyped or garbage."""
+def check_type(packed: any_pb2.Any, message_class: type[Message], field: str) -> None:
+    """Raise MalformedRequest unless `packed` holds a `message_class` message (by its type URL)."""
     expected = message_class.DESCRIPTOR.full_name
     if not packed.type_url:
         raise MalformedRequest(f"{field} is missing: expected a packed {expected}", field=field)
@@ -53,6 +56,12 @@ def unpack(packed: any_pb2.Any, message_class: type[M], field: str) -> M:
             expected=expected,
             type_url=packed.type_url,
         )
+
+
+def unpack(packed: any_pb2.Any, message_class: type[M], field: str) -> M:
+    """The `message_class` message inside `packed`; MalformedRequest if it is missing, mistyped or garbage."""
+    check_type(packed, message_class, field)
+    expected = message_class.DESCRIPTOR.full_name
     message = message_class()
     try:
         message.ParseFromString(packed.value)
@@ -133,15 +142,34 @@ def _maps_errors(handler: Handler) -> Handler:
 
 
 class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
-    """Serves one game's RulesService over its `Game` implementation."""
+    """Serves one game's RulesService over its `Game` implementation.
 
-    def __init__(self, game: Game) -> None:
+    It remembers the native states behind the last `state_cache` State encodings it returned (0: none),
+    so that a request carrying one of them back skips decoding it (see `services.common.statecache`);
+    only for a game that declares `exact_state_round_trip`, since a hit must answer what decoding would.
+    """
+
+    def __init__(self, game: Game, *, state_cache: int = DEFAULT_STATE_CACHE) -> None:
         self.game = game
         self._info = info_to_proto(game.info, game)
+        cached = state_cache > 0 and exact_state_round_trip(game)
+        self._cache = StateCache(state_cache) if cached else None
 
     def _state(self, packed: any_pb2.Any) -> Any:
-        """The native state of a packed State."""
-        return self.game.state_from_proto(unpack(packed, self.game.messages.state, "state"))
+        """The native state of a packed State: the one this servicer encoded to these bytes if it
+        still has it, else the decoded message. Shared with other calls: never change it."""
+        state_message = self.game.messages.state
+        if self._cache is not None:
+            check_type(packed, state_message, "state")
+            cached = self._cache.get(packed.value)
+            if cached is not None:
+                return cached
+        return self.game.state_from_proto(unpack(packed, state_message, "state"))
+
+    def _remember(self, packed: any_pb2.Any, state: Any) -> None:
+        """Cache `state` as the native state of the State bytes `packed` carries."""
+        if self._cache is not None:
+            self._cache.put(packed.value, state)
 
     def _seat(self, seat: int) -> int:
         """`seat`, checked to be a seat the game can have."""
@@ -200,11 +228,13 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         else:
             config = self.game.config_from_proto(unpack(request.config, config_message, "config"))
         state, events = self.game.new_game(request.player_count, config, request.seed)
-        return rules_pb2.NewGameResponse(
+        response = rules_pb2.NewGameResponse(
             state=pack(self.game.state_to_proto(state)),
             acting_seats=list(self.game.acting_seats(state)),
             events=self._events(events),
         )
+        self._remember(response.state, state)
+        return response
 
     @_maps_errors
     def ListLegalActions(
@@ -247,6 +277,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             response.spectator_view.CopyFrom(
                 rules_pb2.GetViewResponse(view=pack(spectator_view), acting_seats=acting, game_over=over)
             )
+        self._remember(response.state, new_state)
         return response
 
     @_maps_errors

@@ -191,6 +191,7 @@ def test_entry_point_serves_and_stops_on_sigterm(game_module: str, game: Game) -
         "RULES_ADDRESS": "127.0.0.1:0",
         "METRICS_PORT": "0",
         "SHUTDOWN_GRACE_SECONDS": "1",
+        "RULES_STATE_CACHE": "64",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen"), os.environ.get("PYTHONPATH", "")]),
     }
     process = subprocess.Popen(
@@ -205,6 +206,7 @@ def test_entry_point_serves_and_stops_on_sigterm(game_module: str, game: Game) -
     try:
         started = read_json_line(process.stderr, "rules service listening")
         assert started["game"] == game.info.name and started["metrics_port"] > 0
+        assert started["state_cache"] == 64
         with grpc.insecure_channel(f"127.0.0.1:{started['port']}") as channel:
             health = health_pb2_grpc.HealthStub(channel)
             response = health.Check(health_pb2.HealthCheckRequest(service=SERVICE_NAME), timeout=RPC_TIMEOUT)

@@ -83,6 +83,7 @@ class LastStick:
         max_score=1,
     )
     messages = _build_messages()
+    exact_state_round_trip = True
 
     def new_game(self, player_count: int, config: Any, seed: bytes) -> tuple[Pile, list[Any]]:
         return Pile(config, 0, player_count), [(-1, 0)]
@@ -336,3 +337,30 @@ def test_an_engine_crash_is_internal_not_unknown(channel: grpc.Channel, metrics_
     assert (code, info.reason) == (grpc.StatusCode.INTERNAL, "ENGINE_FAILURE")
     assert handled(scrape(metrics_port), "ApplyAction", "INTERNAL") == before + 1
 
+
+def test_cached_state_bytes_under_another_type_are_refused(channel: grpc.Channel) -> None:
+    state = new_game(channel).state
+    take_one = pack(GAME.messages.action(take=1))
+    assert stub(channel).ApplyAction(rules_pb2.ApplyActionRequest(state=state, seat=0, action=take_one))
+    as_view = packed(GAME.messages.state(), type_url=pack(GAME.messages.view()).type_url, value=state.value)
+    request = rules_pb2.ApplyActionRequest(state=as_view, seat=0, action=take_one)
+    code, info = refused(stub(channel).ApplyAction, request)
+    assert (code, info.reason) == (grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST")
+    assert info.metadata["field"] == "state"
+
+
+def test_metrics_count_state_cache_lookups(channel: grpc.Channel, metrics_port: int) -> None:
+    def lookups(result: str) -> float:
+        key = ("rules_state_cache_lookups_total", frozenset({("result", result)}))
+        return scrape(metrics_port).get(key, 0.0)
+
+    hits, misses = lookups("hit"), lookups("miss")
+    state = new_game(channel, sticks=5).state
+    rules = stub(channel)
+    applied = rules.ApplyAction(
+        rules_pb2.ApplyActionRequest(state=state, seat=0, action=pack(GAME.messages.action(take=1)))
+    )
+    rules.GetView(rules_pb2.GetViewRequest(state=applied.state))
+    unseen = packed(GAME.messages.state(sticks=5, to_move=1, player_count=3))
+    rules.GetScores(rules_pb2.GetScoresRequest(state=unseen))
+    assert (lookups("hit") - hits, lookups("miss") - misses) == (2, 1)
