@@ -117,6 +117,10 @@ def config_to_proto(config: Config) -> pb.Config:
 
 # State.
 
+# Decoding a state's encoding gives back an equal state, attribute by attribute, the legal-action memo
+# aside (services.common.game.exact_state_round_trip; the conformance suite checks it).
+EXACT_STATE_ROUND_TRIP = True
+
 
 def _player_to_proto(player: Player) -> pb.Player:
     return pb.Player(

@@ -34,8 +34,14 @@ def start(state: State, cost: Cost, purpose: int, events: list, any_cubes: int =
     state.pay_clan = cost.clan_member
     if pending(state):
         return True
-    state.pay_purpose = NO_PAYMENT
+    _finish(state)
     return False
+
+
+def _finish(state: State) -> None:
+    """The payment is complete: nothing of it stays in the state (a state equals its decoding)."""
+    state.pay_purpose = NO_PAYMENT
+    state.pay_used = []
 
 
 def pending(state: State) -> bool:
@@ -144,7 +150,7 @@ def play(state: State, action: Action, events: list) -> bool:  # type: ignore[ty
         events.append(ev.ClanMemberSpent(seat, True, None))
     if pending(state):
         return False
-    state.pay_purpose = NO_PAYMENT
+    _finish(state)
     return True
 
 
