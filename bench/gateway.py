@@ -6,7 +6,9 @@ player whose turn it is picks a random legal action from its view, at once (the 
 after a pause of 0 to 2 s (the paced run), and a new game starts when one ends. Figures: moves per
 second, submit-to-event latency (from sending SubmitAction to each player's watch stream delivering
 that version, measured in the client process), and the floor measured in the same run: a bare gRPC
-echo round trip plus a Redis round trip. Finally, the Redis memory of
+echo round trip plus a Redis round trip. Next to it, the bare path every move takes in this design:
+the client's hop to the gateway and the gateway's to the rules service (a gRPC echo each), and two
+Redis round trips (read, commit), with no work done. Finally, the Redis memory of
 one finished 4-player game (its state and action log).
 """
 
@@ -179,24 +181,30 @@ def _client_process(  # type: ignore[no-untyped-def]
     result.put(uvloop.run(run()))
 
 
-def _floor(gateway_address: str, redis_url: str, calls: int = 500) -> tuple[float, float]:
-    """p50 ms of a bare gRPC round trip (health check on the gateway) and of a Redis PING."""
+def _echo(address: str, calls: int) -> float:
+    """p50 ms of a bare gRPC round trip: a health check on the server at `address`."""
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-    echo, ping = [], []
-    with grpc.insecure_channel(gateway_address) as channel:
+    echo = []
+    with grpc.insecure_channel(address) as channel:
         stub = health_pb2_grpc.HealthStub(channel)
         request = health_pb2.HealthCheckRequest()
         for _ in range(calls):
             started = time.perf_counter()
             stub.Check(request)
             echo.append((time.perf_counter() - started) * 1000)
+    return statistics.median(echo)
+
+
+def _floor(gateway_address: str, rules_address: str, redis_url: str, calls: int = 500) -> tuple[float, ...]:
+    """p50 ms of a bare gRPC round trip to the gateway, of one to the rules service, and of a Redis PING."""
+    ping = []
     client = redis.Redis.from_url(redis_url)
     for _ in range(calls):
         started = time.perf_counter()
         client.ping()
         ping.append((time.perf_counter() - started) * 1000)
-    return statistics.median(echo), statistics.median(ping)
+    return _echo(gateway_address, calls), _echo(rules_address, calls), statistics.median(ping)
 
 
 def _finished_game_bytes(channel_address: str, redis_url: str) -> tuple[int, int]:
@@ -279,7 +287,7 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
         )
         try:
             _wait_serving(gateway_address)
-            echo_ms, ping_ms = _floor(gateway_address, redis_url)
+            echo_ms, rules_echo_ms, ping_ms = _floor(gateway_address, f"127.0.0.1:{rules_port}", redis_url)
             results = _load(gateway_address, games, processes, warmup, seconds, 0.0)
             paced = _load(gateway_address, games, processes, warmup, seconds, THINK_SECONDS)
             alone = _load(gateway_address, 1, 1, 1.0, SINGLE_GAME_SECONDS, 0.0)[0]
@@ -294,12 +302,18 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
     paced_latencies = [ms for r in paced for ms in r["latency"]]
     paced_rate = sum(len(r["moves"]) for r in paced) / seconds
     floor = echo_ms + ping_ms
+    path = echo_ms + rules_echo_ms + 2 * ping_ms  # client -> gateway -> rules, read and commit
     limit = TARGET_P50_OVER_FLOOR * floor
     rate = moves / seconds
 
     def p50_row(label: str, values: list[float]) -> list[str]:
+        if not values:  # a run too short for any move to be timed
+            return [label, "-", f"<= {limit:.2f} (3 x floor)", "-"]
         p50 = statistics.median(values)
         return [label, f"{p50:.2f}", f"<= {limit:.2f} (3 x floor)", verdict(p50 <= limit)]
+
+    def p99(values: list[float]) -> str:
+        return f"{percentile(values, 0.99):.2f}" if values else "-"
 
     rows = [
         [
@@ -309,17 +323,23 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
             verdict(rate >= TARGET_MOVES_PER_SECOND),
         ],
         p50_row(f"{games} games, no pauses: submit-to-event p50 ms", latencies),
-        [f"{games} games, no pauses: submit-to-event p99 ms", f"{percentile(latencies, 0.99):.2f}", "-", "-"],
+        [f"{games} games, no pauses: submit-to-event p99 ms", p99(latencies), "-", "-"],
         [f"{games} games, 0-2 s pauses: moves per second", f"{paced_rate:,.0f}", "-", "-"],
         p50_row(f"{games} games, 0-2 s pauses: submit-to-event p50 ms", paced_latencies),
         [
             f"{games} games, 0-2 s pauses: submit-to-event p99 ms",
-            f"{percentile(paced_latencies, 0.99):.2f}",
+            p99(paced_latencies),
             "-",
             "-",
         ],
         p50_row("one game alone, no pauses: submit-to-event p50 ms", alone["latency"]),
         ["floor ms (gRPC echo + Redis PING)", f"{floor:.2f} ({echo_ms:.2f} + {ping_ms:.2f})", "-", "-"],
+        [
+            "a move's bare path ms (2 gRPC echoes + 2 PINGs)",
+            f"{path:.2f} ({echo_ms:.2f} + {rules_echo_ms:.2f} + 2 x {ping_ms:.2f})",
+            "-",
+            "-",
+        ],
         [
             "finished 4p game: state + log B",
             f"{state_log:,}",
