@@ -41,6 +41,7 @@ TARGET_P50_OVER_FLOOR = 3.0
 TARGET_MOVES_PER_SECOND = 500
 TARGET_FINISHED_GAME_BYTES = 32 * 1024
 READY_TIMEOUT = 60.0
+CLIENT_SETUP_SECONDS = 120.0  # a client process's lobbies and games, made before its window opens
 SINGLE_GAME_SECONDS = 5.0
 THINK_SECONDS = 1.0  # the paced run: players take 0 to 2 s to move, like quick people
 
@@ -248,10 +249,15 @@ def _finished_game_bytes(channel_address: str, redis_url: str) -> tuple[int, int
 def _load(
     address: str, games: int, processes: int, warmup: float, seconds: float, think: float
 ) -> list[dict[str, list[float]]]:
-    """What each client process measured while its share of `games` was played."""
-    queue: multiprocessing.Queue = multiprocessing.Queue()  # type: ignore[type-arg]
+    """What each client process measured while its share of `games` was played.
+
+    Client processes are spawned, not forked: a child forked from a process that has used gRPC can
+    hang in gRPC's own threads.
+    """
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
     clients = [
-        multiprocessing.Process(
+        context.Process(
             target=_client_process,
             args=(address, games // processes, 1000 * i, warmup, seconds, think, queue),
         )
@@ -259,9 +265,15 @@ def _load(
     ]
     for client in clients:
         client.start()
-    results = [queue.get() for _ in clients]
-    for client in clients:
-        client.join()
+    try:
+        results = [
+            queue.get(timeout=READY_TIMEOUT + warmup + seconds + CLIENT_SETUP_SECONDS) for _ in clients
+        ]
+    finally:
+        for client in clients:
+            client.join(timeout=READY_TIMEOUT)
+            if client.is_alive():
+                client.kill()
     return results
 
 
