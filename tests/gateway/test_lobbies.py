@@ -126,7 +126,11 @@ def test_a_new_lobby_seats_its_host_and_takes_defaults(new_client) -> None:  # t
     ids=["unknown title", "no title", "too few", "too many", "unknown option", "bad value", "clock", "enum"],
 )
 def test_a_lobby_needs_a_known_title_and_valid_settings(
-    client: Client, redis_url: str, fields: dict, code: grpc.StatusCode, reason: str  # type: ignore[type-arg]
+    client: Client,
+    redis_url: str,
+    fields: dict,
+    code: grpc.StatusCode,
+    reason: str,  # type: ignore[type-arg]
 ) -> None:
     client.sign_in_as_guest("host")
     store = redis.Redis.from_url(redis_url)

@@ -170,4 +170,3 @@ def test_metrics_count_rpcs_moves_and_conflicts(gateway: GatewayProcess, new_cli
         _sample("gateway_write_conflicts_total", {"title": TITLE}),
     )
     assert [a - b for a, b in zip(after, before, strict=True)] == [1, 1, 1, 1]
-
