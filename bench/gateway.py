@@ -4,7 +4,8 @@ Processes: a redis-server, the game's rules service and the gateway (each a real
 client processes. Every game has four guest players, each watching the game on its own stream; the
 player whose turn it is picks a random legal action from its view, at once (the saturation run) or
 after a pause of 0 to 2 s (the paced run), and a new game starts when one ends. Figures: moves per
-second, submit-to-event latency (from sending SubmitAction to each player's watch stream delivering
+second, the CPU time the gateway and the rules service spend per move (no-pause run), submit-to-event
+latency (from sending SubmitAction to each player's watch stream delivering
 that version, measured in the client process), and the floor measured in the same run: a bare gRPC
 echo round trip plus a Redis round trip. Next to it, the bare path every move takes in this design:
 the client's hop to the gateway and the gateway's to the rules service (a gRPC echo each), and two
@@ -162,8 +163,35 @@ async def _play(
         watcher.cancel()
 
 
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, from /proc (0 where there is no /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def _sample_cpu(
+    pids: tuple[int, ...], window: tuple[float, float], out: dict[str, list[float]]
+) -> None:
+    """The CPU seconds each process in `pids` uses during the measuring window, into out["cpu"]."""
+    await asyncio.sleep(max(0.0, window[0] - time.perf_counter()))
+    before = [_cpu_seconds(pid) for pid in pids]
+    await asyncio.sleep(max(0.0, window[1] - time.perf_counter()))
+    out["cpu"] = [_cpu_seconds(pid) - used for pid, used in zip(pids, before, strict=True)]
+
+
 def _client_process(  # type: ignore[no-untyped-def]
-    address: str, games: int, first_seed: int, warmup: float, seconds: float, think: float, result
+    address: str,
+    games: int,
+    first_seed: int,
+    warmup: float,
+    seconds: float,
+    think: float,
+    result,
+    watched: tuple[int, ...] = (),
 ) -> None:
     async def run() -> dict[str, list[float]]:
         out: dict[str, list[float]] = {"latency": [], "moves": [], "finished": []}
@@ -172,10 +200,11 @@ def _client_process(  # type: ignore[no-untyped-def]
             start = time.perf_counter() + warmup
             window = (start, start + seconds)
             await asyncio.gather(
+                _sample_cpu(watched, window, out),
                 *(
                     _drive(channel, table, 1000 * (first_seed + i), window, think, out)
                     for i, table in enumerate(tables)
-                )
+                ),
             )
         return out
 
@@ -247,9 +276,16 @@ def _finished_game_bytes(channel_address: str, redis_url: str) -> tuple[int, int
 
 
 def _load(
-    address: str, games: int, processes: int, warmup: float, seconds: float, think: float
+    address: str,
+    games: int,
+    processes: int,
+    warmup: float,
+    seconds: float,
+    think: float,
+    watched: tuple[int, ...] = (),
 ) -> list[dict[str, list[float]]]:
-    """What each client process measured while its share of `games` was played.
+    """What each client process measured while its share of `games` was played (the first one also
+    measures the CPU time the `watched` processes use in its window).
 
     Client processes are spawned, not forked: a child forked from a process that has used gRPC can
     hang in gRPC's own threads.
@@ -259,7 +295,7 @@ def _load(
     clients = [
         context.Process(
             target=_client_process,
-            args=(address, games // processes, 1000 * i, warmup, seconds, think, queue),
+            args=(address, games // processes, 1000 * i, warmup, seconds, think, queue, () if i else watched),
         )
         for i in range(processes)
     ]
@@ -300,7 +336,7 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
         try:
             _wait_serving(gateway_address)
             echo_ms, rules_echo_ms, ping_ms = _floor(gateway_address, f"127.0.0.1:{rules_port}", redis_url)
-            results = _load(gateway_address, games, processes, warmup, seconds, 0.0)
+            results = _load(gateway_address, games, processes, warmup, seconds, 0.0, (gateway.pid, rules.pid))
             paced = _load(gateway_address, games, processes, warmup, seconds, THINK_SECONDS)
             alone = _load(gateway_address, 1, 1, 1.0, SINGLE_GAME_SECONDS, 0.0)[0]
             state_log, whole = _finished_game_bytes(gateway_address, redis_url)
@@ -317,6 +353,7 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
     path = echo_ms + rules_echo_ms + 2 * ping_ms  # client -> gateway -> rules, read and commit
     limit = TARGET_P50_OVER_FLOOR * floor
     rate = moves / seconds
+    cpu = [f"{1000 * used / moves:.2f}" if moves and used else "-" for used in results[0].get("cpu", [0, 0])]
 
     def p50_row(label: str, values: list[float]) -> list[str]:
         if not values:  # a run too short for any move to be timed
@@ -334,6 +371,7 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
             f">= {TARGET_MOVES_PER_SECOND}",
             verdict(rate >= TARGET_MOVES_PER_SECOND),
         ],
+        [f"{games} games, no pauses: CPU ms per move, gateway / rules", " / ".join(cpu), "-", "-"],
         p50_row(f"{games} games, no pauses: submit-to-event p50 ms", latencies),
         [f"{games} games, no pauses: submit-to-event p99 ms", p99(latencies), "-", "-"],
         [f"{games} games, 0-2 s pauses: moves per second", f"{paced_rate:,.0f}", "-", "-"],

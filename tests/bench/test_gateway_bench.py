@@ -9,7 +9,8 @@ from bench import gateway
 
 def test_the_gateway_benchmark_measures_every_figure() -> None:
     table = gateway.measure(games=2, processes=1, warmup=0.2, seconds=0.5)
-    rows = {line[:49].strip(): line[49:].split() for line in table.splitlines()[3:]}
+    cells = [re.split(r"\s{2,}", line.strip()) for line in table.splitlines()[3:]]
+    rows = {label: value.split() for label, value, *_ in cells}
     moved = int(re.search(r"(\d[\d,]*) moves in", table).group(1).replace(",", ""))  # type: ignore[union-attr]
     assert moved > 0
     assert float(rows["2 games, no pauses: moves per second"][0].replace(",", "")) > 0
@@ -23,4 +24,8 @@ def test_the_gateway_benchmark_measures_every_figure() -> None:
     assert float(rows["a move's bare path ms (2 gRPC echoes + 2 PINGs)"][0]) > float(
         rows["floor ms (gRPC echo + Redis PING)"][0]
     )
+    gateway_cpu, rules_cpu = (
+        float(ms) for ms in rows["2 games, no pauses: CPU ms per move, gateway / rules"][::2]
+    )
+    assert gateway_cpu > 0 and rules_cpu > 0
     assert 1_000 < int(rows["finished 4p game: state + log B"][0].replace(",", "")) <= 32 * 1024
