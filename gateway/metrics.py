@@ -47,23 +47,33 @@ async def refresh_gauges(app: Gateway) -> None:
         await asyncio.sleep(GAUGE_REFRESH_SECONDS)
 
 
-def _record(method: str, context: grpc.aio.ServicerContext, started: float, failed: bool) -> None:
-    record_rpc(*split_method(method), _code(context, failed), started)
+def _record(names: tuple[str, str], context: grpc.aio.ServicerContext, started: float, failed: bool) -> None:
+    record_rpc(*names, _code(context, failed), started)
 
 
 class MetricsInterceptor(grpc.aio.ServerInterceptor):
     """Counts and times every RPC of an aio server by method and final status code."""
+
+    def __init__(self) -> None:
+        self.wrapped: dict[str, grpc.RpcMethodHandler] = {}  # a method's handler, wrapped once
 
     async def intercept_service(
         self,
         continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
         details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
-        """Wrap the handler of the call."""
-        handler = await continuation(details)
-        if handler is None:
-            return handler
-        method = details.method
+        """The call's handler, wrapped to record the call (each method's handler is wrapped once)."""
+        wrapped = self.wrapped.get(details.method)
+        if wrapped is None:
+            handler = await continuation(details)
+            if handler is None:
+                return handler
+            wrapped = self.wrapped[details.method] = self._wrap(details.method, handler)
+        return wrapped
+
+    @staticmethod
+    def _wrap(method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+        names = split_method(method)
         if handler.unary_unary:
             behavior = handler.unary_unary
 
@@ -75,7 +85,7 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):
                     failed = True
                     raise
                 finally:
-                    _record(method, context, started, failed)
+                    _record(names, context, started, failed)
 
             return grpc.unary_unary_rpc_method_handler(
                 unary, handler.request_deserializer, handler.response_serializer
@@ -92,7 +102,7 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):
                     failed = True
                     raise
                 finally:
-                    _record(method, context, started, failed)
+                    _record(names, context, started, failed)
 
             return grpc.unary_stream_rpc_method_handler(
                 streaming, handler.request_deserializer, handler.response_serializer
