@@ -50,35 +50,48 @@ def _final_code(context: grpc.ServicerContext, raised: bool) -> str:
 class MetricsInterceptor(grpc.ServerInterceptor):
     """Records `grpc_server_handled_total` and `grpc_server_handling_seconds` for every RPC."""
 
+    def __init__(self) -> None:
+        self.wrapped: dict[str, grpc.RpcMethodHandler] = {}  # a method's handler, wrapped once
+
     def intercept_service(
         self,
         continuation: Callable[[grpc.HandlerCallDetails], grpc.RpcMethodHandler | None],
         handler_call_details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler | None:
-        """The method's handler, wrapped so that its outcome and duration are recorded."""
-        handler = continuation(handler_call_details)
-        if handler is None:
-            return None
-        service, method = split_method(handler_call_details.method)
-        kwargs = {
-            "request_deserializer": handler.request_deserializer,
-            "response_serializer": handler.response_serializer,
-        }
-        if handler.unary_unary:
-            return grpc.unary_unary_rpc_method_handler(
-                _timed_unary(handler.unary_unary, service, method), **kwargs
-            )
-        if handler.stream_unary:
-            return grpc.stream_unary_rpc_method_handler(
-                _timed_unary(handler.stream_unary, service, method), **kwargs
-            )
-        if handler.unary_stream:
-            return grpc.unary_stream_rpc_method_handler(
-                _timed_stream(handler.unary_stream, service, method), **kwargs
-            )
-        return grpc.stream_stream_rpc_method_handler(
-            _timed_stream(handler.stream_stream, service, method), **kwargs
+        """The method's handler, wrapped so that its outcome and duration are recorded (each method's
+        handler is wrapped once; the server's threads may race to wrap it, which is harmless)."""
+        name = handler_call_details.method
+        wrapped = self.wrapped.get(name)
+        if wrapped is None:
+            handler = continuation(handler_call_details)
+            if handler is None:
+                return None
+            wrapped = self.wrapped[name] = _wrap(name, handler)
+        return wrapped
+
+
+def _wrap(full_method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+    """`handler`, recording each call's outcome and duration."""
+    service, method = split_method(full_method)
+    kwargs = {
+        "request_deserializer": handler.request_deserializer,
+        "response_serializer": handler.response_serializer,
+    }
+    if handler.unary_unary:
+        return grpc.unary_unary_rpc_method_handler(
+            _timed_unary(handler.unary_unary, service, method), **kwargs
         )
+    if handler.stream_unary:
+        return grpc.stream_unary_rpc_method_handler(
+            _timed_unary(handler.stream_unary, service, method), **kwargs
+        )
+    if handler.unary_stream:
+        return grpc.unary_stream_rpc_method_handler(
+            _timed_stream(handler.unary_stream, service, method), **kwargs
+        )
+    return grpc.stream_stream_rpc_method_handler(
+        _timed_stream(handler.stream_stream, service, method), **kwargs
+    )
 
 
 def record_rpc(service: str, method: str, code: str, started: float) -> None:
