@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import hashlib
 import threading
+import time
 import uuid
 
 import grpc
@@ -21,7 +22,7 @@ from gateway.store import GameStore
 from services.common import registry
 from services.common.rng import Rng
 from services.common.status import error_info
-from tests.gateway._support_accounts import guest, own_gateway
+from tests.gateway._support_accounts import guest, own_gateway, refused
 from tests.gateway.support import Client, GatewayProcess
 
 TITLES = sorted(registry.games())
@@ -435,3 +436,30 @@ def test_a_watcher_gets_the_events_of_a_change_that_was_overtaken(
         assert not missed.HasField("game")
         assert missed.events and {e.version for e in missed.events} == {1}
         assert caught_up.game.version == 2 and not caught_up.resync
+
+
+def test_a_move_over_the_rate_limit_is_refused_and_plays_nothing(
+    redis_url: str, rules: dict[str, str]
+) -> None:
+    """The caller's check shares a round trip with the game's read: a refused caller still plays nothing."""
+    with own_gateway(redis_url, rules, rate_limit_per_second=3) as own:
+        clients = [guest(own.make_client, f"player {i}") for i in range(2)]
+        game_id = new_game(own.gateway, "puertorico", clients)
+        view = clients[0].games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=clients[0].auth)
+        actor = clients[view.game.acting_seats[0]]
+        mine = actor.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=actor.auth).game
+        request = gateway_pb2.SubmitActionRequest(
+            game_id=game_id,
+            action=mine.legal_actions[0].action,
+            expected_version=mine.version,
+            request_id="r",
+        )
+        time.sleep(1.01 - time.time() % 1)  # a fresh second of the counter
+        for _ in range(3):
+            actor.accounts.GetMe(gateway_pb2.GetMeRequest(), metadata=actor.auth)
+        code, info = refused(actor.games.SubmitAction, request, actor.auth)
+        assert (code, info.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "RATE_LIMITED")
+        assert own.store.get(keys.game_version(game_id)) == b"0"
+        assert own.store.xlen(keys.game_log(game_id)) == 0
+        time.sleep(1.01 - time.time() % 1)
+        assert actor.games.SubmitAction(request, metadata=actor.auth).version == 1, "the same move, in time"
