@@ -98,6 +98,9 @@ def play_to_end(
             for c in clients
         ]
         received.extend(views)
+        if moves:  # the view a move returns is the mover's own, as GetGame shows it to that seat
+            mover, answered = moves[-1]
+            assert answered.game == views[mover], "SubmitAction returns the mover's view and no other"
         if views[0].status == gateway_pb2.GAME_STATUS_FINISHED:
             return game_id, received, moves
         acting = views[0].acting_seats[0]
