@@ -299,6 +299,11 @@ def test_watch_streams_changes_and_resumes(gateway: GatewayProcess, new_client) 
     stream = watcher.games.WatchGame(gateway_pb2.WatchGameRequest(game_id=game_id), metadata=watcher.auth)
     opening = next(stream)
     assert opening.game.version == 0 and opening.game.seat == 1
+    spectator = signed_in(new_client, 1)[0]
+    watching = spectator.games.WatchGame(
+        gateway_pb2.WatchGameRequest(game_id=game_id), metadata=spectator.auth
+    )
+    assert not next(watching).game.HasField("seat")
     rng = Rng(3)
     with_events = 0
     for expected in range(1, 6):
@@ -321,10 +326,14 @@ def test_watch_streams_changes_and_resumes(gateway: GatewayProcess, new_client) 
         )
         update = next(stream)
         assert update.game.version == expected
+        for who, shown in ((watcher, update.game), (spectator, next(watching).game)):
+            own = who.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=who.auth).game
+            assert shown == own, "a watcher is shown its own view (a spectator: the spectator's)"
         assert all(e.version == expected for e in update.events)
         with_events += bool(update.events)
         assert bool(update.game.legal_actions) == (1 in update.game.acting_seats)
     stream.cancel()
+    watching.cancel()
     assert with_events, "changes come with their events"
     resumed = watcher.games.WatchGame(
         gateway_pb2.WatchGameRequest(game_id=game_id, from_version=2), metadata=watcher.auth
