@@ -353,7 +353,8 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
     path = echo_ms + rules_echo_ms + 2 * ping_ms  # client -> gateway -> rules, read and commit
     limit = TARGET_P50_OVER_FLOOR * floor
     rate = moves / seconds
-    cpu = [f"{1000 * used / moves:.2f}" if moves and used else "-" for used in results[0].get("cpu", [0, 0])]
+    sampled = next((r["cpu"] for r in results if r.get("cpu")), [0.0, 0.0])  # the process that sampled
+    cpu = [f"{1000 * used / moves:.2f}" if moves and used else "-" for used in sampled]
 
     def p50_row(label: str, values: list[float]) -> list[str]:
         if not values:  # a run too short for any move to be timed
