@@ -78,6 +78,10 @@ GAME_INFO = GameInfo(
 class GlenMore(ModularGame):
     """The Game protocol for Glen More: the package's modules, plus what is its own."""
 
+    # Configs the generic suites (conformance, golden playthroughs, bench) cover besides the defaults:
+    # hidden VP (option public_vp off) exercises every hidden-information check on the VP.
+    example_configs = (("hidden-vp", pb.Config(public_vp=False)),)
+
     def __init__(self) -> None:
         super().__init__(
             GAME_INFO,
