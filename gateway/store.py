@@ -123,7 +123,8 @@ async def read_meta(redis: aioredis.Redis, game_id: str) -> Meta | None:
 
 
 def queue_snapshot(pipe: Pipeline, game_id: str, request_id: str) -> None:
-    """Queue on `pipe` the reads of a game's snapshot (see `GameStore.snapshot`)."""
+    """Queue on `pipe` the reads of a game's snapshot: its meta, the version a request id already
+    produced, its state and version, and its clock hash (`snapshot_of` reads the replies)."""
     pipe.hmget(keys.game_meta(game_id), META_FIELDS)
     pipe.hget(keys.game_requests(game_id), request_id or "-")
     pipe.mget(keys.game_state(game_id), keys.game_version(game_id))
@@ -198,13 +199,6 @@ class GameStore:
         """The serialized state (a packed Any) and its version."""
         state, version = await self.redis.mget(keys.game_state(game_id), keys.game_version(game_id))
         return blob(state or b""), int(version or 0)
-
-    async def snapshot(self, game_id: str, request_id: str) -> Snapshot | None:
-        """In one round trip: the meta, the version a request id already produced, the state and version,
-        and the clock hash; None for an unknown game."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            queue_snapshot(pipe, game_id, request_id)
-            return snapshot_of(await pipe.execute())
 
     async def commit(
         self,
