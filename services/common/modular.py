@@ -4,11 +4,11 @@
 (`disturb_hidden`, and optionally `determinize`, `heuristic_action`, `example_configs`).
 
 A codec may set `EXACT_STATE_ROUND_TRIP = True` to declare what `services.common.game.
-exact_state_round_trip` describes, and may offer `views_to_proto(state, state_message=None)`."""
+exact_state_round_trip` describes, and may offer `views_to_proto(state, state_message)`, where
+`state_message` is the State message already built, or None."""
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -41,10 +41,6 @@ class ModularGame:
         self._scores = scores
         # See services.common.game.exact_state_round_trip: a codec declares it for its game.
         self.exact_state_round_trip = bool(getattr(codec, "EXACT_STATE_ROUND_TRIP", False))
-        views = getattr(codec, "views_to_proto", None)
-        self._views_take_state_message = (
-            views is not None and "state_message" in inspect.signature(views).parameters
-        )
 
     def new_game(self, player_count: int, config: Any, seed: bytes) -> tuple[Any, list[Any]]:
         """The initial state and the setup events (forced first decisions taken)."""
@@ -114,14 +110,11 @@ class ModularGame:
 
     def views_to_proto(self, state: Any, state_message: Message | None = None) -> list[Message]:
         """Every seat's view, then the spectator's (the codec's `views_to_proto` if it has one, which
-        can share the conversion of what every view shows, and take it from `state_message` if it
-        has a parameter of that name)."""
+        can share the conversion of what every view shows, and take it from `state_message`)."""
         shared = getattr(self._codec, "views_to_proto", None)
         if shared is None:
             return [self._codec.view_to_proto(state, seat) for seat in [*range(self.seat_count(state)), None]]
-        if state_message is not None and self._views_take_state_message:
-            return list(shared(state, state_message=state_message))
-        return list(shared(state))
+        return list(shared(state, state_message))
 
     def event_to_proto(self, event: Any) -> tuple[Message, str, tuple[int, ...]]:
         """The Event message, its text and audience."""
