@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from services.common.rng import Rng
 from services.glenmore import actions as act
 from services.glenmore import engine
 from services.glenmore.actions import Action
-from services.glenmore.data import DIE_PLAYER_COUNTS, TILES
+from services.glenmore.data import DIE_FACES, DIE_PLAYER_COUNTS, TILES
 from services.glenmore.setup import new_game
 from services.glenmore.state import ACTIVATE, CHOOSE_TILE, DIE, PLACE_TILE, Config, State, figure
 from services.glenmore.territory import ORIGIN, cell
@@ -130,3 +131,12 @@ def take_and_place(state: State, tile_index: int, x: int, y: int) -> list:  # ty
     player = state.players[state.actor] if state.t_placed else None
     assert player is None or state.t_cell == cell(x, y)
     return events
+
+
+def rng_rolling(roll: int) -> Rng:
+    """A generator whose first die roll is `roll`."""
+    for key in range(1000):
+        rng = Rng(key)
+        if DIE_FACES[rng.copy().below(len(DIE_FACES))] == roll:
+            return rng
+    raise AssertionError(f"no generator below key 1000 rolls {roll} first")

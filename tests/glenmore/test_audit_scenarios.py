@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from services.common.rng import Rng
 from services.glenmore import actions as act
 from services.glenmore import events as ev
 from services.glenmore.data import (
     ARMADALE_CASTLE,
     CASTLE_MOIL,
     CASTLE_STALKER,
-    DIE_FACES,
     DONAN_CASTLE,
     DUART_CASTLE,
     ROAD,
@@ -35,6 +33,7 @@ from tests.glenmore.scenario import (
     of_kind,
     play,
     put,
+    rng_rolling,
     set_track,
     take_and_place,
     tile,
@@ -43,15 +42,6 @@ from tests.glenmore.scenario import (
 ROAD_QUARRY = tile("Quarry", edge=ROAD, stack=0)  # free, fits (1, 0) or (-1, 0)
 ROAD_FIELD = tile("Field", edge=ROAD, stack=0)
 RIVER_FOREST = tile("Forest", edge=1, stack=0)  # free, fits (0, 1) or (0, -1)
-
-
-def _rng_rolling(roll: int) -> Rng:
-    """A generator whose first die roll is `roll`."""
-    for key in range(1000):
-        rng = Rng(key)
-        if DIE_FACES[rng.copy().below(len(DIE_FACES))] == roll:
-            return rng
-    raise AssertionError("no key found")
 
 
 def _pop(stack: list[int], count: int) -> list[int]:
@@ -70,7 +60,7 @@ def _die_behind_the_actor(stack_1_left: int):
     state.chain = [figure(0), DIE, figure(1), ROAD_QUARRY, *spare]
     state.actor, state.step, state.legal = 0, CHOOSE_TILE, None
     state.stacks[1] = state.stacks[1][-stack_1_left:]
-    state.rng = _rng_rolling(2)
+    state.rng = rng_rolling(2)
     play(state, act.Action(act.TAKE_TILE, ROAD_QUARRY))
     play(state, act.Action(act.PLACE_TILE, 1, 0))
     assert state.step == ACTIVATE and state.chain[:3] == [DIE, figure(1), figure(0)]

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from services.common.rng import Rng
 from services.glenmore import actions as act
 from services.glenmore import events as ev
-from services.glenmore.data import DIE_FACES, START_COINS, TILES, TRACK_LENGTH
+from services.glenmore.data import START_COINS, TILES, TRACK_LENGTH
 from services.glenmore.state import ACTIVATE, CHOOSE_TILE, DIE, GAME_OVER, PLACE_TILE, figure
 from services.glenmore.track import advance, die_turn, refill
-from tests.glenmore.scenario import blank_game, legal, play, set_track, tile
+from tests.glenmore.scenario import blank_game, legal, play, rng_rolling, set_track, tile
 
 
 @pytest.mark.parametrize(
@@ -98,21 +97,13 @@ def test_no_takeable_tile_discards_the_first_tile_ahead():
     assert state.players[0].tiles == [state.players[0].tiles[0]]  # nothing placed
 
 
-def _rng_rolling(roll: int) -> Rng:
-    for key in range(1000):
-        rng = Rng(key)
-        if DIE_FACES[rng.copy().below(len(DIE_FACES))] == roll:
-            return rng
-    raise AssertionError("no key found")
-
-
 def test_die_counts_tiles_skipping_figures():
     """T10: the die rolls 2 with [A, t1, t2, ...] ahead: it stops on t2, which leaves the game."""
     state = blank_game(2)
     a, b = figure(0), figure(1)
     t1, t2, t3 = 20, 21, 22
     state.chain = [DIE, a, t1, t2, t3, b]
-    state.rng = _rng_rolling(2)
+    state.rng = rng_rolling(2)
     events: list = []
     die_turn(state, events)
     assert state.last_die == 2
@@ -125,7 +116,7 @@ def test_die_stops_on_the_last_tile_when_fewer_lie_ahead():
     state = blank_game(3)
     t1, t2 = 20, 21
     state.chain = [DIE, t1, figure(0), t2, figure(1), figure(2)]
-    state.rng = _rng_rolling(3)
+    state.rng = rng_rolling(3)
     events: list = []
     die_turn(state, events)
     assert t2 in state.discarded and t1 in state.discarded  # t1 was passed by every figure
