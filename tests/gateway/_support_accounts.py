@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -43,6 +44,12 @@ def refused(
 def unique(prefix: str) -> str:
     """A name no other test uses."""
     return f"{prefix}_{uuid.uuid4().hex[:8]}"
+
+
+def at_a_second_start() -> None:
+    """Wait until just after a wall-clock second begins, so that a short burst of calls all fall in
+    one second of the per-player rate counter."""
+    time.sleep(1.01 - time.time() % 1)
 
 
 def guest(make_client: Callable[[], Client], name: str = "guest") -> Client:

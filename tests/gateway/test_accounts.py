@@ -15,7 +15,15 @@ import redis
 from boardgame.gateway.v1 import gateway_pb2
 
 from gateway import keys
-from tests.gateway._support_accounts import RPC_TIMEOUT, guest, me, own_gateway, refused, unique
+from tests.gateway._support_accounts import (
+    RPC_TIMEOUT,
+    at_a_second_start,
+    guest,
+    me,
+    own_gateway,
+    refused,
+    unique,
+)
 from tests.gateway.support import Client, GatewayProcess
 
 UNAUTHENTICATED = grpc.StatusCode.UNAUTHENTICATED
@@ -196,7 +204,7 @@ def test_the_rate_limit_counts_calls_per_player_per_second(redis_url: str, rules
     with own_gateway(redis_url, rules, rate_limit_per_second=3) as own:
         hasty, patient = guest(own.make_client), guest(own.make_client)
         codes = []
-        time.sleep(1.01 - time.time() % 1)  # the calls below fall within one second of the counter's
+        at_a_second_start()
         for _ in range(12):
             try:
                 hasty.accounts.GetMe(gateway_pb2.GetMeRequest(), metadata=hasty.auth, timeout=RPC_TIMEOUT)

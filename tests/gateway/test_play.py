@@ -22,7 +22,7 @@ from gateway.store import GameStore
 from services.common import registry
 from services.common.rng import Rng
 from services.common.status import error_info
-from tests.gateway._support_accounts import guest, own_gateway, refused
+from tests.gateway._support_accounts import at_a_second_start, guest, own_gateway, refused
 from tests.gateway.support import Client, GatewayProcess
 
 TITLES = sorted(registry.games())
@@ -362,7 +362,6 @@ def test_config_types_resolve_in_a_fresh_process() -> None:
 
 
 def test_a_turn_clock_shows_its_deadline(gateway: GatewayProcess, new_client) -> None:  # type: ignore[no-untyped-def]
-    import time
 
     clients = signed_in(new_client, 3)
     game_id = gateway.run(
@@ -466,12 +465,12 @@ def test_a_move_over_the_rate_limit_is_refused_and_plays_nothing(
             expected_version=mine.version,
             request_id="r",
         )
-        time.sleep(1.01 - time.time() % 1)  # a fresh second of the counter
+        at_a_second_start()
         for _ in range(3):
             actor.accounts.GetMe(gateway_pb2.GetMeRequest(), metadata=actor.auth)
         code, info = refused(actor.games.SubmitAction, request, actor.auth)
         assert (code, info.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "RATE_LIMITED")
         assert own.store.get(keys.game_version(game_id)) == b"0"
         assert own.store.xlen(keys.game_log(game_id)) == 0
-        time.sleep(1.01 - time.time() % 1)
+        at_a_second_start()
         assert actor.games.SubmitAction(request, metadata=actor.auth).version == 1, "the same move, in time"
