@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, Protocol
 
 from google.protobuf.message import Message
@@ -95,6 +96,17 @@ class Messages:
     view: type[Message]
     event: type[Message]
     extra: tuple[type[Message], ...] = field(default=())
+
+    @classmethod
+    def of(cls, module: ModuleType) -> Messages:
+        """The classes named Config, State, Action, View and Event of a generated `*_pb2` module."""
+        return cls(
+            config=module.Config,
+            state=module.State,
+            action=module.Action,
+            view=module.View,
+            event=module.Event,
+        )
 
 
 ExampleConfigs = tuple[tuple[str, Message], ...]

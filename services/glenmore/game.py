@@ -85,7 +85,7 @@ class GlenMore(ModularGame):
     def __init__(self) -> None:
         super().__init__(
             GAME_INFO,
-            Messages(config=pb.Config, state=pb.State, action=pb.Action, view=pb.View, event=pb.Event),
+            Messages.of(pb),
             setup=setup,
             engine=engine,
             labels=labels,

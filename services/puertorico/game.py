@@ -140,7 +140,7 @@ class PuertoRico(ModularGame):
     def __init__(self) -> None:
         super().__init__(
             GAME_INFO,
-            Messages(config=pb.Config, state=pb.State, action=pb.Action, view=pb.View, event=pb.Event),
+            Messages.of(pb),
             setup=setup,
             engine=engine,
             labels=labels,
