@@ -94,6 +94,11 @@ class Plan:
     tasks: tuple[tuple[str, tuple[object, ...]], ...]
     fields: dict[str, int | str] | None
 
+    @property
+    def idle(self) -> bool:
+        """Whether nothing is left to do: no task to queue and the stored entry stands."""
+        return not self.tasks and self.fields is None
+
     def pairs(self) -> list[int | str]:
         """The entry's fields as name/value pairs, as the write scripts take them."""
         return [item for name, value in (self.fields or {}).items() for item in (name, value)]

@@ -159,7 +159,7 @@ async def play(
     metrics.MOVES_APPLIED.labels(meta.record.title).inc()
     if change.game_over:
         await store.finish(meta.record.title, game_id)
-    if clock is None or clock.tasks or clock.fields is not None:  # else nothing follows this move
+    if clock is None or not clock.idle:  # the game is over, or something follows this move
         known = Known(meta, previous, written=clock)
         await app.dispatcher.after_commit(
             game_id, result.version, list(change.acting_seats), change.game_over, known
