@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 import uuid
+from dataclasses import dataclass
 
 import grpc
 import redis
@@ -46,6 +47,9 @@ CLIENT_SETUP_SECONDS = 120.0  # a client process's lobbies and games, made befor
 SINGLE_GAME_SECONDS = 5.0
 THINK_SECONDS = 1.0  # the paced run: players take 0 to 2 s to move, like quick people
 
+Auth = tuple[tuple[str, str], ...]  # a player's call metadata
+Table = tuple[str, list[Auth]]  # a game's id and its players, by seat
+
 
 def _start(argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
     log = open(os.environ.get("BENCH_LOG", os.devnull), "ab")  # noqa: SIM115 - lives as long as the process
@@ -61,12 +65,12 @@ def _wait_serving(address: str) -> None:
     raise RuntimeError(f"{address} did not start")
 
 
-async def _guest(stub: gateway_pb2_grpc.AccountServiceStub, name: str) -> tuple[tuple[str, str], ...]:
+async def _guest(stub: gateway_pb2_grpc.AccountServiceStub, name: str) -> Auth:
     session = (await stub.CreateGuest(gateway_pb2.CreateGuestRequest(display_name=name))).session
     return (("authorization", f"Bearer {session.token}"),)
 
 
-async def _new_game(channel: grpc.aio.Channel) -> tuple[str, list[tuple[tuple[str, str], ...]]]:
+async def _new_game(channel: grpc.aio.Channel) -> Table:
     accounts = gateway_pb2_grpc.AccountServiceStub(channel)
     lobbies = gateway_pb2_grpc.LobbyServiceStub(channel)
     players = [await _guest(accounts, f"load {i}") for i in range(PLAYERS)]
@@ -86,35 +90,32 @@ async def _new_game(channel: grpc.aio.Channel) -> tuple[str, list[tuple[tuple[st
     return started.game_id, players
 
 
-async def _drive(
-    channel: grpc.aio.Channel,
-    table: tuple[str, list[tuple[tuple[str, str], ...]]],
-    seed: int,
-    window: tuple[float, float],
-    think: float,
-    out: dict[str, list[float]],
-) -> None:
+@dataclass(frozen=True)
+class Run:
+    """What a client process's games share: the measuring window (perf_counter start and end), the
+    mean pause before a move (s), and what is recorded ("latency" ms, "moves", "finished", "cpu")."""
+
+    window: tuple[float, float]
+    think: float
+    out: dict[str, list[float]]
+
+
+async def _drive(channel: grpc.aio.Channel, table: Table, seed: int, run: Run) -> None:
     """Play games at one table until the window closes, a new game whenever one ends."""
-    while time.perf_counter() < window[1]:
-        await _play(channel, table, seed, window, think, out)
+    while time.perf_counter() < run.window[1]:
+        await _play(channel, table, seed, run)
         table, seed = await _new_game(channel), seed + 1
 
 
-async def _play(
-    channel: grpc.aio.Channel,
-    table: tuple[str, list[tuple[tuple[str, str], ...]]],
-    seed: int,
-    window: tuple[float, float],
-    think: float,
-    out: dict[str, list[float]],
-) -> None:
+async def _play(channel: grpc.aio.Channel, table: Table, seed: int, run: Run) -> None:
     """Play one game as its four players would: each watches the game, and the seat whose turn it is
-    picks a random legal action from its own view after a pause of `think` seconds on average. Moves
-    and latencies inside the measuring window are recorded."""
+    picks a random legal action from its own view after a pause of `run.think` seconds on average.
+    Moves and latencies inside the measuring window are recorded."""
     games = gateway_pb2_grpc.GameServiceStub(channel)
     game_id, players = table
     rng = Rng(seed)
-    start, until = window
+    start, until = run.window
+    think, out = run.think, run.out
     sent: dict[int, float] = {}
     updates: asyncio.Queue[tuple[int, gateway_pb2.GameView]] = asyncio.Queue()
     streams = [
@@ -173,14 +174,13 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def _sample_cpu(
-    pids: tuple[int, ...], window: tuple[float, float], out: dict[str, list[float]]
-) -> None:
+async def _sample_cpu(pids: tuple[int, ...], run: Run) -> None:
     """The CPU seconds each process in `pids` uses during the measuring window, into out["cpu"]."""
-    await asyncio.sleep(max(0.0, window[0] - time.perf_counter()))
+    start, until = run.window
+    await asyncio.sleep(max(0.0, start - time.perf_counter()))
     before = [_cpu_seconds(pid) for pid in pids]
-    await asyncio.sleep(max(0.0, window[1] - time.perf_counter()))
-    out["cpu"] = [_cpu_seconds(pid) - used for pid, used in zip(pids, before, strict=True)]
+    await asyncio.sleep(max(0.0, until - time.perf_counter()))
+    run.out["cpu"] = [_cpu_seconds(pid) - used for pid, used in zip(pids, before, strict=True)]
 
 
 def _client_process(  # type: ignore[no-untyped-def]
@@ -198,13 +198,10 @@ def _client_process(  # type: ignore[no-untyped-def]
         async with grpc.aio.insecure_channel(address) as channel:
             tables = [await _new_game(channel) for _ in range(games)]
             start = time.perf_counter() + warmup
-            window = (start, start + seconds)
+            run = Run((start, start + seconds), think, out)
             await asyncio.gather(
-                _sample_cpu(watched, window, out),
-                *(
-                    _drive(channel, table, 1000 * (first_seed + i), window, think, out)
-                    for i, table in enumerate(tables)
-                ),
+                _sample_cpu(watched, run),
+                *(_drive(channel, table, 1000 * (first_seed + i), run) for i, table in enumerate(tables)),
             )
         return out
 
