@@ -11,7 +11,7 @@ from typing import Protocol
 import redis.asyncio as aioredis
 from redis.commands.core import AsyncScript
 
-from gateway.clocks import Known
+from gateway.clocks import Commit
 from gateway.rules import RulesDirectory
 from gateway.settings import Settings
 from gateway.store import GameStore
@@ -20,29 +20,15 @@ from gateway.store import GameStore
 class Dispatcher(Protocol):
     """Work that follows a committed change: bot turns, turn clocks, end-game scoring."""
 
-    async def after_commit(
-        self,
-        game_id: str,
-        version: int,
-        acting_seats: list[int],
-        game_over: bool,
-        known: Known | None = None,
-    ) -> None:
-        """Queue whatever must happen next for the game (`known`: what the committer read before)."""
+    async def after_commit(self, commit: Commit) -> None:
+        """Queue whatever must happen next for the game."""
         ...
 
 
 class NoDispatch:
     """A dispatcher that queues nothing (no workers configured)."""
 
-    async def after_commit(
-        self,
-        game_id: str,
-        version: int,
-        acting_seats: list[int],
-        game_over: bool,
-        known: Known | None = None,
-    ) -> None:
+    async def after_commit(self, commit: Commit) -> None:
         """Nothing to queue."""
 
 
@@ -61,37 +47,24 @@ class Background:
         self.inner = inner
         self.last: dict[str, asyncio.Task[None]] = {}
 
-    async def after_commit(
-        self,
-        game_id: str,
-        version: int,
-        acting_seats: list[int],
-        game_over: bool,
-        known: Known | None = None,
-    ) -> None:
+    async def after_commit(self, commit: Commit) -> None:
         """Schedule the inner dispatcher's work behind the game's earlier work."""
-        previous = self.last.get(game_id)
-        task = asyncio.create_task(self._run(previous, game_id, version, acting_seats, game_over, known))
+        game_id = commit.game_id
+        task = asyncio.create_task(self._run(self.last.get(game_id), commit))
         self.last[game_id] = task
         task.add_done_callback(
             lambda done: self.last.pop(game_id, None) if self.last.get(game_id) is done else None
         )
 
-    async def _run(
-        self,
-        previous: asyncio.Task[None] | None,
-        game_id: str,
-        version: int,
-        acting_seats: list[int],
-        game_over: bool,
-        known: Known | None,
-    ) -> None:
+    async def _run(self, previous: asyncio.Task[None] | None, commit: Commit) -> None:
         if previous is not None:
             await asyncio.wait([previous])
         try:
-            await self.inner.after_commit(game_id, version, acting_seats, game_over, known)
+            await self.inner.after_commit(commit)
         except Exception:
-            log.exception("dispatch after commit failed", extra={"game_id": game_id, "version": version})
+            log.exception(
+                "dispatch after commit failed", extra={"game_id": commit.game_id, "version": commit.version}
+            )
 
     async def drain(self) -> None:
         """Wait for every scheduled dispatch (at shutdown)."""

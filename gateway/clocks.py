@@ -114,6 +114,18 @@ class Known:
     written: Plan | None = None
 
 
+@dataclass(frozen=True)
+class Commit:
+    """A committed version of a game, as the dispatcher is told of it: what acts next, whether the game
+    is over, and what the committer read and wrote (`known`, None when it read nothing)."""
+
+    game_id: str
+    version: int
+    acting_seats: tuple[int, ...]
+    game_over: bool
+    known: Known | None = None
+
+
 def entry_of(fields: dict[bytes, bytes]) -> Entry | None:
     """The entry of a stored clock hash (None for an empty one)."""
     if not fields:
@@ -194,19 +206,11 @@ def plan(version: int, acting_seats: Sequence[int], meta: Meta, previous: Entry 
     return Plan(tasks, fields)
 
 
-async def after_commit(
-    redis: aioredis.Redis,
-    queue: Queue,
-    game_id: str,
-    version: int,
-    acting_seats: Sequence[int],
-    game_over: bool,
-    now: int | None = None,
-    known: Known | None = None,
-) -> None:
+async def after_commit(redis: aioredis.Redis, queue: Queue, commit: Commit, now: int | None = None) -> None:
     """Queue what the new version needs (a bot turn, scoring) and rewrite the game's clock entry (unless
     the commit wrote it: then only its due time is filed)."""
-    if game_over:
+    game_id, version, known = commit.game_id, commit.version, commit.known
+    if commit.game_over:
         await queue(FINALIZE, [game_id])
         await clear(redis, game_id)
         return
@@ -216,7 +220,7 @@ async def after_commit(
     written = known.written if known is not None else None
     if written is None:
         previous = known.entry if known is not None else await read_entry(redis, game_id)
-        todo = plan(version, acting_seats, meta, previous, now_ms() if now is None else now)
+        todo = plan(version, commit.acting_seats, meta, previous, now_ms() if now is None else now)
     else:
         todo = written
     for task, args in todo.tasks:

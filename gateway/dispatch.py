@@ -31,18 +31,9 @@ class CeleryDispatch:
         """Send one task by name."""
         await asyncio.to_thread(self.celery.send_task, task, args=list(args))
 
-    async def after_commit(
-        self,
-        game_id: str,
-        version: int,
-        acting_seats: list[int],
-        game_over: bool,
-        known: clocks.Known | None = None,
-    ) -> None:
+    async def after_commit(self, commit: clocks.Commit) -> None:
         """Queue the bot turn or the scoring the new version needs and update the clock."""
-        await clocks.after_commit(
-            self.redis, self.queue, game_id, version, acting_seats, game_over, known=known
-        )
+        await clocks.after_commit(self.redis, self.queue, commit)
 
 
 def dispatcher_from_settings(settings: Settings, redis: aioredis.Redis) -> Dispatcher:

@@ -19,6 +19,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from gateway import keys
 from gateway.app import Gateway
+from gateway.clocks import Commit
 from gateway.errors import invalid
 from gateway.replies import text
 from gateway.store import Meta
@@ -136,7 +137,7 @@ async def start_game(
     setup = rules_pb2.ApplyActionResponse(events=created.events, acting_seats=created.acting_seats)
     store = app.store
     await store.create(record, seed, clock, lobby_id, created.state.SerializeToString(), setup)
-    await app.dispatcher.after_commit(game_id, 0, list(created.acting_seats), False)
+    await app.dispatcher.after_commit(Commit(game_id, 0, tuple(created.acting_seats), False))
     return game_id
 
 

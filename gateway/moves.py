@@ -18,7 +18,7 @@ from google.protobuf import any_pb2
 from gateway import auth, clocks, metrics
 from gateway.app import Gateway
 from gateway.auth import Credentials
-from gateway.clocks import Known, entry_of
+from gateway.clocks import Commit, Known, entry_of
 from gateway.errors import GatewayError, invalid, not_found, permission_denied, precondition
 from gateway.games import now
 from gateway.store import STATUS_FINISHED, GameStore, Meta, queue_snapshot, snapshot_of
@@ -162,6 +162,6 @@ async def play(
     if clock is None or not clock.idle:  # the game is over, or something follows this move
         known = Known(meta, previous, written=clock)
         await app.dispatcher.after_commit(
-            game_id, result.version, list(change.acting_seats), change.game_over, known
+            Commit(game_id, result.version, tuple(change.acting_seats), change.game_over, known)
         )
     return Played(result.version, change, meta, seat)

@@ -13,7 +13,7 @@ from google.protobuf import any_pb2
 from gateway import metrics, moves
 from gateway.app import Gateway
 from gateway.auth import Principal, authenticate, credentials
-from gateway.clocks import KIND_CLOCK, read_entry
+from gateway.clocks import KIND_CLOCK, Commit, read_entry
 from gateway.errors import GatewayError, invalid, precondition, rpc, stream_rpc
 from gateway.fanout import Fanout
 from gateway.games import full_record
@@ -208,7 +208,9 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         self.deadlines.pop(request.game_id, None)  # a bot plays the seat now, with no clock
         state, version = await self.store.state(request.game_id)
         view = await self.game_view(meta, state, version, None)
-        await self.app.dispatcher.after_commit(request.game_id, version, list(view.acting_seats), False)
+        await self.app.dispatcher.after_commit(
+            Commit(request.game_id, version, tuple(view.acting_seats), False)
+        )
         return gateway_pb2.ResignResponse(game=view)
 
     @stream_rpc

@@ -135,7 +135,7 @@ async def on_deadline(app: Gateway, game_id: str, budget: Budget) -> str:
         await clocks.clear(app.redis, game_id)
         return "gone"
     if loaded.meta.status == STATUS_FINISHED:
-        await app.dispatcher.after_commit(game_id, loaded.version, [], True)
+        await app.dispatcher.after_commit(clocks.Commit(game_id, loaded.version, (), True))
         return "finished"
     acting = list(loaded.game.acting_seats(loaded.state))
     now = clocks.now_ms()
@@ -150,5 +150,5 @@ async def on_deadline(app: Gateway, game_id: str, budget: Budget) -> str:
         await app.redis.zadd(keys.deadlines(), {game_id: entry.due})
         return "early"
     # A stale entry (a dispatch was lost), an overdue bot turn or a periodic check: dispatch again.
-    await app.dispatcher.after_commit(game_id, loaded.version, acting, False)
+    await app.dispatcher.after_commit(clocks.Commit(game_id, loaded.version, tuple(acting), False))
     return "dispatched"

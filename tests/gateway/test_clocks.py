@@ -52,7 +52,8 @@ async def bookkeep(
             await redis.hset(keys.game_meta(game_id), mapping=fields)
         for version, now, acting in steps:
             hint = clocks.Known(game_meta, await clocks.read_entry(redis, game_id)) if known else None
-            await clocks.after_commit(redis, queue, game_id, version, acting, False, now=now, known=hint)
+            commit = clocks.Commit(game_id, version, tuple(acting), False, hint)
+            await clocks.after_commit(redis, queue, commit, now=now)
             entries.append(await clocks.read_entry(redis, game_id))
     finally:
         await redis.aclose()
@@ -140,7 +141,8 @@ async def committed(
             assert result.outcome == "ok"
             seen.append(await clocks.read_entry(redis, game_id))
             known = clocks.Known(game_meta, previous, written=plan)
-            await clocks.after_commit(redis, queue, game_id, version, acting, False, now=now, known=known)
+            commit = clocks.Commit(game_id, version, tuple(acting), False, known)
+            await clocks.after_commit(redis, queue, commit, now=now)
             filed.append(await redis.zscore(keys.deadlines(), game_id))
     finally:
         await redis.aclose()
