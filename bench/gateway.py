@@ -253,7 +253,10 @@ def _finished_game_bytes(channel_address: str, redis_url: str) -> tuple[int, int
                 choice = mine.legal_actions[rng.below(len(mine.legal_actions))]
                 await games.SubmitAction(
                     gateway_pb2.SubmitActionRequest(
-                        game_id=game_id, action=choice.action, expected_version=mine.version, request_id=""
+                        game_id=game_id,
+                        action=choice.action,
+                        expected_version=mine.version,
+                        request_id=uuid.uuid4().hex,
                     ),
                     metadata=actor,
                 )

@@ -19,7 +19,6 @@ from gateway.fanout import Fanout
 from gateway.games import full_record
 from gateway.store import STATUS_FINISHED, Meta
 
-MAX_REQUEST_ID = 64
 META_REFRESH_SECONDS = 1.0  # how stale the seats a watcher is shown may be (they change hands rarely)
 META_CACHE_LIMIT = 10_000
 
@@ -157,9 +156,6 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
     ) -> gateway_pb2.SubmitActionResponse:
         """Play one action for the caller's seat (the caller is authenticated while the game is read)."""
         caller = credentials(context)
-        if len(request.request_id) > MAX_REQUEST_ID:
-            await authenticate(self.app, context)  # who asks comes first
-            raise invalid("INVALID_REQUEST_ID", f"request_id must be at most {MAX_REQUEST_ID} characters")
         if not request.action.type_url:
             await authenticate(self.app, context)
             raise invalid("MISSING_ACTION", "action is missing: send one of the legal actions received")

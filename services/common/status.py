@@ -7,11 +7,12 @@ the message tells a person.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
 import grpc
 from google.protobuf import any_pb2
+from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
@@ -21,13 +22,21 @@ ERROR_DOMAIN = "boardgame"
 
 
 def error_status(
-    code: grpc.StatusCode, reason: str, message: str, metadata: Mapping[str, str] | None = None
+    code: grpc.StatusCode,
+    reason: str,
+    message: str,
+    metadata: Mapping[str, str] | None = None,
+    more: Sequence[Message] = (),
 ) -> grpc.Status:
-    """A status with `code`, a readable `message` and an ErrorInfo detail (domain "boardgame")."""
+    """A status with `code`, a readable `message`, an ErrorInfo detail (domain "boardgame") and the
+    `more` details after it (a `google.rpc.BadRequest`, say)."""
     info = error_details_pb2.ErrorInfo(domain=ERROR_DOMAIN, reason=reason, metadata=dict(metadata or {}))
-    detail = any_pb2.Any()
-    detail.Pack(info, deterministic=True)
-    status = status_pb2.Status(code=code.value[0], message=message, details=[detail])
+    details = []
+    for item in (info, *more):
+        detail = any_pb2.Any()
+        detail.Pack(item, deterministic=True)
+        details.append(detail)
+    status = status_pb2.Status(code=code.value[0], message=message, details=details)
     return rpc_status.to_status(status)
 
 

@@ -388,7 +388,9 @@ def test_a_turn_clock_shows_its_deadline(gateway: GatewayProcess, new_client) ->
     actor = clients[view.acting_seats[0]]
     mine = actor.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=actor.auth).game
     actor.games.SubmitAction(
-        gateway_pb2.SubmitActionRequest(game_id=game_id, action=mine.legal_actions[0].action),
+        gateway_pb2.SubmitActionRequest(
+            game_id=game_id, action=mine.legal_actions[0].action, request_id="first"
+        ),
         metadata=actor.auth,
     )
     moved = next(stream).game
@@ -438,7 +440,9 @@ def test_a_watcher_gets_the_events_of_a_change_that_was_overtaken(
         # Version 2 is made here: handed to this replica's watcher at once, ahead of version 1.
         actor, _, action, version = mover()
         actor.games.SubmitAction(
-            gateway_pb2.SubmitActionRequest(game_id=game_id, action=action, expected_version=version),
+            gateway_pb2.SubmitActionRequest(
+                game_id=game_id, action=action, expected_version=version, request_id="here"
+            ),
             metadata=actor.auth,
         )
         missed, caught_up = next(stream), next(stream)
