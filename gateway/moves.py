@@ -1,12 +1,14 @@
 """Playing one action: the path every move takes, whoever makes it (a client, a bot, a turn clock).
 
 Load the state, refuse a stale version (ABORTED), ask the rules service to apply the action, commit
-through the write path, then queue what follows. A request id seen before returns its first result.
+through the write path, then queue what follows. A request id seen before returns its first result
+when it names the same request (who, version, action), and is refused for any other.
 Nothing is written unless the rules accepted the action and the version still matched.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -19,9 +21,16 @@ from gateway import auth, clocks, metrics
 from gateway.app import Gateway
 from gateway.auth import Credentials
 from gateway.clocks import Commit, Known, entry_of
-from gateway.errors import GatewayError, invalid, not_found, permission_denied, precondition
+from gateway.errors import GatewayError, echoed, invalid, not_found, permission_denied, precondition
 from gateway.games import now
-from gateway.store import STATUS_FINISHED, GameStore, Meta, queue_snapshot, snapshot_of
+from gateway.store import (
+    REQUEST_DIGEST_BYTES,
+    STATUS_FINISHED,
+    GameStore,
+    Meta,
+    queue_snapshot,
+    snapshot_of,
+)
 
 
 @dataclass(frozen=True)
@@ -84,6 +93,25 @@ def stale(version: int) -> GatewayError:
     )
 
 
+def request_digest(who: str, expected_version: int, action: any_pb2.Any) -> bytes:
+    """What a request id is stored with: a digest of who asked, at which version, for which action."""
+    body = hashlib.blake2b(digest_size=REQUEST_DIGEST_BYTES)
+    for part in (who.encode(), str(expected_version).encode(), action.type_url.encode(), action.value):
+        body.update(len(part).to_bytes(4, "big"))
+        body.update(part)
+    return body.digest()
+
+
+def reused(request_id: str) -> GatewayError:
+    """FAILED_PRECONDITION: the request id already named another request of this game."""
+    return precondition(
+        "REQUEST_ID_REUSED",
+        f"request_id {echoed(request_id)} was already used in this game for another request; "
+        "send a fresh id for a new action (the same id retries only the same action)",
+        request_id=request_id,
+    )
+
+
 async def load_meta(store: GameStore, game_id: str) -> Meta:
     """The game's meta; NOT_FOUND for an unknown game."""
     meta = await store.meta(game_id)
@@ -125,8 +153,11 @@ async def play(
     title = app.rules.get(meta.record.title)
     if action.type_url and action.TypeName() != title.info.action_type:
         raise invalid("WRONG_ACTION_TYPE", f"expected a {title.info.action_type}, got {action.type_url!r}")
-    if request_id and snapshot.request_version is not None:
-        return Played(snapshot.request_version, None, meta, seat)
+    digest = request_digest(caller.player_id if caller is not None else str(seat), expected_version, action)
+    if request_id and snapshot.request is not None:
+        if not snapshot.request.names(digest):
+            raise reused(request_id)
+        return Played(snapshot.request.version, None, meta, seat)
     if meta.status == STATUS_FINISHED:
         raise precondition("GAME_OVER", "the game is over")
     if snapshot.version != expected_version:
@@ -150,9 +181,12 @@ async def play(
         change=change,
         finished_at=now().ToJsonString() if change.game_over else "",
         clock_entry=clock.pairs() if clock is not None else (),
+        request_digest=digest,
     )
     if result.outcome == "duplicate":
         return Played(result.version, None, meta, seat)
+    if result.outcome == "reused":
+        raise reused(request_id)
     if result.outcome != "ok":
         metrics.WRITE_CONFLICTS.labels(meta.record.title).inc()
         raise stale(result.version)

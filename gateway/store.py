@@ -27,12 +27,21 @@ STATUS_ACTIVE = "active"
 STATUS_FINISHED = "finished"
 FINISHED_TTL_SECONDS = 3600  # idempotency records and recent changes of a finished game
 
+REQUEST_DIGEST_BYTES = 16
+
+# A request id is stored with the digest of the request it named (REQUEST_DIGEST_BYTES, then the
+# version it produced), so a retry of that request gets its result and another request under the same
+# id is refused. A value with no digest (stored before digests were) counts as the same request.
 COMMIT_SCRIPT = """
 local current = tonumber(redis.call('GET', KEYS[2]))
 if current == nil then return {'missing', ''} end
 if ARGV[5] ~= '' then
   local previous = redis.call('HGET', KEYS[4], ARGV[5])
-  if previous then return {'duplicate', previous} end
+  if previous and #previous <= 16 then return {'duplicate', previous} end
+  if previous and string.sub(previous, 1, 16) == ARGV[14] then
+    return {'duplicate', string.sub(previous, 17)}
+  end
+  if previous then return {'reused', string.sub(previous, 17)} end
 end
 if current ~= tonumber(ARGV[1]) then return {'stale', tostring(current)} end
 local version = current + 1
@@ -42,8 +51,8 @@ redis.call('SET', KEYS[2], version)
 redis.call('XADD', KEYS[3], id, 's', ARGV[3], 'a', ARGV[4])
 redis.call('XADD', KEYS[5], 'MAXLEN', ARGV[8], id, 'c', ARGV[6])
 redis.call('HSET', KEYS[6], 'acting', ARGV[13])
-if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], version) end
-if #ARGV > 13 then redis.call('HSET', KEYS[7], 'version', version, unpack(ARGV, 14)) end
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[14] .. version) end
+if #ARGV > 14 then redis.call('HSET', KEYS[7], 'version', version, unpack(ARGV, 15)) end
 if ARGV[9] == '1' then
   redis.call('HSET', KEYS[6], 'status', 'finished', 'finished_at', ARGV[11])
   redis.call('EXPIRE', KEYS[4], ARGV[10])
@@ -64,7 +73,9 @@ def _version_of(entry_id: bytes | str) -> int:
 
 @dataclass(frozen=True)
 class CommitResult:
-    """What the write path did: 'ok' (with the new version), 'stale', 'duplicate' or 'missing'."""
+    """What the write path did: 'ok' (with the new version), 'stale' (with the current one),
+    'duplicate' (with the version the request id produced), 'reused' (the request id named another
+    request) or 'missing'."""
 
     outcome: str
     version: int
@@ -82,12 +93,34 @@ class Meta:
 
 
 @dataclass(frozen=True)
+class Request:
+    """What a request id names: the digest of its request (None if stored without one) and the version
+    the request produced."""
+
+    digest: bytes | None
+    version: int
+
+    def names(self, digest: bytes) -> bool:
+        """Whether the id names the request of `digest` (an id stored without a digest names any)."""
+        return self.digest is None or self.digest == digest
+
+
+def _request(stored: bytes | str | None) -> Request | None:
+    if stored is None:
+        return None
+    value = blob(stored)
+    if len(value) <= REQUEST_DIGEST_BYTES:
+        return Request(None, int(value))
+    return Request(value[:REQUEST_DIGEST_BYTES], int(value[REQUEST_DIGEST_BYTES:]))
+
+
+@dataclass(frozen=True)
 class Snapshot:
-    """What a move needs, read at once: meta, a previous result of its request id, state, version, and
-    the game's clock hash (see `gateway.clocks`)."""
+    """What a move needs, read at once: meta, what its request id names already (None: nothing),
+    state, version, and the game's clock hash (see `gateway.clocks`)."""
 
     meta: Meta
-    request_version: int | None
+    request: Request | None
     state: bytes
     version: int
     clock: dict[bytes, bytes]
@@ -137,9 +170,7 @@ def snapshot_of(replies: list[Any]) -> Snapshot | None:
     meta = _meta(fields)
     if meta is None:
         return None
-    return Snapshot(
-        meta, None if previous is None else int(previous), blob(state or b""), int(version or 0), clock
-    )
+    return Snapshot(meta, _request(previous), blob(state or b""), int(version or 0), clock)
 
 
 def _seats_text(seats: Iterable[int]) -> str:
@@ -212,10 +243,11 @@ class GameStore:
         change: rules_pb2.ApplyActionResponse,
         finished_at: str,
         clock_entry: Sequence[int | str] = (),
+        request_digest: bytes = b"",
     ) -> CommitResult:
         """The write path (see the module docstring); atomic. `clock_entry` (name/value pairs) is the
         game's new clock entry (see `gateway.clocks`), written with the new version; empty: the stored
-        entry stands."""
+        entry stands. `request_digest` (REQUEST_DIGEST_BYTES) is stored with the request id."""
         kept = rules_pb2.ApplyActionResponse(
             events=change.events, acting_seats=change.acting_seats, game_over=change.game_over
         ).SerializeToString()
@@ -244,6 +276,7 @@ class GameStore:
                 finished_at,
                 published,
                 _seats_text(change.acting_seats),
+                request_digest,
                 *clock_entry,
             ],
         )
