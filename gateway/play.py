@@ -213,7 +213,8 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
     async def WatchGame(
         self, request: gateway_pb2.WatchGameRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[gateway_pb2.WatchGameResponse]:
-        """The current view, the changes kept since from_version, then every change as it is committed."""
+        """The current view first; then the events of each change kept after from_version up to that
+        view, oldest first, without views (the history); then every change as it is committed."""
         _, meta, seat = await self._viewer(request.game_id, context)
         metrics.WATCH_STREAMS.inc()
         try:
@@ -227,11 +228,10 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
                 complete = request.from_version >= version or (
                     kept and kept[0][0] == request.from_version + 1
                 )
-                for changed, change in kept[:-1]:
-                    yield gateway_pb2.WatchGameResponse(events=visible_events(change.events, changed, seat))
-                last_events = visible_events(kept[-1][1].events, kept[-1][0], seat) if kept else []
                 game = await self.game_view(meta, state, version, seat)
-                yield gateway_pb2.WatchGameResponse(events=last_events, game=game, resync=not complete)
+                yield gateway_pb2.WatchGameResponse(game=game, resync=not complete)
+                for changed, change in kept:
+                    yield gateway_pb2.WatchGameResponse(events=visible_events(change.events, changed, seat))
                 sent = version
                 while game.status != gateway_pb2.GAME_STATUS_FINISHED:
                     item = await queue.get()
