@@ -4,8 +4,9 @@ Every active game has one entry: a hash (`keys.game_clock`) saying what the work
 version, and its due time in one sorted set (`keys.deadlines`). A move plans its version's entry
 (`plan`) from the meta and entry read with its snapshot, and its commit writes the entry together with
 the version, so whoever sees a version finds its deadline; the dispatcher then files the due time and
-queues the tasks (`after_commit`, told what was written through `Known`). Other writers (a
-resignation, a redispatch) leave planning and writing to the dispatcher. Entries by kind:
+queues the tasks (`after_commit`, told what was written through `Known`). A change of hands (a
+resignation, a forfeit) plans and commits its entry the same way, from the meta after it; a
+redispatch leaves planning and writing to the dispatcher. Entries by kind:
 
 - a bot acts: its turn is queued at once and the entry is a watchdog (`bot`), due if the turn is lost;
 - a human acts under a clock: the entry (`clock`) is due when the seat's time runs out: the per-move
@@ -174,8 +175,18 @@ def _charged(previous: Entry | None, version: int, total_ms: int, now: int) -> d
     return left
 
 
-def plan(version: int, acting_seats: Sequence[int], meta: Meta, previous: Entry | None, now: int) -> Plan:
-    """What a new version of an active game needs, given its meta and the entry stored before."""
+def plan(
+    version: int,
+    acting_seats: Sequence[int],
+    meta: Meta,
+    previous: Entry | None,
+    now: int,
+    *,
+    moved: bool = True,
+) -> Plan:
+    """What a new version of an active game needs, given its meta (as of that version) and the entry
+    stored before. `moved` False: the version is no move but a change of hands, so a human seat whose
+    clock runs goes on with the same turn (not charged, same start)."""
     game_id = meta.record.game_id
     seats = {seat.seat: seat for seat in meta.record.seats}
     bots = [s for s in acting_seats if s in seats and is_bot_seat(seats[s])]
@@ -185,12 +196,13 @@ def plan(version: int, acting_seats: Sequence[int], meta: Meta, previous: Entry 
     same = previous is not None and previous.version == version
     clock = meta.clock
     total_ms = clock.total_seconds * 1000
-    left = _charged(previous, version, total_ms, now)
+    left = _charged(previous, version, total_ms, now) if moved or previous is None else dict(previous.left)
     fields: dict[str, int | str] = {f"left:{seat}": ms for seat, ms in left.items()}
     humans = [s for s in acting_seats if s not in bots]
     if bots or not humans:
         return Plan(tasks, {**fields, "kind": KIND_BOT, "due": now + BOT_WATCHDOG_MS})
     seat = humans[0]
+    same = same or (not moved and previous is not None and previous.seat == seat)
     if not (clock.per_move_seconds or clock.total_seconds):
         standing = previous is not None and previous.kind == KIND_WATCH
         if standing and previous is not None and previous.due - now > WATCH_STANDING_MS:

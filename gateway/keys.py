@@ -16,12 +16,14 @@ def game_state(game_id: str) -> str:
 
 
 def game_version(game_id: str) -> str:
-    """String: the version, the number of actions applied."""
+    """String: the version, the number of commits: actions, and changes of hands (resignations,
+    forfeits)."""
     return f"game:{{{game_id}}}:version"
 
 
 def game_log(game_id: str) -> str:
-    """Stream: one entry per action, entry id `<version>-0`, fields seat, action, request."""
+    """Stream: one entry per action, entry id `<version>-1`, fields seat (s) and action (a); a change of
+    hands has none (its version is missing here)."""
     return f"game:{{{game_id}}}:log"
 
 

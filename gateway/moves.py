@@ -28,6 +28,7 @@ from gateway.store import (
     STATUS_FINISHED,
     GameStore,
     Meta,
+    Snapshot,
     queue_snapshot,
     snapshot_of,
 )
@@ -53,20 +54,26 @@ def seats_of(meta: Meta, player_id: str) -> list[int]:
     return [s.seat for s in meta.record.seats if s.player.player_id == player_id and not s.resigned]
 
 
-def played_seats(meta: Meta, player_id: str) -> list[int]:
-    """`seats_of`, or PERMISSION_DENIED for a player who plays no seat of the game."""
-    seats = seats_of(meta, player_id)
-    if not seats:
+def held_seats(meta: Meta, player_id: str) -> list[gateway_pb2.GameSeat]:
+    """The seats a player holds in a game, resigned or not; PERMISSION_DENIED for none."""
+    held = [s for s in meta.record.seats if s.player.player_id == player_id]
+    if not held:
         raise permission_denied("you do not play a seat in this game")
+    return held
+
+
+def played_seats(meta: Meta, player_id: str) -> list[int]:
+    """`seats_of`; PERMISSION_DENIED for a player who holds no seat of the game, FAILED_PRECONDITION
+    for one who resigned (or forfeited) every seat held."""
+    held = held_seats(meta, player_id)
+    seats = [s.seat for s in held if not s.resigned]
+    if not seats:
+        raise precondition(
+            "SEAT_RESIGNED",
+            "you resigned (or forfeited) your seat in this game; a bot plays it to the end",
+            seat=str(held[0].seat),
+        )
     return seats
-
-
-def hand_to_bots(record: gateway_pb2.GameRecord, seats: list[int], strength: gateway_pb2.BotStrength) -> None:
-    """Mark the seats resigned: a bot (of `strength`, unless the seat names one) plays them to the end."""
-    for game_seat in record.seats:
-        if game_seat.seat in seats and not game_seat.resigned:
-            game_seat.resigned = True
-            game_seat.bot_strength = game_seat.bot_strength or strength
 
 
 def seat_of(player_id: str) -> SeatChooser:
@@ -120,6 +127,24 @@ async def load_meta(store: GameStore, game_id: str) -> Meta:
     return meta
 
 
+async def read_snapshot(
+    app: Gateway, game_id: str, request_id: str, caller: Credentials | None = None
+) -> Snapshot:
+    """The game's snapshot (see `gateway.store.queue_snapshot`) in one round trip with the check of
+    `caller`, whose failure is raised first; NOT_FOUND for an unknown game."""
+    async with app.redis.pipeline(transaction=False) as pipe:
+        if caller is not None:
+            auth.queue_check(caller, pipe)
+        queue_snapshot(pipe, game_id, request_id)
+        replies = await pipe.execute()
+    if caller is not None:
+        auth.principal(app, caller, replies.pop(0))
+    snapshot = snapshot_of(replies)
+    if snapshot is None:
+        raise not_found("game", game_id)
+    return snapshot
+
+
 async def play(
     app: Gateway,
     game_id: str,
@@ -136,16 +161,7 @@ async def play(
     is raised before anything else.
     """
     store = app.store
-    async with app.redis.pipeline(transaction=False) as pipe:
-        if caller is not None:
-            auth.queue_check(caller, pipe)
-        queue_snapshot(pipe, game_id, request_id)
-        replies = await pipe.execute()
-    if caller is not None:
-        auth.principal(app, caller, replies.pop(0))
-    snapshot = snapshot_of(replies)
-    if snapshot is None:
-        raise not_found("game", game_id)
+    snapshot = await read_snapshot(app, game_id, request_id, caller)
     meta = snapshot.meta
     state = any_pb2.Any.FromString(snapshot.state)
     if callable(seat):

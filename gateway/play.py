@@ -10,14 +10,14 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from gateway import metrics, moves
+from gateway import metrics, moves, resignations
 from gateway.app import Gateway
 from gateway.auth import Principal, authenticate, credentials
-from gateway.clocks import KIND_CLOCK, Commit, read_entry
+from gateway.clocks import KIND_CLOCK, read_entry
 from gateway.errors import GatewayError, invalid, precondition, rpc, stream_rpc
 from gateway.fanout import Fanout
 from gateway.games import full_record
-from gateway.store import STATUS_FINISHED, Meta
+from gateway.store import STATUS_FINISHED, Meta, changes_hands
 
 META_REFRESH_SECONDS = 1.0  # how stale the seats a watcher is shown may be (they change hands rarely)
 META_CACHE_LIMIT = 10_000
@@ -58,11 +58,12 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         self.deadlines[game_id] = (version, entry.due)
         return entry.due
 
-    async def _recent_meta(self, game_id: str) -> Meta:
-        """The game's meta, read at most META_REFRESH_SECONDS ago (shared by this process's watchers)."""
+    async def _recent_meta(self, game_id: str, fresh: bool = False) -> Meta:
+        """The game's meta, read at most META_REFRESH_SECONDS ago (shared by this process's watchers);
+        `fresh`: read now (the seats changed hands)."""
         now = time.monotonic()
         cached = self.metas.get(game_id)
-        if cached is not None and now - cached[1] <= META_REFRESH_SECONDS:
+        if not fresh and cached is not None and now - cached[1] <= META_REFRESH_SECONDS:
             return cached[0]
         meta = await moves.load_meta(self.store, game_id)
         self._remember(game_id, meta, now)
@@ -193,21 +194,21 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
     async def Resign(
         self, request: gateway_pb2.ResignRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.ResignResponse:
-        """The caller's seat goes to a bot; the caller ranks last."""
+        """The caller's seats go to bots, committed as a change of hands; the caller ranks last. Once
+        resigned, resigning again changes nothing."""
         principal = await authenticate(self.app, context)
-        meta = await moves.load_meta(self.store, request.game_id)
-        seats = moves.played_seats(meta, principal.player_id)
-        if meta.status == STATUS_FINISHED:
-            raise precondition("GAME_OVER", "the game is over")
-        moves.hand_to_bots(meta.record, seats, gateway_pb2.BOT_STRENGTH_HEURISTIC)
-        await self.store.save_seats(request.game_id, meta.record)
-        self.deadlines.pop(request.game_id, None)  # a bot plays the seat now, with no clock
-        state, version = await self.store.state(request.game_id)
-        view = await self.game_view(meta, state, version, None)
-        await self.app.dispatcher.after_commit(
-            Commit(request.game_id, version, tuple(view.acting_seats), False)
+        handed = await resignations.hand_over(
+            self.app,
+            request.game_id,
+            resignations.resigning(principal.player_id),
+            gateway_pb2.BOT_STRENGTH_HEURISTIC,
+            resignations.RESIGNED,
         )
-        return gateway_pb2.ResignResponse(game=view)
+        if handed.change is not None:
+            self._remember(request.game_id, handed.meta, time.monotonic())
+            self.fanout.deliver(request.game_id, handed.version, handed.change)
+        state, version = await self.store.state(request.game_id)
+        return gateway_pb2.ResignResponse(game=await self.game_view(handed.meta, state, version, None))
 
     @stream_rpc
     async def WatchGame(
@@ -243,7 +244,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
                     changed, change = item
                     if changed <= sent:
                         continue
-                    meta = await self._recent_meta(request.game_id)
+                    meta = await self._recent_meta(request.game_id, fresh=changes_hands(change))
                     missed = await self._missed(request.game_id, sent, changed)
                     for version, missed_change in missed:
                         yield gateway_pb2.WatchGameResponse(
@@ -304,6 +305,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             ),
         )
         state = created.state
+        previous = 0
         for count, logged in enumerate(record.actions):
             try:
                 changed = await title.call(
@@ -319,12 +321,13 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
                     mismatch=f"action {count + 1} refused: {error.message}",
                 )
             state = changed.state
-            if logged.version != count + 1:
+            if logged.version <= previous:  # versions only go up (a change of hands logs no action)
                 return gateway_pb2.ReplayGameResponse(
                     consistent=False,
                     actions_replayed=count,
-                    mismatch=f"log entry {count} has version {logged.version}",
+                    mismatch=f"log entry {count} has version {logged.version}, after {previous}",
                 )
+            previous = logged.version
         stored, _ = await self.store.state(request.game_id)
         if state.SerializeToString() != stored:
             return gateway_pb2.ReplayGameResponse(

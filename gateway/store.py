@@ -6,6 +6,10 @@ capped stream for watchers that resume, records the request id, writes the game'
 (so that whoever sees the version finds its deadline), marks the game finished when it is, and
 publishes the change with every seat's view of it — all in one atomic script on one Cluster slot
 (every key has {game_id}).
+
+A change of hands (a resignation, a forfeit) is a commit too: it keeps the state and logs no action,
+rewrites the record's seats, and is published without views (`changes_hands`), so that two of them
+at once both count and a move read before one is refused (its version is stale).
 """
 
 from __future__ import annotations
@@ -29,6 +33,11 @@ FINISHED_TTL_SECONDS = 3600  # idempotency records and recent changes of a finis
 
 REQUEST_DIGEST_BYTES = 16
 
+# KEYS: state, version, log, requests, events, meta, clock. ARGV: 1 expected version, 2 the new state
+# ('': kept, and no action is logged: a change of hands), 3 seat, 4 action, 5 request id, 6 the change
+# kept for watchers, 7 channel, 8 changes kept, 9 game over, 10 finished TTL, 11 finished at,
+# 12 the change published, 13 acting seats, 14 request digest, 15 the new record ('': kept),
+# 16... the clock entry's name/value pairs.
 # A request id is stored with the digest of the request it named (REQUEST_DIGEST_BYTES, then the
 # version it produced), so a retry of that request gets its result and another request under the same
 # id is refused. A value with no digest (stored before digests were) counts as the same request.
@@ -46,13 +55,16 @@ end
 if current ~= tonumber(ARGV[1]) then return {'stale', tostring(current)} end
 local version = current + 1
 local id = version .. '-1'
-redis.call('SET', KEYS[1], ARGV[2])
 redis.call('SET', KEYS[2], version)
-redis.call('XADD', KEYS[3], id, 's', ARGV[3], 'a', ARGV[4])
+if ARGV[2] ~= '' then
+  redis.call('SET', KEYS[1], ARGV[2])
+  redis.call('XADD', KEYS[3], id, 's', ARGV[3], 'a', ARGV[4])
+end
 redis.call('XADD', KEYS[5], 'MAXLEN', ARGV[8], id, 'c', ARGV[6])
 redis.call('HSET', KEYS[6], 'acting', ARGV[13])
+if ARGV[15] ~= '' then redis.call('HSET', KEYS[6], 'record', ARGV[15]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[14] .. version) end
-if #ARGV > 14 then redis.call('HSET', KEYS[7], 'version', version, unpack(ARGV, 15)) end
+if #ARGV > 15 then redis.call('HSET', KEYS[7], 'version', version, unpack(ARGV, 16)) end
 if ARGV[9] == '1' then
   redis.call('HSET', KEYS[6], 'status', 'finished', 'finished_at', ARGV[11])
   redis.call('EXPIRE', KEYS[4], ARGV[10])
@@ -139,6 +151,12 @@ def _meta(fields: list[bytes | str | None]) -> Meta | None:
     )
 
 
+def changes_hands(change: rules_pb2.ApplyActionResponse) -> bool:
+    """Whether a committed change is a change of hands (a resignation or forfeit): it carries no view,
+    as the state is unchanged, and the seats in the game's meta changed."""
+    return not change.seat_views and not change.HasField("spectator_view")
+
+
 def published_change(change: rules_pb2.ApplyActionResponse) -> bytes:
     """What watchers get of a change: its events and every seat's view and the spectator's (no state)."""
     return rules_pb2.ApplyActionResponse(
@@ -156,17 +174,22 @@ async def read_meta(redis: aioredis.Redis, game_id: str) -> Meta | None:
 
 
 def queue_snapshot(pipe: Pipeline, game_id: str, request_id: str) -> None:
-    """Queue on `pipe` the reads of a game's snapshot: its meta, the version a request id already
-    produced, its state and version, and its clock hash (`snapshot_of` reads the replies)."""
+    """Queue on `pipe` the reads of a game's snapshot: its state and version, then its meta, what a
+    request id already names, and its clock hash (`snapshot_of` reads the replies).
+
+    The pipeline is not a transaction (the caller's check shares it, on another Cluster slot), so a
+    commit may land between the reads: the version is read first, so the meta is never older than it
+    (a move never acts on seats from before a resignation it did not see the version of).
+    """
+    pipe.mget(keys.game_state(game_id), keys.game_version(game_id))
     pipe.hmget(keys.game_meta(game_id), META_FIELDS)
     pipe.hget(keys.game_requests(game_id), request_id or "-")
-    pipe.mget(keys.game_state(game_id), keys.game_version(game_id))
     pipe.hgetall(keys.game_clock(game_id))
 
 
 def snapshot_of(replies: list[Any]) -> Snapshot | None:
     """The snapshot read by the commands `queue_snapshot` queued (their replies, in order)."""
-    fields, previous, (state, version), clock = replies
+    (state, version), fields, previous, clock = replies
     meta = _meta(fields)
     if meta is None:
         return None
@@ -218,10 +241,6 @@ class GameStore:
         """The game's fixed facts, or None for an unknown game."""
         return await read_meta(self.redis, game_id)
 
-    async def save_seats(self, game_id: str, record: gateway_pb2.GameRecord) -> None:
-        """Rewrite the record after a seat changed hands (resignation, forfeit)."""
-        await self.redis.hset(keys.game_meta(game_id), "record", record.SerializeToString())
-
     async def seed(self, game_id: str) -> bytes:
         """The game's seed (only ever shown once the game is over)."""
         return blob(await self.redis.hget(keys.game_meta(game_id), "seed") or b"")
@@ -236,7 +255,7 @@ class GameStore:
         game_id: str,
         *,
         expected_version: int,
-        state: bytes,
+        state: bytes | None,
         seat: int,
         action: bytes,
         request_id: str,
@@ -244,10 +263,12 @@ class GameStore:
         finished_at: str,
         clock_entry: Sequence[int | str] = (),
         request_digest: bytes = b"",
+        record: gateway_pb2.GameRecord | None = None,
     ) -> CommitResult:
-        """The write path (see the module docstring); atomic. `clock_entry` (name/value pairs) is the
-        game's new clock entry (see `gateway.clocks`), written with the new version; empty: the stored
-        entry stands. `request_digest` (REQUEST_DIGEST_BYTES) is stored with the request id."""
+        """The write path (see the module docstring); atomic. `state` None keeps the state and logs no
+        action (a change of hands, which passes the new `record`). `clock_entry` (name/value pairs) is
+        the game's new clock entry (see `gateway.clocks`), written with the new version; empty: the
+        stored entry stands. `request_digest` (REQUEST_DIGEST_BYTES) is stored with the request id."""
         kept = rules_pb2.ApplyActionResponse(
             events=change.events, acting_seats=change.acting_seats, game_over=change.game_over
         ).SerializeToString()
@@ -264,7 +285,7 @@ class GameStore:
             ],
             args=[
                 expected_version,
-                state,
+                state or b"",
                 seat,
                 action,
                 request_id,
@@ -277,6 +298,7 @@ class GameStore:
                 published,
                 _seats_text(change.acting_seats),
                 request_digest,
+                record.SerializeToString() if record is not None else b"",
                 *clock_entry,
             ],
         )

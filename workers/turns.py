@@ -3,7 +3,9 @@
 A bot decides on the engine in-process, from the stored state decoded with the title's codec; its
 move then goes through `gateway.moves.play` like a human's, with a request id derived from the game
 and version (`bot:<game>:<version>`, `timeout:<game>:<version>`), so a redelivered task is a no-op. The
-bot's generator is seeded from the game, version and seat, so a repeated decision is the same one.
+bot's generator is seeded from the game, version and seat, so a repeated decision is the same one. A
+forfeit is a change of hands (`gateway.resignations`) under the timeout's request id; the bot that
+takes the seat then plays its turn as any bot does.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import grpc
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf import any_pb2
 
-from gateway import clocks, keys, moves
+from gateway import clocks, keys, moves, resignations
 from gateway.app import Gateway
 from gateway.errors import GatewayError
 from gateway.store import STATUS_FINISHED, Meta
@@ -120,11 +122,24 @@ async def take_turn(app: Gateway, game_id: str, version: int, budget: Budget) ->
     return False
 
 
-async def forfeit(app: Gateway, loaded: Loaded, seat: int) -> None:
-    """The seat's player forfeits: a bot takes the seat to the end, and the player ranks last."""
-    record = loaded.meta.record
-    moves.hand_to_bots(record, [seat], FORFEIT_STRENGTH)
-    await app.store.save_seats(record.game_id, record)
+async def forfeit(app: Gateway, loaded: Loaded, seat: int, request_id: str) -> bool:
+    """The seat's player forfeits at the loaded version: a bot takes the seat to the end (its turn is
+    queued by the commit's dispatch) and the player ranks last; False if the game moved on."""
+    try:
+        await resignations.hand_over(
+            app,
+            loaded.meta.record.game_id,
+            resignations.forfeiting(seat),
+            FORFEIT_STRENGTH,
+            resignations.FORFEITED,
+            expected_version=loaded.version,
+            request_id=request_id,
+        )
+    except GatewayError as error:
+        if error.code in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
+            return False
+        raise
+    return True
 
 
 async def on_deadline(app: Gateway, game_id: str, budget: Budget) -> str:
@@ -140,11 +155,12 @@ async def on_deadline(app: Gateway, game_id: str, budget: Budget) -> str:
     acting = list(loaded.game.acting_seats(loaded.state))
     now = clocks.now_ms()
     if entry.version == loaded.version and entry.kind == clocks.KIND_CLOCK and entry.due <= now:
-        if loaded.meta.clock.on_timeout == gateway_pb2.TIMEOUT_POLICY_FORFEIT:
-            await forfeit(app, loaded, entry.seat)
         metrics.TIMEOUTS.labels(loaded.meta.record.title).inc()
         request_id = f"timeout:{game_id}:{loaded.version}"
-        await submit(app, loaded, entry.seat, TIMEOUT_STRENGTH, budget, request_id)
+        if loaded.meta.clock.on_timeout == gateway_pb2.TIMEOUT_POLICY_FORFEIT:
+            await forfeit(app, loaded, entry.seat, request_id)
+        else:
+            await submit(app, loaded, entry.seat, TIMEOUT_STRENGTH, budget, request_id)
         return "timeout"
     if entry.version == loaded.version and entry.due > now:
         await app.redis.zadd(keys.deadlines(), {game_id: entry.due})

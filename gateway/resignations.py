@@ -1,0 +1,145 @@
+"""Changes of hands: a player resigns, or forfeits when out of time, and a bot plays the seat to the end.
+
+A change of hands is a commit through the one write path, as a move is: read the snapshot, mark the
+seats in a copy of the record, plan the clock entry from the meta after the change, and commit it at
+the version read (the version goes up by one; the state and the action log stay as they are). Two
+changes at once both count (the second finds its version stale, reads again and retries), a move read
+before one is refused (its version is stale), and the dispatcher is told of the commit with the meta
+after it, so the bot that now holds an acting seat gets its turn queued.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import grpc
+from boardgame.gateway.v1 import gateway_pb2
+from boardgame.rules.v1 import rules_pb2
+from google.protobuf import any_pb2
+
+from gateway import clocks
+from gateway.app import Gateway
+from gateway.clocks import Commit, Known, entry_of
+from gateway.errors import GatewayError, precondition
+from gateway.moves import held_seats, read_snapshot, request_digest, reused, stale
+from gateway.store import STATUS_FINISHED, Meta
+
+MAX_ATTEMPTS = 50  # a resignation retries while other commits overtake it
+RESIGNED = "resigned"
+FORFEITED = "forfeited (out of time)"
+
+SeatsToHand = Callable[[Meta], list[int]]
+
+
+@dataclass(frozen=True)
+class HandedOver:
+    """The outcome of a change of hands: the version it committed (or found, when there was nothing
+    left to hand over: `change` None), the change, and the game's meta after it."""
+
+    version: int
+    change: rules_pb2.ApplyActionResponse | None
+    meta: Meta
+
+
+def hand_to_bots(record: gateway_pb2.GameRecord, seats: list[int], strength: gateway_pb2.BotStrength) -> None:
+    """Mark the seats resigned: a bot (of `strength`, unless the seat names one) plays them to the end."""
+    for game_seat in record.seats:
+        if game_seat.seat in seats and not game_seat.resigned:
+            game_seat.resigned = True
+            game_seat.bot_strength = game_seat.bot_strength or strength
+
+
+def resigning(player_id: str) -> SeatsToHand:
+    """The seats a player still plays (none once all are resigned); PERMISSION_DENIED for a player who
+    holds no seat of the game."""
+    return lambda meta: [s.seat for s in held_seats(meta, player_id) if not s.resigned]
+
+
+def forfeiting(seat: int) -> SeatsToHand:
+    """The seat, unless it is resigned already."""
+    return lambda meta: [s.seat for s in meta.record.seats if s.seat == seat and not s.resigned]
+
+
+def _change(
+    record: gateway_pb2.GameRecord, seats: list[int], how: str, acting: tuple[int, ...]
+) -> rules_pb2.ApplyActionResponse:
+    """The change watchers get: one event per seat saying who left it, and no views (`changes_hands`)."""
+    names = {s.seat: s.player.display_name for s in record.seats}
+    events = [
+        rules_pb2.Event(text=f"seat {seat} ({names.get(seat, '')}) {how}; a bot plays it to the end")
+        for seat in seats
+    ]
+    return rules_pb2.ApplyActionResponse(events=events, acting_seats=acting)
+
+
+async def hand_over(
+    app: Gateway,
+    game_id: str,
+    seats: SeatsToHand,
+    strength: gateway_pb2.BotStrength,
+    how: str,
+    *,
+    expected_version: int | None = None,
+    request_id: str = "",
+) -> HandedOver:
+    """Hand the seats `seats` chooses (from the meta read) to bots through the write path.
+
+    With `expected_version`, only at that version (ABORTED otherwise, as for a move) and under
+    `request_id`, so that a repeated forfeit is a no-op; without, at whatever version the game is,
+    retrying while other commits overtake it. FAILED_PRECONDITION once the game is over.
+    """
+    for _ in range(MAX_ATTEMPTS):
+        snapshot = await read_snapshot(app, game_id, request_id)
+        meta = snapshot.meta
+        version = snapshot.version
+        digest = request_digest(how, version, any_pb2.Any())
+        if request_id and snapshot.request is not None:
+            if not snapshot.request.names(digest):
+                raise reused(request_id)
+            return HandedOver(snapshot.request.version, None, meta)
+        chosen = seats(meta)
+        if meta.status == STATUS_FINISHED:
+            raise precondition("GAME_OVER", "the game is over")
+        if expected_version is not None and version != expected_version:
+            raise stale(version)
+        if not chosen:
+            return HandedOver(version, None, meta)
+        record = gateway_pb2.GameRecord()
+        record.CopyFrom(meta.record)
+        hand_to_bots(record, chosen, strength)
+        after = dataclasses.replace(meta, record=record)
+        change = _change(record, chosen, how, meta.acting_seats)
+        previous = entry_of(snapshot.clock)
+        plan = clocks.plan(version + 1, meta.acting_seats, after, previous, clocks.now_ms(), moved=False)
+        result = await app.store.commit(
+            game_id,
+            expected_version=version,
+            state=None,
+            seat=chosen[0],
+            action=b"",
+            request_id=request_id,
+            change=change,
+            finished_at="",
+            clock_entry=plan.pairs(),
+            request_digest=digest,
+            record=record,
+        )
+        if result.outcome == "duplicate":
+            return HandedOver(result.version, None, meta)
+        if result.outcome == "reused":
+            raise reused(request_id)
+        if result.outcome == "stale":
+            if expected_version is not None:
+                raise stale(result.version)
+            continue
+        if result.outcome != "ok":
+            raise stale(result.version)
+        if not plan.idle:
+            known = Known(after, previous, written=plan)
+            await app.dispatcher.after_commit(
+                Commit(game_id, result.version, meta.acting_seats, False, known)
+            )
+        return HandedOver(result.version, change, after)
+    raise GatewayError(grpc.StatusCode.ABORTED, "GAME_BUSY", "the game changed too often meanwhile; retry")

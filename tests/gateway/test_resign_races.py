@@ -1,0 +1,274 @@
+"""Resignations racing each other and a move, through a real gateway whose dispatcher runs the real
+clock bookkeeping (recording the tasks it would queue): every resignation counts, a move racing its
+player's resignation is applied before it or refused after it, and the next turn is always queued."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import grpc
+import pytest
+import redis
+from boardgame.gateway.v1 import gateway_pb2
+from boardgame.rules.v1 import rules_pb2
+from google.protobuf import any_pb2
+
+from gateway import clocks, keys, moves
+from gateway.app import Background
+from gateway.games import start_game
+from services.common import registry
+from services.common.rng import Rng
+from services.common.status import error_info
+from tests.gateway.support import Client, GatewayProcess, gateway_settings
+from tests.gateway.test_play import new_game, seat_players, signed_in
+
+TRIALS = 40
+STAGGER_SECONDS = 0.002
+TITLE = "puertorico"
+
+
+class Recorder:
+    """The gateway's dispatch with the real clock bookkeeping, recording the tasks instead of sending
+    them to a broker."""
+
+    def __init__(self, process: GatewayProcess) -> None:
+        self.process = process
+        self.tasks: list[tuple[str, list[object]]] = []
+
+    async def queue(self, task: str, args: Sequence[object]) -> None:
+        self.tasks.append((task, list(args)))
+
+    async def after_commit(self, commit: clocks.Commit) -> None:
+        assert self.process.app is not None
+        await clocks.after_commit(self.process.app.redis, self.queue, commit)
+
+    def turns(self, game_id: str) -> set[int]:
+        """The versions of the game whose bot turn was queued."""
+        return {
+            int(str(args[1])) for task, args in self.tasks if task == clocks.TAKE_TURN and args[0] == game_id
+        }
+
+
+@pytest.fixture(scope="module")
+def recorded(redis_url: str, rules: dict[str, str]) -> Iterator[tuple[GatewayProcess, Recorder]]:
+    process = GatewayProcess(gateway_settings(redis_url, rules))
+    recorder = Recorder(process)
+    process.dispatcher = Background(recorder)
+    with process:
+        yield process, recorder
+
+
+@pytest.fixture
+def players(recorded: tuple[GatewayProcess, Recorder]) -> Iterator[list[Client]]:
+    """Three signed-in players of the recorded gateway (they sit at a new table in every trial)."""
+    channels = [grpc.insecure_channel(recorded[0].address) for _ in range(3)]
+    clients = [Client(channel) for channel in channels]
+    for i, client in enumerate(clients):
+        client.sign_in_as_guest(f"player {i}")
+    yield clients
+    for channel in channels:
+        channel.close()
+
+
+def _wait(predicate: Callable[[], Any], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, f"waited {seconds} s for {what}"
+        time.sleep(0.02)
+
+
+def _game(process: GatewayProcess, clients: list[Client], clock: gateway_pb2.TurnClock | None = None) -> str:
+    return process.run(
+        start_game(
+            process.app,  # type: ignore[arg-type]
+            title=TITLE,
+            player_count=len(clients),
+            options=[],
+            seats=seat_players(clients),
+            clock=clock or gateway_pb2.TurnClock(),
+            lobby_id="",
+        )
+    )
+
+
+def _at_once(*calls: Callable[[], object]) -> list[object]:
+    """Run the calls on threads released together; each one's result or RpcError."""
+    barrier = threading.Barrier(len(calls))
+    results: list[object] = [None] * len(calls)
+
+    def run(index: int) -> None:
+        barrier.wait()
+        try:
+            results[index] = calls[index]()
+        except grpc.RpcError as error:
+            results[index] = error
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def _resign(client: Client, game_id: str) -> Callable[[], object]:
+    return lambda: client.games.Resign(gateway_pb2.ResignRequest(game_id=game_id), metadata=client.auth)
+
+
+def _view(client: Client, game_id: str) -> gateway_pb2.GameView:
+    return client.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=client.auth).game
+
+
+def _next_turn_is_queued(
+    store: redis.Redis, recorder: Recorder, game_id: str, view: gateway_pb2.GameView
+) -> None:
+    """The game waits on nobody who left: a bot seat to act has its turn at the game's version queued
+    (a human to act is waited on under the game's clock entry)."""
+    seats = {seat.seat: seat for seat in view.seats}
+    if any(clocks.is_bot_seat(seats[s]) for s in view.acting_seats):
+        _wait(lambda: view.version in recorder.turns(game_id), 5, "the bot's turn to be queued")
+    _wait(lambda: store.exists(keys.game_clock(game_id)), 5, "the game's clock entry")
+
+
+def test_two_players_resigning_at_once_both_count(
+    recorded: tuple[GatewayProcess, Recorder], players: list[Client], redis_url: str
+) -> None:
+    process, recorder = recorded
+    store = redis.Redis.from_url(redis_url)
+    lost = 0
+    clients = players
+    for _ in range(TRIALS):
+        game_id = _game(process, clients)
+        answers = _at_once(_resign(clients[0], game_id), _resign(clients[1], game_id))
+        assert all(isinstance(a, gateway_pb2.ResignResponse) for a in answers), answers
+        view = _view(clients[2], game_id)
+        resigned = {s.seat for s in view.seats if s.resigned}
+        lost += resigned != {0, 1}
+        _next_turn_is_queued(store, recorder, game_id, view)
+    assert lost == 0, f"a resignation was lost in {lost} of {TRIALS} trials"
+
+
+def test_a_move_racing_its_players_resignation_is_applied_before_it_or_refused(
+    recorded: tuple[GatewayProcess, Recorder], players: list[Client], redis_url: str
+) -> None:
+    process, recorder = recorded
+    store = redis.Redis.from_url(redis_url)
+    applied = 0
+    clients = players
+    for trial in range(TRIALS):
+        game_id = _game(process, clients)
+        acting = _view(clients[0], game_id).acting_seats[0]
+        actor = clients[acting]
+        mine = _view(actor, game_id)
+        move = gateway_pb2.SubmitActionRequest(
+            game_id=game_id,
+            action=mine.legal_actions[0].action,
+            expected_version=mine.version,
+            request_id=uuid.uuid4().hex,
+        )
+        resign = _resign(actor, game_id)
+        lag = STAGGER_SECONDS * (trial % 4)  # the resignation is quicker: let the move lead sometimes
+
+        def late_resign(resign: Callable[[], object] = resign, lag: float = lag) -> object:
+            time.sleep(lag)
+            return resign()
+
+        played, resigned = _at_once(
+            lambda a=actor, m=move: a.games.SubmitAction(m, metadata=a.auth),  # type: ignore[misc]
+            late_resign,
+        )
+        assert isinstance(resigned, gateway_pb2.ResignResponse), resigned
+        log = [(int(v.split(b"-")[0]), int(f[b"s"])) for v, f in store.xrange(keys.game_log(game_id))]
+        resigned_at = resigned.game.version
+        if isinstance(played, gateway_pb2.SubmitActionResponse):
+            applied += 1
+            assert log == [(played.version, acting)] and played.version < resigned_at, "applied before"
+        else:
+            assert isinstance(played, grpc.RpcError)
+            assert played.code() in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION), played
+            assert log == [], "refused after the resignation: nothing played"
+        again = gateway_pb2.SubmitActionRequest(
+            game_id=game_id,
+            action=mine.legal_actions[0].action,
+            expected_version=resigned_at,
+            request_id="after",
+        )
+        with pytest.raises(grpc.RpcError) as after:
+            actor.games.SubmitAction(again, metadata=actor.auth)
+        info = error_info(after.value)
+        assert (after.value.code(), info.reason if info else "") == (
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "SEAT_RESIGNED",
+        ), after.value.details()
+        view = _view(clients[(acting + 1) % 3], game_id)
+        assert view.seats[acting].resigned
+        _next_turn_is_queued(store, recorder, game_id, view)
+    assert 0 < applied < TRIALS, f"both orders happen: the move came first in {applied} of {TRIALS}"
+
+
+def test_a_game_with_a_resignation_replays_and_its_log_skips_the_resignation(
+    gateway: GatewayProcess, new_client
+) -> None:  # type: ignore[no-untyped-def]
+    """The session's gateway, which has no worker: the test plays every seat itself, the resigned one
+    through the move path as its bot would."""
+    clients = signed_in(new_client, 3)
+    game_id = new_game(gateway, TITLE, clients)
+    rng = Rng(8)
+    resigned_at = 0
+    for step in range(registry.get(TITLE).info.max_game_length):
+        view = _view(clients[0], game_id)
+        if view.status == gateway_pb2.GAME_STATUS_FINISHED:
+            break
+        if step == 5:
+            resigned_at = (
+                clients[1]
+                .games.Resign(gateway_pb2.ResignRequest(game_id=game_id), metadata=clients[1].auth)
+                .game.version
+            )
+            continue
+        seat = view.acting_seats[0]
+        state, version = gateway.run(gateway.app.store.state(game_id))  # type: ignore[union-attr]
+        legal = gateway.run(
+            gateway.app.rules.get(TITLE).call(  # type: ignore[union-attr]
+                "ListLegalActions",
+                rules_pb2.ListLegalActionsRequest(state=any_pb2.Any.FromString(state), seat=seat),
+            )
+        ).actions
+        action = legal[rng.below(len(legal))].action
+        gateway.run(moves.play(gateway.app, game_id, seat, action, version, f"m{version}"))  # type: ignore[arg-type]
+    else:
+        raise AssertionError("the game did not end within the title's bound")
+    record = (
+        clients[1]
+        .games.GetGameRecord(gateway_pb2.GetGameRecordRequest(game_id=game_id), metadata=clients[1].auth)
+        .record
+    )
+    assert record.seats[1].resigned and resigned_at == 6
+    assert resigned_at not in {a.version for a in record.actions}
+    assert [a.version for a in record.actions][:6] == [1, 2, 3, 4, 5, 7]
+    replay = clients[0].games.ReplayGame(
+        gateway_pb2.ReplayGameRequest(game_id=game_id), metadata=clients[0].auth
+    )
+    assert replay.consistent, replay.mismatch
+    assert replay.actions_replayed == len(record.actions)
+
+
+def test_a_resignation_does_not_restart_the_clock_of_the_player_to_act(
+    recorded: tuple[GatewayProcess, Recorder], players: list[Client]
+) -> None:
+    """A change of hands is no move: the acting human's turn goes on, with the same deadline."""
+    process, _ = recorded
+    game_id = _game(process, players, gateway_pb2.TurnClock(per_move_seconds=30, total_seconds=600))
+    before = _view(players[0], game_id)
+    acting = before.acting_seats[0]
+    time.sleep(0.05)
+    resigned = players[(acting + 1) % 3].games.Resign(
+        gateway_pb2.ResignRequest(game_id=game_id), metadata=players[(acting + 1) % 3].auth
+    )
+    after = _view(players[acting], game_id)
+    assert resigned.game.version == after.version == before.version + 1
+    assert after.acting_seats == before.acting_seats and after.deadline == before.deadline
