@@ -61,7 +61,7 @@ GAME_INFO = GameInfo(
     options=(
         OptionInfo(
             "public_vp",
-            "OP-23: show every player's VP to everyone; when off, each player sees only their own VP"
+            "Show every player's VP to everyone; when off, each player sees only their own VP"
             " until the game ends",
             ("false", "true"),
             "true" if PUBLIC_VP else "false",

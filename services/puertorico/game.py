@@ -71,52 +71,52 @@ GAME_INFO = GameInfo(
         # Expansion I open points the rules mark UNCONFIRMED (§11); each default is the rules' DEFAULT.
         OptionInfo(
             "small_wharf_rounding",
-            "Expansion I (OP-3): small wharf VP for an odd number of goods, 1 per 2 rounded down or up",
+            "Expansion I: small wharf VP for an odd number of goods, 1 per 2 rounded down or up",
             SMALL_WHARF_ROUNDING_CHOICES,
             SMALL_WHARF_ROUNDING,
         ),
         _flag(
             "lighthouse_captain_needs_load",
-            "Expansion I (OP-5): the captain's extra lighthouse doubloon needs a load",
+            "Expansion I: the captain's extra lighthouse doubloon needs a load",
             LIGHTHOUSE_CAPTAIN_NEEDS_LOAD,
         ),
         _flag(
             "lighthouse_counts_private_ships",
-            "Expansion I (OP-6): wharf and small-wharf shipments pay the lighthouse",
+            "Expansion I: wharf and small-wharf shipments pay the lighthouse",
             LIGHTHOUSE_COUNTS_PRIVATE_SHIPS,
         ),
         _flag(
             "specialty_factory_counts_corn",
-            "Expansion I (OP-7): corn counts for the specialty factory",
+            "Expansion I: corn counts for the specialty factory",
             SPECIALTY_FACTORY_COUNTS_CORN,
         ),
         _flag(
             "library_craftsman_distinct",
-            "Expansion I (OP-8): the library's extra craftsman goods must be of different kinds",
+            "Expansion I: the library's extra craftsman goods must be of different kinds",
             LIBRARY_CRAFTSMAN_DISTINCT,
         ),
         OptionInfo(
             "library_multiplier",
-            "Expansion I (OP-9): how many times a library owner gets the privilege of their role",
+            "Expansion I: how many times a library owner gets the privilege of their role",
             tuple(str(v) for v in LIBRARY_MULTIPLIER_CHOICES),
             str(LIBRARY_MULTIPLIER),
         ),
         _flag(
             "draft_hacienda_forest_exclusive",
-            "Expansion I (OP-10): the hacienda and the forest house exclude each other in the draft and"
+            "Expansion I: the hacienda and the forest house exclude each other in the draft and"
             " the random set",
             DRAFT_HACIENDA_FOREST_EXCLUSIVE,
         ),
         OptionInfo(
             "cloister_kinds",
-            "Expansion I (OP-11): the tiles that form cloister sets: plantations, quarries and forests"
+            "Expansion I: the tiles that form cloister sets: plantations, quarries and forests"
             " (all), or plantations only",
             CLOISTER_KINDS_CHOICES,
             DEFAULT_CLOISTER_KINDS,
         ),
         _flag(
             "vp_trigger_any_phase",
-            "Expansion I (OP-20): an empty VP pool outside the captain phase (the church) ends the game",
+            "Expansion I: an empty VP pool outside the captain phase (the church) ends the game",
             VP_TRIGGER_ANY_PHASE,
         ),
     ),
