@@ -15,7 +15,7 @@ from bench.sizes import measure_sizes
 from bench.sizes import median as median_bytes
 from bench.workers import strength_table, worker_tables
 from services.common import registry
-from services.common.game import Game, example_configs
+from services.common.game import Game
 
 REFERENCE_PLAYERS = 4
 
@@ -38,7 +38,7 @@ def playout_table(games: list[Game], seconds: float) -> str:
             if players == reference_players(game):
                 reference_rate = rate.games_per_second
             rows.append(_playout_row(game.info.name, players, rate, target if has_target else None))
-        for config_name, message in example_configs(game):
+        for config_name, message in game.example_configs:
             players = reference_players(game)
             rate = measure_playouts(game, players, seconds, message)
             share = EXAMPLE_CONFIG_MIN_SHARE * reference_rate if reference_rate else None

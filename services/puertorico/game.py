@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from boardgame.puertorico.v1 import puertorico_pb2 as pb
 
-from services.common.game import GameInfo, Messages, OptionInfo
-from services.common.modular import ModularGame
+from services.common.game import Game, GameInfo, Messages, OptionInfo
+from services.common.modular import modular_game
 from services.common.rng import Rng
 from services.puertorico import bot, codec, engine, labels, setup
+from services.puertorico.actions import Action
 from services.puertorico.data import (
     BUILDING_SET_BASE,
     BUILDING_SET_DRAFT,
@@ -31,7 +32,7 @@ from services.puertorico.data import (
     VP_TRIGGER_ANY_PHASE,
 )
 from services.puertorico.scoring import final_scores
-from services.puertorico.state import State
+from services.puertorico.state import Config, State
 
 # Random play: the longest of 4,000 seeded games (1,000 per player count) took 1,063 decisions. The
 # rules set no hard limit (players could avoid every end trigger), so this is a generous safety bound.
@@ -128,36 +129,37 @@ GAME_INFO = GameInfo(
 )
 
 
-class PuertoRico(ModularGame):
-    """The Game protocol for Puerto Rico: the package's modules, plus what is its own."""
+def disturb_hidden(state: State, seat: int | None, rng: Rng) -> State:
+    """A copy differing only in what `seat` cannot see: stack order, RNG, others' VP chips, the kinds
+    of others' forests and of a tile another seat drew with the hacienda."""
+    other = state.copy()
+    rng.shuffle(other.stack)
+    other.rng = Rng(rng.next64(), rng.next64())
+    for s, player in enumerate(other.players):
+        if not codec.vp_visible(state, seat, s):
+            player.vp += 1 + rng.below(9)
+        if s != seat:
+            bot.resample_forests(player, rng)
+    bot.resample_hacienda_tile(other, seat, rng)
+    return other
 
+
+PUERTO_RICO: Game[State, Action, Config] = modular_game(
+    GAME_INFO,
+    Messages.of(pb),
+    setup=setup,
+    engine=engine,
+    labels=labels,
+    codec=codec,
+    scores=final_scores,
+    disturb_hidden=disturb_hidden,
+    views_to_proto=codec.views_to_proto,
+    heuristic_action=bot.heuristic_action,
+    determinize=bot.determinize,
     # Configs the generic suites (conformance, golden playthroughs, bench) cover besides the defaults.
-    example_configs = (
+    example_configs=(
         (BUILDING_SET_DRAFT, pb.Config(buildings=pb.BUILDING_SET_DRAFT)),
         (BUILDING_SET_RANDOM, pb.Config(buildings=pb.BUILDING_SET_RANDOM)),
-    )
-
-    def __init__(self) -> None:
-        super().__init__(
-            GAME_INFO,
-            Messages.of(pb),
-            setup=setup,
-            engine=engine,
-            labels=labels,
-            codec=codec,
-            scores=final_scores,
-        )
-
-    def disturb_hidden(self, state: State, seat: int | None, rng: Rng) -> State:
-        """A copy differing only in what `seat` cannot see: stack order, RNG, others' VP chips, the kinds
-        of others' forests and of a tile another seat drew with the hacienda."""
-        other = state.copy()
-        rng.shuffle(other.stack)
-        other.rng = Rng(rng.next64(), rng.next64())
-        for s, player in enumerate(other.players):
-            if not codec.vp_visible(state, seat, s):
-                player.vp += 1 + rng.below(9)
-            if s != seat:
-                bot.resample_forests(player, rng)
-        bot.resample_hacienda_tile(other, seat, rng)
-        return other
+    ),
+    exact_state_round_trip=codec.EXACT_STATE_ROUND_TRIP,
+)

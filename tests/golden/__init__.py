@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from services.common import registry
-from services.common.game import Game, example_configs
+from services.common.game import Game
 from services.common.playout import choose_random, default_config
 from services.common.rng import Rng
 
@@ -41,7 +41,7 @@ def cases() -> list[tuple[str, int, str]]:
     return [
         (name, count, config)
         for name, game in registry.games().items()
-        for config in ("", *(config_name for config_name, _ in example_configs(game)))
+        for config in ("", *(config_name for config_name, _ in game.example_configs))
         for count in game.info.player_counts
     ]
 
@@ -71,7 +71,7 @@ def render(game: Game, player_count: int, config: str = "") -> str:
     info = game.info
     seed = golden_seed(info.name, player_count, config)
     rng = Rng.from_seed(b"golden-choices:" + seed)
-    native = game.config_from_proto(dict(example_configs(game))[config]) if config else default_config(game)
+    native = game.config_from_proto(dict(game.example_configs)[config]) if config else default_config(game)
     state, events = game.new_game(player_count, native, seed)
     options = f"example config {config!r}" if config else "default options"
     lines = [
