@@ -95,7 +95,9 @@ def cmd_watch(client: Client, args: argparse.Namespace) -> int:
 
 def cmd_resign(client: Client, args: argparse.Namespace) -> int:
     """Give the caller's seat up: a bot plays it to the end and the caller ranks last."""
+    me = client.call(client.accounts.GetMe, gateway_pb2.GetMeRequest()).player.player_id
     game = client.call(client.games.Resign, gateway_pb2.ResignRequest(game_id=args.game_id)).game
-    who = seat_name(game, game.seat) if game.HasField("seat") else "your seat"
+    mine = [seat.seat for seat in game.seats if seat.player.player_id == me]
+    who = seat_name(game, mine[0]) if mine else "your seat"
     client.say(f"resigned game {args.game_id}: a bot plays {who} to the end")
     return 0

@@ -1,0 +1,40 @@
+"""`bg register`, `bg sign-in` and what `bg` says when the suite is not running."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+from tests.clients.conftest import Bg
+from tests.gateway.support import free_port
+
+
+def test_bg_registers_an_account_and_signs_it_in_again(bg: Bg, tmp_path: Path) -> None:
+    name = f"user_{uuid.uuid4().hex[:8]}"
+    code, out, err = bg("register", name, "--display-name", "Rita", stdin="correct horse battery\n")
+    assert code == 0 and out.startswith("signed in as Rita (player "), err
+    code, out, err = bg("whoami")
+    assert code == 0 and out.startswith("Rita (") and "guest" not in out, err
+
+    elsewhere = Bg(tmp_path / "another-terminal", bg.address)
+    code, out, err = elsewhere("sign-in", name, "--password", "correct horse battery")
+    assert code == 0 and out.startswith("signed in as Rita (player "), err
+    assert elsewhere("whoami")[1].startswith("Rita (")
+
+    code, out, err = Bg(tmp_path / "third", bg.address)("sign-in", name, stdin="wrong password\n")
+    assert code == 1 and err.startswith("bg: UNAUTHENTICATED: ")
+
+
+def test_bg_register_refuses_a_taken_name(bg: Bg) -> None:
+    name = f"user_{uuid.uuid4().hex[:8]}"
+    assert bg("register", name, "--password", "a long password")[0] == 0
+    code, _, err = bg("register", name, "--password", "another password")
+    assert code == 1 and err.startswith("bg: ALREADY_EXISTS: ")
+
+
+def test_with_the_suite_down_bg_says_how_to_start_it(tmp_path: Path) -> None:
+    down = Bg(tmp_path / "bg", f"127.0.0.1:{free_port()}")
+    code, out, err = down("guest", "Nobody")
+    assert code != 0 and out == ""
+    assert "nothing answers at 127.0.0.1:" in err and "`make run`" in err
+    assert "UNAVAILABLE" not in err, "no raw status code for a person"
