@@ -17,6 +17,7 @@ from cli.renderers import puertorico as puertorico_renderer
 from cli.renderers import renderer, table_blocks
 from cli.screen import changes
 from services.common import registry
+from services.glenmore.data import RIVER, ROAD, TILES
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve")
 
@@ -80,6 +81,13 @@ def block(blocks: list[Block], heading: str) -> Block:
     return next(found for found in blocks if found.heading == heading)
 
 
+def player_lines(table: Table, seat: int) -> tuple[str, ...]:
+    """The lines of a player's block."""
+    return next(
+        found.lines for found in table_blocks(table.game_view()) if found.heading.startswith(f"seat {seat} ")
+    )
+
+
 def test_puerto_rico_shows_the_governor_at_seat_0_and_zero_values() -> None:
     for seed in range(40):
         table = Table("puertorico", 3, seed)
@@ -90,18 +98,12 @@ def test_puerto_rico_shows_the_governor_at_seat_0_and_zero_values() -> None:
     assert "round 1, governor: seat 0 Ann (you)" in table.text()
     roles = block(table_blocks(table.game_view()), "Roles").lines
     assert "settler: 0 doubloons" in roles, "a role card with no doubloons says so"
-    player = block(table_blocks(table.game_view()), "seat 1 Ben").lines
-    assert "goods: 0 corn, 0 indigo, 0 sugar, 0 tobacco, 0 coffee" in player
-    assert "colonists in San Juan: 0" in player
+    assert "goods: 0 corn, 0 indigo, 0 sugar, 0 tobacco, 0 coffee" in player_lines(table, 1)
+    assert "colonists in San Juan: 0" in player_lines(table, 1)
 
     table.until(lambda view: any(player.doubloons == 0 for player in view.table.players))
     broke = next(seat for seat, player in enumerate(table.view().table.players) if player.doubloons == 0)
-    assert (
-        "doubloons: 0"
-        in block(
-            table_blocks(table.game_view()), f"seat {broke} {NAMES[broke]}" + (" (you)" if broke == 0 else "")
-        ).lines
-    )
+    assert "doubloons: 0" in player_lines(table, broke)
 
 
 def test_puerto_rico_leaves_the_phase_bookkeeping_out() -> None:
@@ -162,13 +164,28 @@ def test_glen_more_draws_each_territory_as_a_grid_of_named_tiles_with_roads_and_
     assert "~" in above[middle - 1 : middle + 2] and "~" in below[middle - 1 : middle + 2]
 
     header = lines[0]
-    for placed in view.table.players[0].territory:
-        name = glenmore_renderer.tile_name(placed.tile - 1)
-        row = rows[placed.cell.y]
+    placed_at = {(placed.cell.x, placed.cell.y): placed.tile for placed in view.table.players[0].territory}
+
+    def has(where: tuple[int, int], feature: int) -> bool:
+        return where in placed_at and bool(TILES[placed_at[where] - 1].edge & feature)
+
+    for (x, y), number in placed_at.items():
+        name = glenmore_renderer.tile_name(number - 1)
+        row = rows[y]
         assert name in row, (name, row)
-        label = f"x={placed.cell.x}"
+        label = f"x={x}"
         column = header.index(label) + len(label) / 2
         assert abs(row.index(name) + len(name) / 2 - column) <= 1, f"{name} is not under {label}"
+        west = max(row.rfind("|", 0, row.index(name)), row.rfind("=", 0, row.index(name)))
+        east = min(i for i in (row.find("|", row.index(name)), row.find("=", row.index(name))) if i >= 0)
+        for side, neighbour in ((west, (x - 1, y)), (east, (x + 1, y))):
+            road = has((x, y), ROAD) or has(neighbour, ROAD)
+            assert (row[side] == "=") == road, f"road mark beside {name}"
+        middle = (west + east) // 2
+        above, below = lines[lines.index(row) - 1], lines[lines.index(row) + 2]
+        for border, neighbour in ((above, (x, y + 1)), (below, (x, y - 1))):
+            river = has((x, y), RIVER) or has(neighbour, RIVER)
+            assert ("~" in border[middle - 1 : middle + 2]) == river, f"river mark by {name}"
     assert lines[-1] == glenmore_renderer.LEGEND
 
 
@@ -185,12 +202,17 @@ def rondel(blocks: list[Block]) -> dict[int, int]:
 
 def test_glen_more_draws_the_rondel_in_the_fixed_order_of_its_spaces() -> None:
     table = Table("glenmore", 3, 4)
-    for _ in range(12):
+    firsts = set()
+    for _ in range(30):
         before = rondel(table_blocks(table.game_view()))
-        table.move(lambda actions: actions[-1])
+        table.move()
         after = rondel(table_blocks(table.game_view()))
-        for tile in set(before) & set(after):
+        kept = set(before) & set(after)
+        assert kept, "most tiles stay on the rondel from one move to the next"
+        for tile in kept:
             assert before[tile] == after[tile], "a tile lying on the rondel keeps its space"
+        firsts.add(table.view().table.track_space)
+    assert len(firsts) > 1, "the figures moved round the rondel meanwhile"
 
 
 def test_a_renderer_is_found_by_the_title_name_with_a_generic_fallback() -> None:
@@ -216,3 +238,15 @@ def test_after_a_move_only_what_changed_is_printed() -> None:
     assert [line for line in printed if line.startswith("  ") and line.strip() in old_lines] == []
     assert any(line.endswith(", taken") for line in printed)
     assert changes(after, after) == []
+
+
+def test_a_territory_that_changed_is_drawn_again_whole() -> None:
+    table = Table("glenmore", 2, 8)
+    heading = "Territory of seat 0 Ann (you)"
+    before = table_blocks(table.game_view())
+    table.until(lambda view: len(view.table.players[0].territory) == 2)
+    after = table_blocks(table.game_view())
+    printed = changes(before, after)
+    drawing = block(after, heading).text()
+    start = printed.index(heading)
+    assert printed[start : start + len(drawing)] == drawing
