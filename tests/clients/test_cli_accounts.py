@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import pty
+import select
+import sys
+import time
 import uuid
 from pathlib import Path
 
 from tests.clients.conftest import Bg
+from tests.deploy import facts
 from tests.gateway.support import free_port
 
 
@@ -38,3 +44,44 @@ def test_with_the_suite_down_bg_says_how_to_start_it(tmp_path: Path) -> None:
     assert code != 0 and out == ""
     assert "nothing answers at 127.0.0.1:" in err and "`make run`" in err
     assert "UNAVAILABLE" not in err, "no raw status code for a person"
+
+
+def at_terminal(bg: Bg, args: list[str], answers: dict[str, str], timeout: float = 60) -> tuple[int, str]:
+    """Run `bg ARGS...` on a pseudo-terminal, typing each answer at its prompt; (exit code, screen)."""
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: bg with the pseudo-terminal as its controlling terminal
+        os.chdir(facts.ROOT)
+        env = {**os.environ, "BG_HOME": str(bg.home), "BG_GATEWAY": bg.address}
+        os.execve(sys.executable, [sys.executable, "-m", "cli", *args], env)
+    screen, pending = "", dict(answers)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([terminal], [], [], 1)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(terminal, 4096).decode(errors="replace")
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        screen += chunk
+        for prompt in list(pending):
+            if screen.rstrip().endswith(prompt.rstrip()):
+                os.write(terminal, (pending.pop(prompt) + "\n").encode())
+    os.close(terminal)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), screen
+
+
+def test_bg_register_asks_for_the_password_twice_at_a_terminal(bg: Bg) -> None:
+    name = f"user_{uuid.uuid4().hex[:8]}"
+    code, screen = at_terminal(
+        bg, ["register", name], {"password: ": "typed secretly", "password again: ": "typed secretly"}
+    )
+    assert code == 0 and f"signed in as {name} (player " in screen, screen
+    assert "typed secretly" not in screen, "the password is not echoed"
+    code, screen = at_terminal(
+        bg, ["register", f"{name}x"], {"password: ": "one password", "password again: ": "another one"}
+    )
+    assert code != 0 and "the two passwords differ" in screen
