@@ -22,6 +22,7 @@ from services.glenmore.labels import cost_text, tile_name
 STEP = pb.Step.DESCRIPTOR
 RESOURCE = pb.Resource.DESCRIPTOR
 CARD = pb.SpecialLocation.DESCRIPTOR
+MARGIN = " " * 6  # room for the row labels, "y=-2 "
 LEGEND = "= road (runs east-west)   ~ river (runs north-south)"
 
 
@@ -104,6 +105,12 @@ def player_block(player: pb.Player, game: gateway_pb2.GameView, seat: int) -> Bl
     return Block(seat_name(game, seat), lines)
 
 
+def _contents(placed: pb.PlacedTile) -> str:
+    """What lies on a tile: clan members and cubes."""
+    clan = [plural(placed.clan_members, "clan member")] if placed.clan_members else []
+    return ", ".join([*clan, *_cubes(placed.cubes)])
+
+
 def territory_lines(territory: list[pb.PlacedTile]) -> list[str]:
     """A territory as a grid: each tile a box with its name and what lies on it; a road is drawn
     as '=' on the box's east and west sides, a river as '~' on its north and south sides."""
@@ -112,18 +119,7 @@ def territory_lines(territory: list[pb.PlacedTile]) -> list[str]:
         return []
     xs = range(min(x for x, _ in cells), max(x for x, _ in cells) + 1)
     ys = range(max(y for _, y in cells), min(y for _, y in cells) - 1, -1)
-    texts = {
-        where: (
-            _tile(placed.tile),
-            ", ".join(
-                [
-                    *([plural(placed.clan_members, "clan member")] if placed.clan_members else []),
-                    *_cubes(placed.cubes),
-                ]
-            ),
-        )
-        for where, placed in cells.items()
-    }
+    texts = {where: (_tile(placed.tile), _contents(placed)) for where, placed in cells.items()}
     width = max(len(text) for pair in texts.values() for text in pair) + 2
 
     def edge(where: tuple[int, int], feature: int) -> bool:
@@ -141,10 +137,10 @@ def territory_lines(territory: list[pb.PlacedTile]) -> list[str]:
             else:
                 parts.append(" " * width)
         parts.append("+" if (xs[-1], y_above) in cells or (xs[-1], y_below) in cells else " ")
-        return "      " + "".join(parts).rstrip()
+        return MARGIN + "".join(parts).rstrip()
 
     def row(y: int, line: int) -> str:
-        parts = [f"y={y:<3} " if line == 0 else "      "]
+        parts = [f"y={y:<3} " if line == 0 else MARGIN]
         for x in xs:
             west, here = (x - 1, y), (x, y)
             side = "|" if west in cells or here in cells else " "
@@ -156,7 +152,7 @@ def territory_lines(territory: list[pb.PlacedTile]) -> list[str]:
         parts.append(("=" if line == 0 and edge(east, ROAD) else "|") if east in cells else " ")
         return "".join(parts).rstrip()
 
-    lines = ["      " + "".join(" " + f"x={x}".center(width) for x in xs).rstrip()]
+    lines = [MARGIN + "".join(" " + f"x={x}".center(width) for x in xs).rstrip()]
     for y in ys:
         lines.append(border(y + 1, y))
         lines.append(row(y, 0))
