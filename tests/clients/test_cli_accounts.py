@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import select
 import sys
 import time
 import uuid
+from dataclasses import replace
 from pathlib import Path
 
 from tests.clients.conftest import Bg
 from tests.deploy import facts
-from tests.gateway.support import free_port
+from tests.gateway.support import GatewayProcess, free_port, redis_server
 
 
 def test_bg_registers_an_account_and_signs_it_in_again(bg: Bg, tmp_path: Path) -> None:
@@ -85,3 +87,13 @@ def test_bg_register_asks_for_the_password_twice_at_a_terminal(bg: Bg) -> None:
         bg, ["register", f"{name}x"], {"password: ": "one password", "password again: ": "another one"}
     )
     assert code != 0 and "the two passwords differ" in screen
+
+
+def test_with_the_store_down_bg_says_how_to_start_the_suite(gateway: GatewayProcess, tmp_path: Path) -> None:
+    with contextlib.ExitStack() as running:
+        with redis_server() as url:
+            process = running.enter_context(GatewayProcess(replace(gateway.settings, redis_url=url)))
+        code, out, err = Bg(tmp_path / "bg", process.address)("guest", "Nobody")  # its Redis is gone
+    assert code != 0 and out == ""
+    assert f"the gateway at {process.address} answers, but " in err and "`make run`" in err, err
+    assert "UNAVAILABLE" not in err
