@@ -44,7 +44,6 @@ class Client:
     token: str
     out: IO[str]
     inp: IO[str]
-    sleep: Callable[[float], None] = time.sleep
     waits: list[float] = field(default_factory=list)  # the rate-limit waits taken, for people and tests
 
     def __post_init__(self) -> None:
@@ -67,37 +66,37 @@ class Client:
     def call(self, method: Callable[..., R], request: Any, *, signed_in: bool = True) -> R:
         """`method(request)` with the token; after a rate-limit refusal, wait as told and try again."""
         metadata = self.auth if signed_in else ()
-        for attempt in range(MAX_RATE_LIMIT_RETRIES + 1):
+        attempt = 0
+        while True:
             try:
                 return method(request, metadata=metadata)
             except grpc.RpcError as error:
-                wait = retry_after(error)
-                if wait is None or attempt == MAX_RATE_LIMIT_RETRIES:
-                    raise
-                self.waits.append(wait)
-                self.sleep(wait)
-        raise AssertionError("unreachable")
+                self._wait_out(error, attempt)
+                attempt += 1
 
     def watch(self, game_id: str) -> Iterator[gateway_pb2.WatchGameResponse]:
         """The game's watch stream, from its current view on; reopened after a rate-limit refusal from
         the last version received."""
-        seen = 0
+        seen = attempt = 0
         while True:
             try:
-                stream = self.games.WatchGame(
-                    gateway_pb2.WatchGameRequest(game_id=game_id, from_version=seen), metadata=self.auth
-                )
-                for change in stream:
+                request = gateway_pb2.WatchGameRequest(game_id=game_id, from_version=seen)
+                for change in self.games.WatchGame(request, metadata=self.auth):
                     if change.HasField("game"):
-                        seen = change.game.version
+                        seen, attempt = change.game.version, 0
                     yield change
                 return
             except grpc.RpcError as error:
-                wait = retry_after(error)
-                if wait is None:
-                    raise
-                self.waits.append(wait)
-                self.sleep(wait)
+                self._wait_out(error, attempt)
+                attempt += 1
+
+    def _wait_out(self, error: grpc.RpcError, attempt: int) -> None:
+        """Sleep as long as a rate-limit refusal asks; raise any other error, or after too many tries."""
+        wait = retry_after(error)
+        if wait is None or attempt >= MAX_RATE_LIMIT_RETRIES:
+            raise error
+        self.waits.append(wait)
+        time.sleep(wait)
 
     def say(self, text: str = "") -> None:
         """Print a line."""
