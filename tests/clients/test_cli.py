@@ -3,40 +3,13 @@ real rules services, Redis and a worker playing the bots."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 import time
-from pathlib import Path
 
-import pytest
-
-from tests.deploy import facts
-from tests.gateway.support import GatewayProcess
+from tests.clients.conftest import Bg
 
 
-@pytest.fixture
-def bg(tmp_path: Path, gateway: GatewayProcess):  # type: ignore[no-untyped-def]
-    """Run `bg ARGS...` with some standard input; (exit code, output, errors)."""
-    env = {**os.environ, "BG_HOME": str(tmp_path / "bg"), "BG_GATEWAY": gateway.address}
-
-    def run(*args: str, stdin: str = "", timeout: float = 300) -> tuple[int, str, str]:
-        result = subprocess.run(
-            [sys.executable, "-m", "cli", *args],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=facts.ROOT,
-            timeout=timeout,
-        )
-        return result.returncode, result.stdout, result.stderr
-
-    return run
-
-
-def test_bg_plays_a_whole_game_against_bots_then_watches_and_replays_it(bg, worker: None) -> None:  # type: ignore[no-untyped-def]
+def test_bg_plays_a_whole_game_against_bots_then_watches_and_replays_it(bg: Bg, worker: None) -> None:
     code, out, err = bg("guest", "Alice")
     assert code == 0 and "signed in as Alice" in out, err
     code, out, err = bg("titles")
@@ -54,6 +27,15 @@ def test_bg_plays_a_whole_game_against_bots_then_watches_and_replays_it(bg, work
     assert "to act: seat" in out
     assert "Final scores:" in out and "winner" in out
     assert out.count("played: ") == len(prompts)
+    # The whole table once, then only what changed: the buildings for sale are not reprinted at every move.
+    assert re.search(r"^  round 1, governor: seat \d ", out, re.M) and "goods: 0 corn" in out
+    assert re.search(r"^  hacienda\s+cost  2  1 VP", out, re.M)
+    assert len(prompts) > 20 and out.count("Buildings for sale") < len(prompts) / 2
+    assert "passes in row" not in out and "picks:" not in out
+    # One seat numbering: the table's, the events' and the record's.
+    mine = re.search(r"to act: seat (\d) Alice \(you\)", out)
+    assert mine and re.search(rf"^  \* Seat {mine.group(1)} chose the ", out, re.M)
+    seat = mine.group(1)
 
     code, out, err = bg("watch", game_id.group(1))
     assert code == 0 and "game over" in out and "Final scores:" in out, err
@@ -61,7 +43,7 @@ def test_bg_plays_a_whole_game_against_bots_then_watches_and_replays_it(bg, work
     code, out, err = bg("replay", game_id.group(1))
     assert code == 0, err
     assert re.search(r"replay consistent: (\d+) actions re-applied", out)
-    assert re.search(r"^\s+\d+\s+seat \d Alice: ", out, re.M)
+    assert re.search(rf"^\s+\d+\s+seat {seat} Alice: ", out, re.M)
 
     # The worker scores the game and rates its players shortly after it ends.
     deadline = time.monotonic() + 30
@@ -74,7 +56,18 @@ def test_bg_plays_a_whole_game_against_bots_then_watches_and_replays_it(bg, work
     assert re.search(r"^\s+\d+\s+Alice\s+-?\d+\.\d\s+1\s+[01]$", out, re.M), out
 
 
-def test_bg_asks_again_on_a_bad_answer_and_leaves_on_q(bg, worker: None) -> None:  # type: ignore[no-untyped-def]
+def test_bg_plays_a_whole_glen_more_game_on_a_drawn_territory(bg: Bg, worker: None) -> None:
+    assert bg("guest", "Gwen")[0] == 0
+    code, out, err = bg("new", "glenmore", "--seats", "2", "--bots", "1", "--play", stdin="1\n" * 5000)
+    assert code == 0, err
+    assert "Final scores:" in out and "winner" in out
+    assert "Rondel (spaces 0-13)" in out and re.search(r"^  space 13: ", out, re.M)
+    assert re.search(r"^Territory of seat \d Gwen \(you\)$", out, re.M)
+    assert re.search(r"=\s+Start village \[(68|69)\]\s+=", out), "the start village, its road drawn"
+    assert "~ river (runs north-south)" in out
+
+
+def test_bg_asks_again_on_a_bad_answer_and_leaves_on_q(bg: Bg, worker: None) -> None:
     assert bg("guest", "Bob")[0] == 0
     code, out, err = bg("new", "puertorico", "--seats", "3", "--bots", "2", "--play", stdin="x\n0\n999\nq\n")
     assert code == 0, err
@@ -82,12 +75,12 @@ def test_bg_asks_again_on_a_bad_answer_and_leaves_on_q(bg, worker: None) -> None
     assert "left the game; `bg play " in out
 
 
-def test_bg_without_a_session_says_how_to_sign_in(bg) -> None:  # type: ignore[no-untyped-def]
+def test_bg_without_a_session_says_how_to_sign_in(bg: Bg) -> None:
     code, _, err = bg("lobbies")
     assert code != 0 and "bg guest NAME" in err
 
 
-def test_bg_reports_gateway_refusals_with_their_code(bg) -> None:  # type: ignore[no-untyped-def]
+def test_bg_reports_gateway_refusals_with_their_code(bg: Bg) -> None:
     assert bg("guest", "Carol")[0] == 0
     code, _, err = bg("new", "chess", "--seats", "2")
     assert code == 1 and err.startswith("bg: NOT_FOUND:")

@@ -323,6 +323,35 @@ def test_starting_creates_the_game_and_closes_the_lobby_to_joins(new_client) -> 
     assert (code, info.reason) == (PRECONDITION, "LOBBY_NOT_OPEN")
 
 
+def test_a_host_may_give_every_seat_to_bots_and_watch(new_client) -> None:  # type: ignore[no-untyped-def]
+    host = guest(new_client, "host")
+    lobby = create(host, 3)
+    add_bot(host, lobby.lobby_id)
+    add_bot(host, lobby.lobby_id)
+    code, info = refused(host.lobbies.AddBot, gateway_pb2.AddBotRequest(lobby_id=lobby.lobby_id), host.auth)
+    assert (code, info.reason) == (PRECONDITION, "LOBBY_FULL"), "an unnumbered bot never unseats the host"
+    full = add_bot(host, lobby.lobby_id, seat=0, strength=gateway_pb2.BOT_STRENGTH_HEURISTIC)
+    assert me(host).player_id not in seated(full) and all(seat.player.bot for seat in full.seats)
+    assert (
+        full.host_player_id == me(host).player_id
+        and full.seats[0].bot_strength == gateway_pb2.BOT_STRENGTH_HEURISTIC
+    )
+
+    started = start(host, full)
+    view = game_view(host, started.game_id)
+    assert not view.HasField("seat") and not view.legal_actions, "the host watches as a spectator"
+    assert len(view.seats) == 3 and all(seat.player.bot for seat in view.seats)
+
+
+def test_a_host_without_a_seat_closes_the_lobby_by_leaving(new_client) -> None:  # type: ignore[no-untyped-def]
+    host = guest(new_client, "host")
+    lobby = create(host, 2)
+    add_bot(host, lobby.lobby_id, seat=0)
+    leave = gateway_pb2.LeaveLobbyRequest(lobby_id=lobby.lobby_id)
+    assert host.lobbies.LeaveLobby(leave, metadata=host.auth).lobby.status == CLOSED
+    assert lobby.lobby_id not in [found.lobby_id for found in listed(host, page_size=100).lobbies]
+
+
 def test_fixed_seating_keeps_the_lobby_order(new_client) -> None:  # type: ignore[no-untyped-def]
     host, player = guest(new_client, "host"), guest(new_client, "player")
     for _ in range(3):
