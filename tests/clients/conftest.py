@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.gateway.support import GatewayProcess, gateway_settings, redis_server, rules_servers
-from tests.workers.support import start_worker_process, stop_worker_process
+from deploy.throwaway import redis_server, rules_servers, start_worker_process, stop_worker_process
+from tests.gateway.support import GatewayProcess, gateway_settings
 
 
 @pytest.fixture(scope="package")
