@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from services.common import registry
 from tests.deploy import facts
 from tests.gateway.support import GatewayProcess
+from tests.titles import TITLE
 
 
 @pytest.fixture
@@ -36,15 +38,17 @@ def bg(tmp_path: Path, gateway: GatewayProcess):  # type: ignore[no-untyped-def]
     return run
 
 
-def test_bg_plays_a_whole_game_against_bots_then_watches_and_replays_it(bg, worker: None) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("title", list(registry.games()))
+def test_bg_plays_a_whole_game_against_bots_then_watches_and_replays_it(bg, worker: None, title: str) -> None:  # type: ignore[no-untyped-def]
     code, out, err = bg("guest", "Alice")
     assert code == 0 and "signed in as Alice" in out, err
     code, out, err = bg("titles")
     assert code == 0, err
-    assert re.search(r"^puertorico\s+Puerto Rico \(\d-\d players\)", out, re.M)
+    info = registry.get(title).info
+    assert re.search(rf"^{title}\s+{re.escape(info.display_name)} \(\d-\d players\)", out, re.M)
 
     # Always the first legal action: enough answers for any game, and the game must end before them.
-    code, out, err = bg("new", "puertorico", "--seats", "3", "--bots", "2", "--play", stdin="1\n" * 5000)
+    code, out, err = bg("new", title, "--seats", "3", "--bots", "2", "--play", stdin="1\n" * 5000)
     assert code == 0, err
     game_id = re.search(r"game (\S+) started", out)
     assert game_id, out
@@ -66,7 +70,7 @@ def test_bg_plays_a_whole_game_against_bots_then_watches_and_replays_it(bg, work
     # The worker scores the game and rates its players shortly after it ends.
     deadline = time.monotonic() + 30
     while True:
-        code, out, err = bg("leaderboard", "puertorico")
+        code, out, err = bg("leaderboard", title)
         assert code == 0, err
         if "Alice" in out or time.monotonic() > deadline:
             break
@@ -76,7 +80,7 @@ def test_bg_plays_a_whole_game_against_bots_then_watches_and_replays_it(bg, work
 
 def test_bg_asks_again_on_a_bad_answer_and_leaves_on_q(bg, worker: None) -> None:  # type: ignore[no-untyped-def]
     assert bg("guest", "Bob")[0] == 0
-    code, out, err = bg("new", "puertorico", "--seats", "3", "--bots", "2", "--play", stdin="x\n0\n999\nq\n")
+    code, out, err = bg("new", TITLE, "--seats", "3", "--bots", "2", "--play", stdin="x\n0\n999\nq\n")
     assert code == 0, err
     assert out.count("type a number from 1 to") == 3
     assert "left the game; `bg play " in out

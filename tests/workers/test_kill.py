@@ -16,6 +16,7 @@ from deploy import throwaway
 from gateway import keys
 from gateway.settings import Settings
 from tests.gateway.support import GatewayProcess, gateway_settings, redis_server
+from tests.titles import TITLE
 from tests.workers.support import bot_seat, finalized, new_game, wait_for
 from workers import scoring
 
@@ -60,7 +61,7 @@ def test_a_worker_killed_in_a_bot_turn_loses_nothing_and_applies_nothing_twice(
     second = None
     try:
         seats = [bot_seat(own_gateway, 0, "search"), bot_seat(own_gateway, 1, "search")]
-        game_id = new_game(own_gateway, "puertorico", seats)
+        game_id = new_game(own_gateway, TITLE, seats)
         wait_for(
             lambda: "workers.take_turn" in running_tasks(client), 60, "the first worker to take a bot turn"
         )
@@ -79,7 +80,7 @@ def test_a_worker_killed_in_a_bot_turn_loses_nothing_and_applies_nothing_twice(
         ] == list(range(1, final + 1))
         assert own_gateway.run(scoring.finalize(own_gateway.app, game_id)) is False  # type: ignore[arg-type]
         for seat in seats:
-            assert client.hget(keys.rating("puertorico", seat.player.player_id), "games") == b"1"
+            assert client.hget(keys.rating(TITLE, seat.player.player_id), "games") == b"1"
         wait_for(lambda: client.hlen("unacked") == 0, 30, "every task to be acknowledged")
     finally:
         throwaway.stop_worker_process(first, signal.SIGKILL)
