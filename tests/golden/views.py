@@ -4,7 +4,8 @@ field order, and the lines that changed between two such renderings.
 Paths name fields (`table.players[2].doubloons`, `[key]` for map entries); enums print their value
 names, booleans true/false, strings quoted, bytes in hex, repeated scalars as one `[a, b]` line. A
 field without presence prints even at its default, so a change to zero shows; one with presence
-prints only when set.
+prints only when set. Unlike `cli.render`, which words a view for people and leaves empty fields
+out, this keeps every value at a stable path, so a diff names the field that changed.
 """
 
 from __future__ import annotations
