@@ -74,9 +74,9 @@ def _view_label(index: int) -> str:
 
 def _view_lines(views: list[Lines]) -> list[str]:
     return [
-        f"{EVENT_INDENT}{_view_label(index)}  {path}: {value}"
+        f"{EVENT_INDENT}{_view_label(index)}  {line}"
         for index, lines in enumerate(views)
-        for path, value in lines.items()
+        for line in [f"{path}: {value}" for path, value in lines.items()] or ["(the spectator's)"]
     ]
 
 
