@@ -37,7 +37,7 @@ def lobby_options(game: Game, config: Message) -> dict[str, str]:
 def example_lobbies() -> list[tuple[str, str, dict[str, str]]]:
     """(title, example config name, lobby options) of every registered game's example configs
     (services.common.game.example_configs), after (title, "", {}) for each game's defaults."""
-    defaults = [(name, "", {}) for name in registry.games()]
+    defaults: list[tuple[str, str, dict[str, str]]] = [(name, "", {}) for name in registry.games()]
     examples = [
         (name, config_name, lobby_options(game, config))
         for name, game in registry.games().items()

@@ -7,8 +7,7 @@ import re
 
 import pytest
 
-from services.common import registry
-from tests.golden import cases, expected, golden_path, render, stale_files
+from tests.golden import cases, expected, golden_path, rendered, stale_files
 
 MAX_DIFF_LINES = 80
 
@@ -20,7 +19,7 @@ def test_playthrough_matches_golden_file(game_name: str, player_count: int, conf
     """The stored playthrough is exactly what the engine plays now for the same seed and choices."""
     path = golden_path(game_name, player_count, config)
     assert path.exists(), f"{path} is missing: run `make golden` to create it"
-    now = render(registry.get(game_name), player_count, config)
+    now = rendered(game_name, player_count, config)
     stored = path.read_text()
     if now != stored:
         diff = list(

@@ -10,6 +10,8 @@ out, this keeps every value at a stable path, so a diff names the field that cha
 
 from __future__ import annotations
 
+from typing import Any
+
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
@@ -17,16 +19,17 @@ Lines = dict[str, str]
 ABSENT = "(absent)"
 
 
-def _scalar(field: FieldDescriptor, value: object) -> str:
+def _scalar(field: Any, value: Any) -> str:
+    """One value of `field` (a FieldDescriptor) as text."""
     if field.type == FieldDescriptor.TYPE_ENUM:
-        known = field.enum_type.values_by_number.get(value)  # type: ignore[arg-type]
+        known = field.enum_type.values_by_number.get(value)
         return known.name if known else str(value)
     if field.type == FieldDescriptor.TYPE_BOOL:
         return "true" if value else "false"
     if field.type == FieldDescriptor.TYPE_STRING:
         return repr(value)
     if field.type == FieldDescriptor.TYPE_BYTES:
-        return bytes(value).hex() or "''"  # type: ignore[call-overload]
+        return bytes(value).hex() or "''"
     return str(value)
 
 
