@@ -27,7 +27,7 @@ TS_STAMP := $(TS_CLIENT)/node_modules/.stamp
 BG := $(VENV)/bin/bg
 SETUP_STAMPS := $(VENV_STAMP) $(PTH_STAMP) $(GEN_STAMP) $(BUF_STAMP) $(TS_STAMP) $(BG)
 
-.PHONY: help setup protos run test lint bench golden clean
+.PHONY: help setup protos run test lint bench golden deploy-files clean
 
 help: ## List the targets with what they do
 	@echo "Usage: make TARGET"
@@ -57,6 +57,9 @@ bench: $(SETUP_STAMPS) ## Run the benchmarks
 
 golden: $(SETUP_STAMPS) ## Regenerate the golden playthroughs on purpose
 	$(PY) -m tests.golden --regenerate
+
+deploy-files: $(SETUP_STAMPS) ## Regenerate the compose, Prometheus and Kubernetes files of the rules services from the registry
+	$(PY) -m deploy.generate
 
 clean: ## Remove generated code and caches (keeps .venv and node_modules)
 	rm -rf $(GEN) .pytest_cache .mypy_cache .ruff_cache

@@ -111,6 +111,19 @@ class Messages:
 
 ExampleConfigs = tuple[tuple[str, Message], ...]
 
+
+@dataclass(frozen=True)
+class PerformanceTargets:
+    """What a game's engine should reach, as `make bench` measures it; None where no target is set."""
+
+    games_per_second_4p: float | None = None  # random 4-player games per second on one core
+    apply_over_echo_p50: float | None = None  # ApplyAction p50 over a bare gRPC echo of its bytes
+    state_bytes_4p: int | None = None  # serialized mid-game 4-player state, at most
+
+
+NO_TARGETS = PerformanceTargets()
+
+
 S = TypeVar("S")  # a game's native state
 A = TypeVar("A")  # a game's native action
 C = TypeVar("C")  # a game's native config
@@ -179,6 +192,8 @@ class Game(Generic[S, A, C]):
     example_configs: ExampleConfigs = ()
     """Named Config messages, besides the defaults, that the generic suites (conformance, golden
     playthroughs, bench) also cover: settings that change the rules enough to need their own."""
+    targets: PerformanceTargets = NO_TARGETS
+    """The figures `make bench` holds the game to."""
     exact_state_round_trip: bool = False
     """Decoding the encoding of any state it reaches gives a state equal to it in every attribute,
     so a rules service may answer from the native state it encoded instead of decoding those bytes

@@ -10,7 +10,17 @@ from typing import Any
 
 from google.protobuf.message import Message
 
-from services.common.game import ExampleConfigs, Game, GameInfo, Messages, Policy, Sampler, Scores
+from services.common.game import (
+    NO_TARGETS,
+    ExampleConfigs,
+    Game,
+    GameInfo,
+    Messages,
+    PerformanceTargets,
+    Policy,
+    Sampler,
+    Scores,
+)
 from services.common.rng import Rng
 
 
@@ -28,6 +38,7 @@ def modular_game(
     heuristic_action: Policy[Any, Any] | None = None,
     determinize: Sampler[Any] | None = None,
     example_configs: ExampleConfigs = (),
+    targets: PerformanceTargets = NO_TARGETS,
     exact_state_round_trip: bool = False,
 ) -> Game[Any, Any, Any]:
     """The game whose engine, labels and codec are those modules' functions. Without a
@@ -66,5 +77,6 @@ def modular_game(
         heuristic_action=heuristic_action,
         determinize=determinize,
         example_configs=example_configs,
+        targets=targets,
         exact_state_round_trip=exact_state_round_trip,
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from boardgame.glenmore.v1 import glenmore_pb2 as pb
 
-from services.common.game import Game, GameInfo, Messages, OptionInfo
+from services.common.game import Game, GameInfo, Messages, OptionInfo, PerformanceTargets
 from services.common.modular import modular_game
 from services.common.rng import Rng
 from services.glenmore import bot, codec, engine, labels, setup
@@ -101,5 +101,6 @@ GLEN_MORE: Game[State, Action, Config] = modular_game(
     # Configs the generic suites (conformance, golden playthroughs, bench) cover besides the defaults:
     # hidden VP (option public_vp off) exercises every hidden-information check on the VP.
     example_configs=(("hidden-vp", pb.Config(public_vp=False)),),
+    targets=PerformanceTargets(games_per_second_4p=200),
     exact_state_round_trip=codec.EXACT_STATE_ROUND_TRIP,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from boardgame.puertorico.v1 import puertorico_pb2 as pb
 
-from services.common.game import Game, GameInfo, Messages, OptionInfo
+from services.common.game import Game, GameInfo, Messages, OptionInfo, PerformanceTargets
 from services.common.modular import modular_game
 from services.common.rng import Rng
 from services.puertorico import bot, codec, engine, labels, setup
@@ -161,5 +161,6 @@ PUERTO_RICO: Game[State, Action, Config] = modular_game(
         (BUILDING_SET_DRAFT, pb.Config(buildings=pb.BUILDING_SET_DRAFT)),
         (BUILDING_SET_RANDOM, pb.Config(buildings=pb.BUILDING_SET_RANDOM)),
     ),
+    targets=PerformanceTargets(games_per_second_4p=150, apply_over_echo_p50=2.0, state_bytes_4p=4096),
     exact_state_round_trip=codec.EXACT_STATE_ROUND_TRIP,
 )

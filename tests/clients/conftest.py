@@ -14,9 +14,9 @@ from pathlib import Path
 import grpc
 import pytest
 
+from deploy.throwaway import redis_server, rules_servers, start_worker_process, stop_worker_process
 from tests.deploy import facts
-from tests.gateway.support import Client, GatewayProcess, gateway_settings, redis_server, rules_servers
-from tests.workers.support import start_worker_process, stop_worker_process
+from tests.gateway.support import Client, GatewayProcess, gateway_settings
 
 
 @pytest.fixture(scope="package")

@@ -10,6 +10,9 @@ from boardgame.gateway.v1 import gateway_pb2
 
 from tests.clients.conftest import Bg
 from tests.gateway.support import Client
+from tests.titles import GAME, TITLE
+
+SEATS = GAME.info.min_players  # the fewest seats the title plays with
 
 
 def game_of(out: str) -> str:
@@ -34,7 +37,7 @@ def open_lobbies_hosted(api: Client) -> list[gateway_pb2.Lobby]:
 
 def test_bg_new_seats_heuristic_bots_by_default(bg: Bg, channel: grpc.Channel) -> None:
     assert bg("guest", "Hana")[0] == 0
-    code, out, err = bg("new", "puertorico", "--seats", "2", "--bots", "1")
+    code, out, err = bg("new", TITLE, "--seats", str(SEATS), "--bots", "1")
     assert code == 0 and "Heuristic bot " in out, err
     seats = view(bg.api(channel), game_of(out)).seats
     assert [seat.bot_strength for seat in seats if seat.player.bot] == [gateway_pb2.BOT_STRENGTH_HEURISTIC]
@@ -42,17 +45,17 @@ def test_bg_new_seats_heuristic_bots_by_default(bg: Bg, channel: grpc.Channel) -
 
 def test_bg_new_with_a_bot_on_every_seat_starts_a_game_to_watch(bg: Bg, channel: grpc.Channel) -> None:
     assert bg("guest", "Ivo")[0] == 0
-    code, out, err = bg("new", "puertorico", "--seats", "4", "--bots", "4")
+    code, out, err = bg("new", TITLE, "--seats", str(SEATS), "--bots", str(SEATS))
     assert code == 0, err
     game = view(bg.api(channel), game_of(out))
     assert not game.HasField("seat"), "the host watches"
-    assert len(game.seats) == 4 and all(seat.player.bot for seat in game.seats)
+    assert len(game.seats) == SEATS and all(seat.player.bot for seat in game.seats)
     assert open_lobbies_hosted(bg.api(channel)) == []
 
 
 def test_bg_new_watches_a_bots_only_game_to_its_end(bg: Bg, worker: None) -> None:
     assert bg("guest", "Jan")[0] == 0
-    code, out, err = bg("new", "glenmore", "--seats", "2", "--bots", "2", "--play")
+    code, out, err = bg("new", TITLE, "--seats", str(SEATS), "--bots", str(SEATS), "--play")
     assert code == 0, err
     assert "you have no seat in this game: watching it" in out and "your move" not in out
     assert "Final scores:" in out
@@ -60,7 +63,7 @@ def test_bg_new_watches_a_bots_only_game_to_its_end(bg: Bg, worker: None) -> Non
 
 def test_a_failed_bg_new_leaves_no_lobby_behind(bg: Bg, channel: grpc.Channel) -> None:
     assert bg("guest", "Kim")[0] == 0
-    code, _, err = bg("new", "puertorico", "--seats", "2", "--bots", "3")
+    code, _, err = bg("new", TITLE, "--seats", str(SEATS), "--bots", str(SEATS + 1))
     assert code == 1 and "every seat of the lobby is taken" in err
     assert re.search(r"^bg: closed the lobby \w+$", err, re.M)
     assert open_lobbies_hosted(bg.api(channel)) == []
@@ -68,7 +71,7 @@ def test_a_failed_bg_new_leaves_no_lobby_behind(bg: Bg, channel: grpc.Channel) -
 
 def test_bg_resign_hands_the_seat_to_a_bot(bg: Bg, channel: grpc.Channel) -> None:
     assert bg("guest", "Lea")[0] == 0
-    code, out, err = bg("new", "puertorico", "--seats", "2", "--bots", "1")
+    code, out, err = bg("new", TITLE, "--seats", str(SEATS), "--bots", "1")
     assert code == 0, err
     game_id = game_of(out)
     code, out, err = bg("resign", game_id)
