@@ -9,7 +9,8 @@ over gRPC health), prints where everything listens, and stops everything on Ctrl
 
 Environment: LOCAL_HOST (default 127.0.0.1), RULES_BASE_PORT (50051), METRICS_BASE_PORT (9101),
 REDIS_URL (use this Redis, start none), REDIS_PORT (6379), DATA_DIR (./data), READY_TIMEOUT_SECONDS (30),
-INSTALL_REDIS (1: install Debian's redis-server when missing and running as root; 0: never).
+INSTALL_PACKAGES (1: install Debian's redis-server when missing and running as root; 0: never; see
+deploy.programs).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import contextlib
 import functools
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -31,6 +31,7 @@ from pathlib import Path
 from types import FrameType
 from typing import IO
 
+from deploy import programs
 from deploy.probe import serving
 from services.common.registry import GAME_MODULES
 from services.common.servicer import SERVICE_NAME
@@ -87,11 +88,12 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
     data_dir = Path(environ.get("DATA_DIR", str(ROOT / "data")))
     rows: list[Row] = []
     notes: list[str] = []
+    redis_notes: list[str] = []
     shared_env: dict[str, str] = {}
 
     if environ.get("REDIS_URL"):
         notes.append(f"Redis: using REDIS_URL={environ['REDIS_URL']}; no local Redis started.")
-    elif redis_server_binary(environ, notes):
+    elif binary := programs.installed("redis-server", environ, redis_notes):
         redis_port = int(environ.get("REDIS_PORT", "6379"))
         redis_dir = data_dir / "redis"
         redis_dir.mkdir(parents=True, exist_ok=True)
@@ -100,7 +102,7 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
             Row(
                 name="redis",
                 argv=[
-                    "redis-server",
+                    binary,
                     "--bind",
                     host,
                     "--port",
@@ -119,10 +121,10 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
         )
     else:
         notes.append(
-            "Redis: redis-server is not on PATH and REDIS_URL is not set, so no Redis runs. The rules "
-            "services do not need it; the gateway and workers do. Install "
-            "redis-server (for example `apt-get install redis-server`) or set REDIS_URL."
+            "Redis: REDIS_URL is not set and no Redis runs: the rules services do not need it; the "
+            f"gateway and workers do. {programs.missing_hint('redis-server')} Or set REDIS_URL."
         )
+    notes[:0] = [f"Redis: {note}" for note in redis_notes]
 
     for index, module in enumerate(GAME_MODULES):
         address = f"{host}:{rules_base + index}"
@@ -299,23 +301,6 @@ def readable(line: str) -> str:
     fields = " ".join(f"{key}={value}" for key, value in entry.items())
     text = f"{level:<7} {message} {fields}".rstrip()
     return f"{text}\n{exception}" if exception else text
-
-
-def redis_server_binary(environ: Mapping[str, str], notes: list[str]) -> str | None:
-    """The redis-server to run: the one on PATH, else Debian's package installed when running as root
-    with apt-get (INSTALL_REDIS=0 skips that); None, with a note, when there is none."""
-    found = shutil.which("redis-server")
-    if found or environ.get("INSTALL_REDIS", "1") == "0":
-        return found
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
-        notes.append("Redis: redis-server is not installed; installing Debian's package redis-server.")
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "redis-server"]
-        if subprocess.run(install, env=env, stdout=subprocess.DEVNULL, check=False).returncode != 0:
-            subprocess.run(["apt-get", "update", "-qq"], env=env, stdout=subprocess.DEVNULL, check=False)
-            subprocess.run(install, env=env, stdout=subprocess.DEVNULL, check=False)
-        return shutil.which("redis-server")
-    return None
 
 
 def usage(rows: list[Row]) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import shutil
+import os
 import socket
 import subprocess
 import tempfile
@@ -19,6 +19,7 @@ import redis
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from grpc_health.v1 import health_pb2
 
+from deploy import programs
 from gateway.app import Dispatcher, Gateway
 from gateway.server import connect, create_server
 from gateway.settings import Settings
@@ -35,11 +36,13 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def redis_server() -> Iterator[str]:
-    """A throwaway redis-server; yields its URL."""
-    binary = shutil.which("redis-server")
+    """A throwaway redis-server (installed first if missing, as `make test` does); yields its URL."""
+    notes: list[str] = []
+    binary = programs.installed("redis-server", os.environ, notes)
     if binary is None:
-        raise RuntimeError("redis-server is not installed (`.ci/run` installs it)")
+        raise RuntimeError(programs.missing_hint("redis-server"))
     port = free_port()
+    url = f"redis://127.0.0.1:{port}/0"
     with tempfile.TemporaryDirectory() as data:
         process = subprocess.Popen(
             [
@@ -57,14 +60,14 @@ def redis_server() -> Iterator[str]:
             ],
             stdout=subprocess.DEVNULL,
         )
-        client = redis.Redis(port=port)
+        client = redis.Redis.from_url(url)
         try:
             for _ in range(200):
                 with contextlib.suppress(redis.ConnectionError):
                     if client.ping():
                         break
                 time.sleep(0.02)
-            yield f"redis://127.0.0.1:{port}/0"
+            yield url
         finally:
             client.close()
             process.terminate()
