@@ -35,6 +35,8 @@ def create_app(settings: Settings, worker: WorkerSettings) -> Celery:
         worker_prefetch_multiplier=1,
         worker_hijack_root_logger=False,
         broker_connection_retry_on_startup=True,
+        broker_use_ssl=settings.redis_tls.options(broker),
+        redis_backend_use_ssl=settings.redis_tls.options(broker),
         broker_transport_options={
             "visibility_timeout": worker.visibility_timeout_seconds,
             # Look for tasks of dead workers (unacknowledged past the visibility timeout) every 5 s.
