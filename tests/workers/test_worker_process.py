@@ -7,11 +7,17 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
+
+from celery import Celery
+
+from tests.gateway.support import free_port, redis_server
+from tests.workers.support import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 SWEEPS = 3  # sweeps the metrics count before the log is read
@@ -63,3 +69,23 @@ def test_a_bad_setting_exits_non_zero_with_a_line_naming_it(tmp_path: Path) -> N
     assert critical == [
         "worker failed: REDIS_TLS_CERT_REQS must be one of required, optional, none, not 'maybe'"
     ]
+
+
+def test_clock_sweeps_log_at_debug_and_other_tasks_at_info(tmp_path: Path) -> None:
+    log = tmp_path / "worker.log"
+    port = free_port()
+    with redis_server() as url:
+        worker = run_worker(log, {"REDIS_URL": url, "RULES_ADDRESSES": "", "METRICS_PORT": str(port)})
+        client = Celery("test", broker=url, set_as_current=False)
+        try:
+            wait_for(lambda: succeeded(port, "workers.sweep_clocks") >= SWEEPS, 60, f"{SWEEPS} clock sweeps")
+            client.send_task("workers.on_deadline", args=["no-such-game"])
+            wait_for(lambda: succeeded(port, "workers.on_deadline") >= 1, 60, "the deadline task")
+        finally:
+            os.killpg(worker.pid, signal.SIGTERM)
+            assert worker.wait(30) == 0
+            client.close()
+    info = [line["message"] for line in log_lines(log) if line["level"] == "info"]
+    assert not [message for message in info if "sweep_clocks" in message], log.read_text()
+    deadline = [message for message in info if "workers.on_deadline" in message]
+    assert len(deadline) == 2 and "received" in deadline[0] and "succeeded" in deadline[1], info
