@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -103,6 +104,16 @@ def test_the_gateway_keeps_its_accounts_in_a_tls_redis(
             session = Client(channel).sign_in_as_guest("alice")
         assert session.token
         assert redis.Redis.from_url(tls_url, **tls.options(tls_url)).dbsize() > 0
+
+
+def test_the_operators_admin_command_works_on_a_tls_redis(tls_url: str, tls: RedisTls) -> None:
+    env = {**os.environ, **production_environment(tls_url, tls)}
+    command = [sys.executable, "-m", "gateway.admin", "create-api-key", "--operator", "ops"]
+    result = subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip()
 
 
 def test_a_worker_with_the_production_settings_plays_a_bot_game_over_tls(
