@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -18,6 +17,8 @@ from pathlib import Path
 
 import redis
 
+from deploy import programs
+from gateway.settings import RedisTls
 from services.common import registry
 from services.common.server import create_server as create_rules_server
 
@@ -32,37 +33,33 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def redis_server() -> Iterator[str]:
-    """A throwaway redis-server; yields its URL."""
-    binary = shutil.which("redis-server")
+def redis_server(tls: RedisTls | None = None) -> Iterator[str]:
+    """A throwaway redis-server (installed first if missing, as `make test` does); yields its URL.
+    With `tls`, it speaks TLS only (its certificate and CA are the ones named, and it asks clients for
+    theirs) and the URL is rediss://."""
+    notes: list[str] = []
+    binary = programs.installed("redis-server", os.environ, notes)
     if binary is None:
-        raise RuntimeError("redis-server is not installed (`.ci/run` installs it)")
+        raise RuntimeError(programs.missing_hint("redis-server"))
     port = free_port()
+    listen = ["--port", str(port)]
+    if tls is not None:
+        listen = ["--port", "0", "--tls-port", str(port), "--tls-cert-file", tls.cert_file]
+        listen += ["--tls-key-file", tls.key_file, "--tls-ca-cert-file", tls.ca_file]
+    url = f"{'rediss' if tls else 'redis'}://127.0.0.1:{port}/0"
     with tempfile.TemporaryDirectory() as data:
         process = subprocess.Popen(
-            [
-                binary,
-                "--port",
-                str(port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                data,
-            ],
+            [binary, *listen, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", data],
             stdout=subprocess.DEVNULL,
         )
-        client = redis.Redis(port=port)
+        client = redis.Redis.from_url(url, **(tls.options(url) if tls else {}))
         try:
             for _ in range(200):
                 with contextlib.suppress(redis.ConnectionError):
                     if client.ping():
                         break
                 time.sleep(0.02)
-            yield f"redis://127.0.0.1:{port}/0"
+            yield url
         finally:
             client.close()
             process.terminate()
