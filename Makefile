@@ -27,7 +27,7 @@ TS_STAMP := $(TS_CLIENT)/node_modules/.stamp
 BG := $(VENV)/bin/bg
 SETUP_STAMPS := $(VENV_STAMP) $(PTH_STAMP) $(GEN_STAMP) $(BUF_STAMP) $(TS_STAMP) $(BG)
 
-.PHONY: help setup protos run test lint bench golden clean
+.PHONY: help setup protos run test lint bench golden deploy-files clean
 
 help: ## List the targets with what they do
 	@echo "Usage: make TARGET"
@@ -35,7 +35,8 @@ help: ## List the targets with what they do
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk 'BEGIN {FS = ":.*## "} {printf "  %-8s %s\n", $$1, $$2}'
 
-setup: $(SETUP_STAMPS) ## Create .venv with the locked dependencies and `bg`, install buf and the TS client's packages, generate the protos
+setup: $(SETUP_STAMPS) ## Create .venv with the locked dependencies and `bg`, install buf and the TS client's packages, generate the protos, find or install redis-server and openssl
+	$(PY) -m deploy.programs
 
 protos: $(VENV_STAMP) ## Regenerate the Python code of every .proto into gen/ from scratch
 	$(call generate_protos)
@@ -43,7 +44,7 @@ protos: $(VENV_STAMP) ## Regenerate the Python code of every .proto into gen/ fr
 run: $(SETUP_STAMPS) ## Start the whole suite in the foreground: Redis, rules services, worker, gateway
 	$(PY) -m deploy.local
 
-test: $(SETUP_STAMPS) ## Run the test suite (sets up first if needed)
+test: setup ## Run the test suite (sets up first if needed)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: $(SETUP_STAMPS) ## Run ruff (lint and format check), mypy (services, gateway, workers, cli) and buf lint on the protos
@@ -57,6 +58,9 @@ bench: $(SETUP_STAMPS) ## Run the benchmarks
 
 golden: $(SETUP_STAMPS) ## Regenerate the golden playthroughs on purpose
 	$(PY) -m tests.golden --regenerate
+
+deploy-files: $(SETUP_STAMPS) ## Regenerate the compose, Prometheus and Kubernetes files of the rules services from the registry
+	$(PY) -m deploy.generate
 
 clean: ## Remove generated code and caches (keeps .venv and node_modules)
 	rm -rf $(GEN) .pytest_cache .mypy_cache .ruff_cache

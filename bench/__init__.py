@@ -2,39 +2,17 @@
 
 They measure, never assert: in-process random playouts per game and player count on one core,
 ApplyAction latency over gRPC on loopback next to a bare echo of the same payload, and the size of
-serialized mid-game states. Targets, where known, live in the table below, keyed by game name.
+serialized mid-game states, each next to the target its game declares (`Game.targets`).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-
-@dataclass(frozen=True)
-class Targets:
-    """What a game's figures should reach; None where no target is set."""
-
-    games_per_second_4p: float | None = None
-    apply_over_echo_p50: float | None = None
-    state_bytes_4p: int | None = None
-
-
-TARGETS: dict[str, Targets] = {
-    "puertorico": Targets(games_per_second_4p=150, apply_over_echo_p50=2.0, state_bytes_4p=4096),
-    "glenmore": Targets(games_per_second_4p=200),
-}
-
-NO_TARGETS = Targets()
 # A game's example configs (services.common.game.example_configs) are measured at the reference
 # player count and should reach this share of the default options' games per second.
 EXAMPLE_CONFIG_MIN_SHARE = 0.75
-
-
-def targets_for(game_name: str) -> Targets:
-    """The targets of a game (all None for a game without any)."""
-    return TARGETS.get(game_name, NO_TARGETS)
 
 
 def usable_cpus() -> list[int]:

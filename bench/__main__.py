@@ -8,14 +8,14 @@ import platform
 import sys
 import time
 
-from bench import EXAMPLE_CONFIG_MIN_SHARE, pin_to_cpu, table, targets_for, usable_cpus, verdict
+from bench import EXAMPLE_CONFIG_MIN_SHARE, pin_to_cpu, table, usable_cpus, verdict
 from bench.latency import measure_latency, median, percentile
 from bench.playouts import PlayoutRate, measure_playouts
 from bench.sizes import measure_sizes
 from bench.sizes import median as median_bytes
 from bench.workers import strength_table, worker_tables
 from services.common import registry
-from services.common.game import Game, example_configs
+from services.common.game import Game
 
 REFERENCE_PLAYERS = 4
 
@@ -30,15 +30,14 @@ def playout_table(games: list[Game], seconds: float) -> str:
     """Table (a): random playouts in-process, per game and player count."""
     rows = []
     for game in games:
-        target = targets_for(game.info.name).games_per_second_4p
         reference_rate = None
         for players in game.info.player_counts:
             rate = measure_playouts(game, players, seconds)
-            has_target = target is not None and players == REFERENCE_PLAYERS
             if players == reference_players(game):
                 reference_rate = rate.games_per_second
-            rows.append(_playout_row(game.info.name, players, rate, target if has_target else None))
-        for config_name, message in example_configs(game):
+            target = game.targets.games_per_second_4p if players == REFERENCE_PLAYERS else None
+            rows.append(_playout_row(game.info.name, players, rate, target))
+        for config_name, message in game.example_configs:
             players = reference_players(game)
             rate = measure_playouts(game, players, seconds, message)
             share = EXAMPLE_CONFIG_MIN_SHARE * reference_rate if reference_rate else None
@@ -66,7 +65,7 @@ def latency_table(games: list[Game], calls: int, server_cpu: int | None) -> str:
     for game in games:
         players = reference_players(game)
         result = measure_latency(game, players, calls, server_cpu)
-        target = targets_for(game.info.name).apply_over_echo_p50
+        target = game.targets.apply_over_echo_p50
         apply_p50, echo_p50 = median(result.apply_us), median(result.echo_us)
         ratio = apply_p50 / echo_p50
         rows.append(
@@ -108,7 +107,7 @@ def size_table(games: list[Game], playouts: int) -> str:
     for game in games:
         players = reference_players(game)
         sizes = measure_sizes(game, players, playouts)
-        target = targets_for(game.info.name).state_bytes_4p if players == REFERENCE_PLAYERS else None
+        target = game.targets.state_bytes_4p if players == REFERENCE_PLAYERS else None
         for what, values, limit in (
             ("state, mid-game", sizes.mid_state, target),
             ("state, whole game", sizes.all_states, None),

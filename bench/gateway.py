@@ -1,4 +1,5 @@
-"""Gateway under load: 100 concurrent Puerto Rico games on this machine, driven by client processes.
+"""Gateway under load: 100 concurrent games of the first registered title on this machine, driven by
+client processes.
 
 Processes: a redis-server, the game's rules service and the gateway (each a real process), plus
 client processes. Every game has four guest players, each watching the game on its own stream; the
@@ -33,11 +34,12 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from bench import table, unpin, verdict
 from bench.latency import percentile
 from deploy.probe import serving
+from deploy.throwaway import free_port, redis_server
 from gateway import keys
+from services.common import registry
 from services.common.rng import Rng
-from tests.gateway.support import free_port, redis_server
 
-TITLE = "puertorico"
+TITLE, TITLE_MODULE = next(iter(registry.games())), registry.GAME_MODULES[0]
 PLAYERS = 4
 TARGET_P50_OVER_FLOOR = 3.0
 TARGET_MOVES_PER_SECOND = 500
@@ -319,7 +321,7 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
     with redis_server() as redis_url:
         rules_port, gateway_port = free_port(), free_port()
         rules = _start(
-            [sys.executable, "-m", "services.puertorico"],
+            [sys.executable, "-m", TITLE_MODULE],
             {"RULES_ADDRESS": f"127.0.0.1:{rules_port}", "METRICS_PORT": "off"},
         )
         gateway_address = f"127.0.0.1:{gateway_port}"

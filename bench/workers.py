@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import signal
 import statistics
 import subprocess
 import time
@@ -27,6 +25,7 @@ from boardgame.gateway.v1 import gateway_pb2
 
 from bench import table, unpin, verdict
 from bench.latency import percentile
+from deploy import throwaway
 from gateway import keys
 from gateway.games import start_game
 from gateway.server import connect
@@ -96,23 +95,19 @@ def strength_table(titles: list[str], games: int, search_games: int, search_seco
 @contextlib.contextmanager
 def deployment(workers: int) -> Iterator[Settings]:
     """A throwaway redis-server, every rules service and `workers` worker processes."""
-    from tests.gateway.support import redis_server, rules_servers
-    from tests.workers.support import start_worker_process
-
     processes: list[subprocess.Popen[bytes]] = []
-    with redis_server() as url, rules_servers() as rules:
+    with throwaway.redis_server() as url, throwaway.rules_servers() as rules:
         addresses = tuple(rules.values())
         settings = replace(Settings(), redis_url=url, rules_addresses=addresses)
         try:
             for _ in range(workers):
-                processes.append(start_worker_process(url, ",".join(addresses), {"WORKER_BEAT": "0"}))
+                processes.append(
+                    throwaway.start_worker_process(url, ",".join(addresses), {"WORKER_BEAT": "0"})
+                )
             yield settings
         finally:
             for process in processes:
-                if process.poll() is None:
-                    os.killpg(process.pid, signal.SIGTERM)
-            for process in processes:
-                process.wait(30)
+                throwaway.stop_worker_process(process)
 
 
 async def _bot_latencies(

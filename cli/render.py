@@ -1,21 +1,37 @@
-"""Readable text for what the gateway sends: any title's view, events, scores and seats.
+"""Readable text for what the gateway sends, shared by every title: seats, events, scores, and the
+generic fallback that shows a title without a renderer of its own field by field.
 
-The client knows no game: a view is a `google.protobuf.Any` whose type the generated code of the
-title's package describes, so it is shown field by field, skipping what is empty.
+A table is drawn as blocks (a heading and its lines), so that after a move only the blocks, and the
+lines within them, that changed need printing (`cli.screen`).
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf import any_pb2, descriptor_pool, message_factory
-from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 INDENT = "  "
+
+
+@dataclass(frozen=True)
+class Block:
+    """One part of a table: a heading and its lines. A `whole` block (a drawing, such as a grid) is
+    reprinted in full when any line of it changes; otherwise only its changed lines are."""
+
+    heading: str
+    lines: tuple[str, ...]
+    whole: bool = False
+
+    def text(self) -> list[str]:
+        """The block as printed in full."""
+        return [self.heading, *(INDENT + line for line in self.lines)]
 
 
 @cache
@@ -43,22 +59,23 @@ def unpack(packed: any_pb2.Any) -> Message | None:
     return message
 
 
+def enum_word(enum: EnumDescriptor, number: int) -> str:
+    """An enum value for people: GOOD_CORN -> "corn", ROLE_PROSPECTOR_2 -> "prospector 2"."""
+    value = enum.values_by_number.get(number)
+    if value is None:
+        return str(number)
+    prefix = enum.values[0].name.removesuffix("UNSPECIFIED") if enum.values else ""
+    return value.name.removeprefix(prefix).lower().replace("_", " ")
+
+
 def _scalar(field: FieldDescriptor, value: object) -> str:
     if field.type == FieldDescriptor.TYPE_ENUM and field.enum_type is not None:
-        enum_value = field.enum_type.values_by_number.get(int(value))  # type: ignore[call-overload]
-        if enum_value is None:
-            return str(value)
-        prefix = _enum_prefix(field.enum_type.values[0].name) if field.enum_type.values else ""
-        return enum_value.name.removeprefix(prefix).lower().replace("_", " ")
+        return enum_word(field.enum_type, int(value))  # type: ignore[call-overload]
     if field.type == FieldDescriptor.TYPE_BOOL:
         return "yes" if value else "no"
     if field.type == FieldDescriptor.TYPE_BYTES:
         return bytes(value).hex()  # type: ignore[call-overload]
     return str(value)
-
-
-def _enum_prefix(zero_name: str) -> str:
-    return zero_name.removesuffix("UNSPECIFIED")
 
 
 def inline(message: Message, name_first: bool = False) -> str | None:
@@ -69,7 +86,7 @@ def inline(message: Message, name_first: bool = False) -> str | None:
         if field.type == FieldDescriptor.TYPE_MESSAGE:
             return None
         text = (
-            ", ".join(_scalar(field, item) for item in value) if _repeated(field) else _scalar(field, value)
+            ", ".join(_scalar(field, item) for item in value) if field.is_repeated else _scalar(field, value)
         )
         parts.append(text if not parts and not name_first else f"{field.name.replace('_', ' ')} {text}")
     if not parts:
@@ -87,11 +104,11 @@ def message_lines(message: Message, depth: int = 0) -> list[str]:
         label = field.name.replace("_", " ")
         if field.type == FieldDescriptor.TYPE_MESSAGE and field.message_type is not None:
             if field.message_type.full_name == "google.protobuf.Any":
-                inner = unpack(value) if not _repeated(field) else None
+                inner = unpack(value) if not field.is_repeated else None
                 lines.extend([f"{pad}{label}:", *message_lines(inner, depth + 1)] if inner else [])
             elif field.message_type.GetOptions().map_entry:
                 lines.append(f"{pad}{label}: " + ", ".join(f"{k} {v}" for k, v in sorted(value.items())))
-            elif _repeated(field):
+            elif field.is_repeated:
                 flat = [inline(item) for item in value]
                 if all(item is not None for item in flat):
                     lines.append(f"{pad}{label}: " + "; ".join(str(item) for item in flat))
@@ -106,38 +123,52 @@ def message_lines(message: Message, depth: int = 0) -> list[str]:
                 else:
                     lines.append(f"{pad}{label}:")
                     lines.extend(message_lines(value, depth + 1))
-        elif _repeated(field):
+        elif field.is_repeated:
             lines.append(f"{pad}{label}: " + ", ".join(_scalar(field, item) for item in value))
         else:
             lines.append(f"{pad}{label}: {_scalar(field, value)}")
     return lines
 
 
-def _repeated(field: FieldDescriptor) -> bool:
-    return bool(field.is_repeated)
+def generic_blocks(view: Message, game: gateway_pb2.GameView) -> list[Block]:
+    """The fallback for a title without a renderer: one block per field of its view."""
+    blocks = []
+    fields = [field for field, _ in view.ListFields()]
+    for field in fields:
+        part = type(view)()
+        part.CopyFrom(view)
+        for other in fields:
+            if other is not field:
+                part.ClearField(other.name)
+        blocks.append(Block(field.name.replace("_", " "), tuple(message_lines(part))))
+    return blocks
 
 
 def seat_name(game: gateway_pb2.GameView, seat: int) -> str:
-    """Who plays a seat, for people."""
+    """Who plays a seat, for people: "seat 0 Alice (you)". Seats are numbered from 0, as in the
+    gateway's seats and the rules services' labels and event texts."""
     for entry in game.seats:
         if entry.seat == seat:
-            bot = " (bot)" if entry.player.bot or entry.bot_strength else ""
-            return f"seat {seat} {entry.player.display_name}{bot}"
+            tags = [
+                tag
+                for tag, on in (("bot", entry.player.bot or entry.bot_strength), ("resigned", entry.resigned))
+                if on
+            ]
+            if game.HasField("seat") and game.seat == seat:
+                tags.append("you")
+            suffix = f" ({', '.join(tags)})" if tags else ""
+            return f"seat {seat} {entry.player.display_name}{suffix}"
     return f"seat {seat}"
 
 
-def view_text(game: gateway_pb2.GameView) -> str:
-    """A game view: who acts, the table as the caller sees it, and the scores once it is over."""
-    lines = [f"== {game.title}  version {game.version}  " + ("game over" if finished(game) else "")]
+def header_lines(game: gateway_pb2.GameView) -> list[str]:
+    """The line above every table: title, version, who acts."""
+    status = "game over" if finished(game) else ""
+    lines = [f"== {game.title}  version {game.version}  {status}".rstrip()]
     acting = ", ".join(seat_name(game, seat) for seat in game.acting_seats)
     if acting:
         lines.append(f"to act: {acting}")
-    inner = unpack(game.view)
-    if inner is not None:
-        lines.extend(message_lines(inner))
-    if finished(game):
-        lines.extend(scores_lines(game))
-    return "\n".join(lines)
+    return lines
 
 
 def scores_lines(game: gateway_pb2.GameView) -> list[str]:

@@ -4,21 +4,27 @@ The processes are rows of one table (`plan`): a local Redis with AOF persistence
 points at one already), then one rules service per registered game on ports RULES_BASE_PORT + i
 with /metrics on METRICS_BASE_PORT + i, the Celery worker with its clock sweep (metrics on
 WORKER_METRICS_PORT, 9099), then the gateway on GATEWAY_PORT (metrics on GATEWAY_METRICS_PORT).
-The launcher waits until each process is ready (Redis answers PING, rules services report SERVING
-over gRPC health), prints where everything listens, and stops everything on Ctrl-C or SIGTERM.
+
+Before starting anything, the launcher checks that every port it will hand out is free, and names the
+process holding any that is not. It prints `ready` only once every process answers its health check
+(Redis PING, gRPC health of the rules services and the gateway, a Celery ping of the worker), prints
+where everything listens, and stops everything on Ctrl-C, SIGTERM or SIGHUP. Its processes die with
+it however it dies (Linux: they get SIGTERM when it exits), and a closed stdout (`make run | head`)
+only silences it.
 
 Environment: LOCAL_HOST (default 127.0.0.1), RULES_BASE_PORT (50051), METRICS_BASE_PORT (9101),
-REDIS_URL (use this Redis, start none), REDIS_PORT (6379), DATA_DIR (./data), READY_TIMEOUT_SECONDS (30),
-INSTALL_REDIS (1: install Debian's redis-server when missing and running as root; 0: never).
+GATEWAY_PORT (50050), GATEWAY_METRICS_PORT (9100), WORKER_METRICS_PORT (9099), REDIS_URL (use this
+Redis, start none), REDIS_PORT (6379), DATA_DIR (./data), READY_TIMEOUT_SECONDS (30), INSTALL_PACKAGES
+(1: install Debian's redis-server when missing and running as root; 0: never; see deploy.programs).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import functools
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -29,8 +35,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import IO
+from typing import IO, Any
 
+from deploy import ports, programs
 from deploy.probe import serving
 from services.common.registry import GAME_MODULES
 from services.common.servicer import SERVICE_NAME
@@ -38,8 +45,19 @@ from services.common.servicer import SERVICE_NAME
 ROOT = Path(__file__).resolve().parent.parent
 READY_PROBE_TIMEOUT_SECONDS = 1.0
 STOP_TIMEOUT_SECONDS = 15.0
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when the thread that started it ends
+LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
 COLORS = ("\033[36m", "\033[33m", "\033[35m", "\033[32m", "\033[34m", "\033[31m")
 RESET = "\033[0m"
+
+
+@dataclass(frozen=True)
+class Port:
+    """A port a row's process binds ("" host: every interface), and the setting that picks it."""
+
+    host: str
+    number: int
+    setting: str
 
 
 @dataclass
@@ -50,6 +68,7 @@ class Row:
     argv: list[str]
     ready: Callable[[], bool]
     endpoints: list[str]
+    ports: list[Port]
     env: dict[str, str] = field(default_factory=dict)
     gate: bool = False  # later rows start only once this one is ready
     process: subprocess.Popen[str] | None = None
@@ -70,13 +89,32 @@ def rules_serving(address: str) -> bool:
     return serving(address, SERVICE_NAME, READY_PROBE_TIMEOUT_SECONDS)
 
 
-def port_open(host: str, port: int) -> bool:
-    """Whether something accepts TCP connections on host:port."""
-    try:
-        with socket.create_connection((host, port), timeout=1):
-            return True
-    except OSError:
-        return False
+class WorkerPing:
+    """Whether the Celery worker named `node` answers a ping over the broker of `environ`."""
+
+    def __init__(self, environ: Mapping[str, str], node: str) -> None:
+        self.environ = dict(environ)
+        self.node = node
+
+    @functools.cached_property
+    def control(self) -> Any:
+        """Celery's remote control on the worker's broker (TLS options included), made on first use."""
+        from celery import Celery
+
+        from gateway.settings import Settings
+
+        settings = Settings.from_env(self.environ)
+        app = Celery("launcher", broker=settings.broker_url, set_as_current=False)
+        app.conf.broker_use_ssl = settings.redis_tls.options(settings.broker_url)
+        app.conf.broker_connection_timeout = READY_PROBE_TIMEOUT_SECONDS
+        return app.control
+
+    def __call__(self) -> bool:
+        try:
+            replies = self.control.ping([self.node], timeout=READY_PROBE_TIMEOUT_SECONDS, limit=1)
+        except Exception:  # the broker is not there yet: not ready
+            return False
+        return bool(replies)
 
 
 def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
@@ -87,11 +125,12 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
     data_dir = Path(environ.get("DATA_DIR", str(ROOT / "data")))
     rows: list[Row] = []
     notes: list[str] = []
+    redis_notes: list[str] = []
     shared_env: dict[str, str] = {}
 
     if environ.get("REDIS_URL"):
         notes.append(f"Redis: using REDIS_URL={environ['REDIS_URL']}; no local Redis started.")
-    elif redis_server_binary(environ, notes):
+    elif binary := programs.installed("redis-server", environ, redis_notes):
         redis_port = int(environ.get("REDIS_PORT", "6379"))
         redis_dir = data_dir / "redis"
         redis_dir.mkdir(parents=True, exist_ok=True)
@@ -100,7 +139,7 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
             Row(
                 name="redis",
                 argv=[
-                    "redis-server",
+                    binary,
                     "--bind",
                     host,
                     "--port",
@@ -114,15 +153,16 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
                 ],
                 ready=functools.partial(redis_answers, host, redis_port),
                 endpoints=[shared_env["REDIS_URL"], f"AOF persistence in {redis_dir}"],
+                ports=[Port(host, redis_port, "REDIS_PORT")],
                 gate=True,
             )
         )
     else:
         notes.append(
-            "Redis: redis-server is not on PATH and REDIS_URL is not set, so no Redis runs. The rules "
-            "services do not need it; the gateway and workers do. Install "
-            "redis-server (for example `apt-get install redis-server`) or set REDIS_URL."
+            "Redis: REDIS_URL is not set and no Redis runs: the rules services do not need it; the "
+            f"gateway and workers do. {programs.missing_hint('redis-server')} Or set REDIS_URL."
         )
+    notes[:0] = [f"Redis: {note}" for note in redis_notes]
 
     for index, module in enumerate(GAME_MODULES):
         address = f"{host}:{rules_base + index}"
@@ -133,19 +173,26 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
                 argv=[sys.executable, "-m", module],
                 ready=functools.partial(rules_serving, address),
                 endpoints=[f"gRPC {address}", f"metrics http://{host}:{metrics_port}/metrics"],
+                ports=[
+                    Port(host, rules_base + index, "RULES_BASE_PORT"),
+                    Port("", metrics_port, "METRICS_BASE_PORT"),
+                ],
                 env={"RULES_ADDRESS": address, "METRICS_PORT": str(metrics_port)},
             )
         )
-    gateway_address = f"{host}:{int(environ.get('GATEWAY_PORT', '50050'))}"
+    gateway_port = int(environ.get("GATEWAY_PORT", "50050"))
+    gateway_address = f"{host}:{gateway_port}"
     gateway_metrics = int(environ.get("GATEWAY_METRICS_PORT", "9100"))
     rules_addresses = ",".join(row.env["RULES_ADDRESS"] for row in rows if "RULES_ADDRESS" in row.env)
     worker_metrics = int(environ.get("WORKER_METRICS_PORT", "9099"))
+    worker_name = f"launcher-{os.getpid()}"  # the node the ping asks: this launcher's worker, no other
     rows.append(
         Row(
             name="workers",
-            argv=[sys.executable, "-m", "workers"],
-            ready=functools.partial(port_open, host, worker_metrics),
+            argv=[sys.executable, "-m", "workers", f"--hostname={worker_name}@%h"],
+            ready=WorkerPing({**environ, **shared_env}, f"{worker_name}@{socket.gethostname()}"),
             endpoints=["bot turns, turn clocks, scoring", f"metrics http://{host}:{worker_metrics}/metrics"],
+            ports=[Port("", worker_metrics, "WORKER_METRICS_PORT")],
             env={"RULES_ADDRESSES": rules_addresses, "METRICS_PORT": str(worker_metrics)},
         )
     )
@@ -155,6 +202,10 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
             argv=[sys.executable, "-m", "gateway"],
             ready=functools.partial(serving, gateway_address, "", READY_PROBE_TIMEOUT_SECONDS),
             endpoints=[f"gRPC {gateway_address}", f"metrics http://{host}:{gateway_metrics}/metrics"],
+            ports=[
+                Port(host, gateway_port, "GATEWAY_PORT"),
+                Port("", gateway_metrics, "GATEWAY_METRICS_PORT"),
+            ],
             env={
                 "GATEWAY_ADDRESS": gateway_address,
                 "RULES_ADDRESSES": rules_addresses,
@@ -178,6 +229,7 @@ class Launcher:
         self.width = max([len("launcher"), *(len(row.name) for row in rows)])
         self.lock = threading.Lock()
         self.stopping = threading.Event()
+        self.stopped = False
         self.relays: list[threading.Thread] = []
 
     def say(self, name: str, text: str, index: int = -1) -> None:
@@ -186,7 +238,12 @@ class Launcher:
         if self.color and index >= 0:
             prefix = f"{COLORS[index % len(COLORS)]}{prefix}{RESET}"
         with self.lock:
-            print(f"{prefix} {text}", file=self.out, flush=True)
+            while True:
+                try:
+                    print(f"{prefix} {text}", file=self.out, flush=True)
+                    return
+                except (OSError, ValueError):  # nobody reads our output any more (`| head`, `| tee` gone)
+                    self.out = fallback(self.out)
 
     def start(self, index: int, row: Row) -> None:
         """Start one row's process and relay its output."""
@@ -204,6 +261,7 @@ class Launcher:
             bufsize=1,
             # Own session: Ctrl-C reaches only the launcher, which then stops everything in order.
             start_new_session=True,
+            preexec_fn=functools.partial(die_with, os.getpid()) if LIBC is not None else None,
         )
         relay = threading.Thread(target=self.relay, args=(index, row), name=f"relay-{row.name}", daemon=True)
         relay.start()
@@ -230,15 +288,55 @@ class Launcher:
             self.say("launcher", f"{row.name} was not ready within {timeout:.0f} s")
         return False
 
+    def taken_ports(self) -> list[str]:
+        """A line for each port a row would bind that something else holds, naming that process."""
+        lines = []
+        for row in self.rows:
+            for port in row.ports:
+                if not ports.taken(port.host, port.number):
+                    continue
+                found = ports.listener(port.number)
+                holder = f"pid {found[0]} ({found[1]})" if found else "a process this user cannot see"
+                lines.append(
+                    f"port {port.number} ({row.name}, from {port.setting}) is taken by {holder}: stop it, "
+                    f"or set {port.setting} to a free port"
+                )
+        return lines
+
     def run(self, ready_timeout: float) -> int:
         """Start every row, wait until a signal or a process exits, stop everything; the exit code."""
+        taken = self.taken_ports()
+        if taken:
+            for line in taken:
+                self.say("launcher", line)
+            self.say("launcher", "nothing started")
+            return 1
+        try:
+            return self.stop(self.serve(ready_timeout))
+        finally:
+            self.stop(1)  # an exception on the way: the processes must not outlive the launcher
+
+    def answering(self) -> bool:
+        """Whether every row's process runs and answers its health check right now."""
+        for row in self.rows:
+            assert row.process is not None
+            if row.process.poll() is not None or not row.ready():
+                self.say("launcher", f"{row.name} stopped answering its health check")
+                return False
+        return True
+
+    def serve(self, ready_timeout: float) -> int:
+        """Start every row, say ready once all answer, and wait for a signal or a process's exit; the
+        exit code."""
         for index, row in enumerate(self.rows):
             self.start(index, row)
             if row.gate and not self.wait_ready(row, ready_timeout):
-                return self.stop(0 if self.stopping.is_set() else 1)
+                return 0 if self.stopping.is_set() else 1
         for row in self.rows:
             if not self.wait_ready(row, ready_timeout):
-                return self.stop(0 if self.stopping.is_set() else 1)
+                return 0 if self.stopping.is_set() else 1
+        if not self.answering():
+            return 1
         self.say("launcher", "ready")
         for row in self.rows:
             self.say("launcher", f"  {row.name:<{self.width}}  " + "   ".join(row.endpoints))
@@ -249,12 +347,15 @@ class Launcher:
                 assert row.process is not None
                 if row.process.poll() is not None:
                     self.say("launcher", f"{row.name} exited with code {row.process.returncode}; stopping")
-                    return self.stop(1)
-        return self.stop(0)
+                    return 1
+        return 0
 
     def stop(self, code: int) -> int:
-        """Stop every started process, last started first; `code`, or 1 if one would not stop."""
+        """Stop every started process, last started first (once); `code`, or 1 if one would not stop."""
         self.stopping.set()
+        if self.stopped:
+            return code
+        self.stopped = True
         for row in reversed(self.rows):
             process = row.process
             if process is None or process.poll() is not None:
@@ -273,6 +374,24 @@ class Launcher:
             relay.join(timeout=2)
         self.say("launcher", "stopped")
         return code
+
+
+def fallback(broken: IO[str]) -> IO[str]:
+    """Where to write once `broken` cannot be written: stderr if that is another stream, else nowhere.
+    The broken stream's descriptor is pointed at /dev/null, so flushing it (at exit too) succeeds."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), broken.fileno())
+    if broken is not sys.stderr:
+        return sys.stderr
+    return open(os.devnull, "w")  # kept open for the launcher's lifetime
+
+
+def die_with(launcher_pid: int) -> None:
+    """In a row's process, before it runs: get SIGTERM when the launcher exits, however it exits."""
+    assert LIBC is not None
+    LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != launcher_pid:  # it died before the line above
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def signal_group(process: subprocess.Popen[str], signum: int) -> None:
@@ -301,34 +420,18 @@ def readable(line: str) -> str:
     return f"{text}\n{exception}" if exception else text
 
 
-def redis_server_binary(environ: Mapping[str, str], notes: list[str]) -> str | None:
-    """The redis-server to run: the one on PATH, else Debian's package installed when running as root
-    with apt-get (INSTALL_REDIS=0 skips that); None, with a note, when there is none."""
-    found = shutil.which("redis-server")
-    if found or environ.get("INSTALL_REDIS", "1") == "0":
-        return found
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
-        notes.append("Redis: redis-server is not installed; installing Debian's package redis-server.")
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "redis-server"]
-        if subprocess.run(install, env=env, stdout=subprocess.DEVNULL, check=False).returncode != 0:
-            subprocess.run(["apt-get", "update", "-qq"], env=env, stdout=subprocess.DEVNULL, check=False)
-            subprocess.run(install, env=env, stdout=subprocess.DEVNULL, check=False)
-        return shutil.which("redis-server")
-    return None
-
-
 def usage(rows: list[Row]) -> list[str]:
     """Lines telling where the gateway listens and how to play, or how to call a rules service."""
     gateway = next((row for row in rows if row.env.get("GATEWAY_ADDRESS")), None)
     if gateway is not None:
         address = gateway.env["GATEWAY_ADDRESS"]
+        title = GAME_MODULES[0].rsplit(".", 1)[-1]  # the first registered title, as an example
         return [
             f"The gateway listens on {address}. Play in another terminal with the `bg` client:",
             f"  .venv/bin/bg --gateway {address} guest YOUR_NAME",
             "  .venv/bin/bg titles",
-            "  .venv/bin/bg new puertorico --seats 3 --bots 2 --play",
-            "  .venv/bin/bg leaderboard puertorico",
+            f"  .venv/bin/bg new {title} --seats 3 --bots 2 --play",
+            f"  .venv/bin/bg leaderboard {title}",
             "Other clients: generate one from protos/ (docs/clients.md); grpcurl works too (reflection):",
             f"  grpcurl -plaintext {address} list",
             "Ctrl-C stops everything.",
@@ -356,8 +459,8 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
     def request_stop(signum: int, frame: FrameType | None) -> None:
         launcher.stopping.set()
 
-    signal.signal(signal.SIGINT, request_stop)
-    signal.signal(signal.SIGTERM, request_stop)
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, request_stop)
     return launcher.run(float(environ.get("READY_TIMEOUT_SECONDS", "30")))
 
 

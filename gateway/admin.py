@@ -1,4 +1,4 @@
-"""Operator chores from the command line, against the Redis of REDIS_URL.
+"""Operator chores from the command line, against the Redis of REDIS_URL (REDIS_TLS_* for rediss://).
 
 python -m gateway.admin create-api-key --operator NAME   prints a new API key (shown only once)
 python -m gateway.admin revoke-api-key --key KEY         revokes one
@@ -15,11 +15,11 @@ from collections.abc import Sequence
 import redis.asyncio as aioredis
 
 from gateway.auth import create_api_key, revoke_api_key
-from gateway.settings import DEFAULT_REDIS_URL
+from gateway.settings import DEFAULT_REDIS_URL, RedisTls
 
 
 async def _run(args: argparse.Namespace, redis_url: str) -> str:
-    client = aioredis.Redis.from_url(redis_url)
+    client = aioredis.Redis.from_url(redis_url, **RedisTls.from_env().options(redis_url))
     try:
         if args.command == "create-api-key":
             return await create_api_key(client, args.operator)

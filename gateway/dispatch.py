@@ -25,6 +25,7 @@ class CeleryDispatch:
         broker = settings.broker_url
         self.celery = Celery("gateway", broker=broker, set_as_current=False)
         self.celery.conf.broker_connection_retry_on_startup = True
+        self.celery.conf.broker_use_ssl = settings.redis_tls.options(broker)
         self.redis = redis
 
     async def queue(self, task: str, args: Sequence[object]) -> None:

@@ -305,17 +305,19 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
     async def LeaveLobby(
         self, request: gateway_pb2.LeaveLobbyRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.LeaveLobbyResponse:
-        """Free the caller's seat; the host leaving closes the lobby."""
+        """Free the caller's seat; the host leaving (seated or not) closes the lobby."""
         principal = await auth.authenticate(self.app, context)
 
         def leave(lobby: Lobby) -> None:
             _require_open(lobby)
             seat = _seat_of(lobby, principal.player_id)
-            if seat is None:
+            hosting = lobby.host_player_id == principal.player_id
+            if seat is None and not hosting:
                 raise precondition("NOT_SEATED", "you have no seat in this lobby")
-            seat.ClearField("player")
-            seat.bot_strength = gateway_pb2.BOT_STRENGTH_UNSPECIFIED
-            if lobby.host_player_id == principal.player_id:
+            if seat is not None:
+                seat.ClearField("player")
+                seat.bot_strength = gateway_pb2.BOT_STRENGTH_UNSPECIFIED
+            if hosting:
                 lobby.status = gateway_pb2.LOBBY_STATUS_CLOSED
 
         lobby = await self._update(request.lobby_id, leave)
@@ -325,7 +327,8 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
     async def AddBot(
         self, request: gateway_pb2.AddBotRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.AddBotResponse:
-        """Seat a new bot of the asked strength (host only)."""
+        """Seat a new bot of the asked strength (host only): on an open seat, or on the host's own seat
+        when asked for it by number, so a host may fill every seat with bots and watch."""
         principal = await auth.authenticate(self.app, context)
         strength = _bot_strength(request.strength)
         wanted = request.seat if request.HasField("seat") else None
@@ -333,6 +336,9 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
         def check(lobby: Lobby) -> gateway_pb2.LobbySeat:
             _require_host(lobby, principal, "add a bot")
             _require_open(lobby)
+            own = _seat_of(lobby, principal.player_id)
+            if own is not None and wanted == own.seat:
+                return own  # the host hands its own seat to the bot and stays host, as a spectator
             return _open_seat(lobby, wanted)
 
         check(await self._load(request.lobby_id))  # refuse before creating the bot's record

@@ -87,7 +87,7 @@ def create_server(app: Gateway, address: str) -> GatewayServer:
 
 async def connect(settings: Settings) -> Gateway:
     """The shared parts: Redis and every configured rules service."""
-    redis = aioredis.Redis.from_url(settings.redis_url)
+    redis = aioredis.Redis.from_url(settings.redis_url, **settings.redis_tls.options(settings.redis_url))
     rules = RulesDirectory(settings.rules_timeout_seconds)
     await rules.connect(settings.rules_addresses)
     from gateway.dispatch import dispatcher_from_settings

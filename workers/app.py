@@ -5,10 +5,14 @@ Tasks are acknowledged after they ran (`acks_late`) and requeued when their work
 (`reject_on_worker_lost`); a worker takes one message at a time (prefetch 1), so a killed worker holds
 at most the task it was running. Every task is idempotent, so a redelivery is harmless. Nothing is ever
 scheduled with a countdown: the Redis broker would redeliver a long one after its visibility timeout.
+
+The sweep runs every second, so Celery's INFO lines about it (beat sending it, the worker receiving it,
+its success) are logged at DEBUG; every other task's stay at INFO.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 
@@ -18,6 +22,19 @@ from gateway.settings import Settings
 from workers.settings import WorkerSettings
 
 SWEEP_SECONDS = 1.0
+ROUTINE_TASKS = ("workers.sweep_clocks",)  # run by beat every SWEEP_SECONDS
+TASK_LOGGERS = ("celery.beat", "celery.worker.strategy", "celery.app.trace")  # sent, received, finished
+
+
+class RoutineAtDebug(logging.Filter):
+    """Turns a task logger's INFO line about a routine task into a DEBUG line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Keep the record, lowered to DEBUG (and then kept only if its logger logs DEBUG) when routine."""
+        if record.levelno != logging.INFO or not any(task in record.getMessage() for task in ROUTINE_TASKS):
+            return True
+        record.levelno, record.levelname = logging.DEBUG, logging.getLevelName(logging.DEBUG)
+        return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
 
 
 def create_app(settings: Settings, worker: WorkerSettings) -> Celery:
@@ -35,6 +52,8 @@ def create_app(settings: Settings, worker: WorkerSettings) -> Celery:
         worker_prefetch_multiplier=1,
         worker_hijack_root_logger=False,
         broker_connection_retry_on_startup=True,
+        broker_use_ssl=settings.redis_tls.options(broker),
+        redis_backend_use_ssl=settings.redis_tls.options(broker),
         broker_transport_options={
             "visibility_timeout": worker.visibility_timeout_seconds,
             # Look for tasks of dead workers (unacknowledged past the visibility timeout) every 5 s.
@@ -54,4 +73,6 @@ def create_app(settings: Settings, worker: WorkerSettings) -> Celery:
     return app
 
 
+for _name in TASK_LOGGERS:
+    logging.getLogger(_name).addFilter(RoutineAtDebug())
 celery = create_app(Settings.from_env(), WorkerSettings.from_env())

@@ -60,8 +60,8 @@ def _task_finished(task_id: str | None = None, task: Any = None, state: str | No
 class QueueDepth(Collector):
     """The number of messages waiting in each broker queue (a Redis list per queue)."""
 
-    def __init__(self, redis_url: str, queues: tuple[str, ...]) -> None:
-        self.client = redis.Redis.from_url(redis_url, socket_timeout=1)
+    def __init__(self, redis_url: str, queues: tuple[str, ...], tls: dict[str, Any] | None = None) -> None:
+        self.client = redis.Redis.from_url(redis_url, socket_timeout=1, **(tls or {}))
         self.queues = queues
 
     def collect(self) -> Iterator[GaugeMetricFamily]:

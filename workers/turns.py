@@ -25,7 +25,7 @@ from gateway.app import Gateway
 from gateway.errors import GatewayError
 from gateway.store import STATUS_FINISHED, Meta
 from services.common import registry
-from services.common.game import Game
+from services.common.game import AnyGame
 from services.common.rng import Rng
 from workers import metrics
 from workers.bots import HEURISTIC, RANDOM, SEARCH, Budget, choose_action
@@ -48,7 +48,7 @@ class Loaded:
 
     meta: Meta
     version: int
-    game: Game
+    game: AnyGame
     state: Any
 
 
@@ -71,7 +71,7 @@ async def load(app: Gateway, game_id: str) -> Loaded | None:
     return Loaded(meta, version, game, game.state_from_proto(message))
 
 
-def pack_action(game: Game, action: Any) -> any_pb2.Any:
+def pack_action(game: AnyGame, action: Any) -> any_pb2.Any:
     """The action as the Any a client would send."""
     packed = any_pb2.Any()
     packed.Pack(game.action_to_proto(action), deterministic=True)

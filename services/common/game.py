@@ -7,10 +7,10 @@ interface, so nothing generic ever names a specific game.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Protocol
+from typing import Any, Generic, TypeVar
 
 from google.protobuf.message import Message
 
@@ -112,140 +112,92 @@ class Messages:
 ExampleConfigs = tuple[tuple[str, Message], ...]
 
 
-def example_configs(game: Game) -> ExampleConfigs:
-    """Named Config messages, besides the defaults, that the generic suites (conformance, golden
-    playthroughs, bench) also cover: a game's optional `example_configs` attribute, else none.
+@dataclass(frozen=True)
+class PerformanceTargets:
+    """What a game's engine should reach, as `make bench` measures it; None where no target is set."""
 
-    A game lists there the settings that change its rules enough to need their own coverage (for
-    example another set of components); every other option is covered with its defaults only.
+    games_per_second_4p: float | None = None  # random 4-player games per second on one core
+    apply_over_echo_p50: float | None = None  # ApplyAction p50 over a bare gRPC echo of its bytes
+    state_bytes_4p: int | None = None  # serialized mid-game 4-player state, at most
+
+
+NO_TARGETS = PerformanceTargets()
+
+
+S = TypeVar("S")  # a game's native state
+A = TypeVar("A")  # a game's native action
+C = TypeVar("C")  # a game's native config
+
+Policy = Callable[[S, int, Rng], A]
+Sampler = Callable[[S, int, Rng], S]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Game(Generic[S, A, C]):
+    """A game: its static facts, a pure engine over its native state `S`, actions `A` and config `C`,
+    the codec between those and its protobuf messages, and its optional parts.
+
+    The gRPC servicer, the conformance suite, the gateway and the bots only talk to games through
+    this record, so nothing generic names a specific game. Each game builds its own from its package
+    (`services.common.modular.modular_game` does it for the usual layout) and the registry lists it in
+    one line.
     """
-    return tuple(getattr(game, "example_configs", ()))
-
-
-def exact_state_round_trip(game: Game) -> bool:
-    """Whether the game declares, with a true `exact_state_round_trip` attribute, that decoding the
-    encoding of any state it reaches gives a state equal to it in every attribute (so a rules service
-    may answer from the native state it encoded instead of decoding those bytes). Else False.
-
-    The conformance suite holds a game that declares it to it: every state of its playouts is
-    compared, attribute by attribute, with its decoded encoding.
-    """
-    return bool(getattr(game, "exact_state_round_trip", False))
-
-
-class Game(Protocol):
-    """A game: engine (native, pure), codec (native <-> protobuf) and test support."""
 
     info: GameInfo
     messages: Messages
 
-    # Engine: pure functions over native values. `apply` never mutates its argument.
-    def new_game(self, player_count: int, config: Any, seed: bytes) -> tuple[Any, list[Any]]:
-        """The initial state and the setup events. Raises InvalidConfig."""
-        ...
-
-    def acting_seats(self, state: Any) -> tuple[int, ...]:
-        """The seats that act now; empty when the game is over."""
-        ...
-
-    def seat_count(self, state: Any) -> int:
-        """How many seats the game has."""
-        ...
-
-    def views_to_proto(self, state: Any, state_message: Message | None = None) -> list[Message]:
-        """Every seat's View message in seat order, then the spectator's.
-
-        `state_message`, when given, is `state_to_proto(state)` already built by the caller: an
-        implementation may take from it what the views share instead of converting that again.
-        """
-        ...
-
-    def legal_actions(self, state: Any, seat: int) -> Sequence[Any]:
-        """The actions `seat` may take now, sorted and unique; empty if it does not act."""
-        ...
-
-    def label(self, state: Any, action: Any) -> str:
-        """A readable description of a legal action in `state`."""
-        ...
-
-    def apply(self, state: Any, seat: int, action: Any) -> tuple[Any, list[Any]]:
-        """The new state and the events. Raises IllegalAction, NotYourTurn or GameOver."""
-        ...
-
-    def copy_state(self, state: Any) -> Any:
-        """An independent copy of a native state."""
-        ...
-
-    def play(self, state: Any, seat: int, action: Any) -> list[Any]:
-        """Apply in place, for playouts and search that own their state; returns the events.
-
-        Raises like `apply`, and leaves the state unchanged when it does.
-        """
-        ...
-
-    def is_terminal(self, state: Any) -> bool:
-        """Whether the game is over."""
-        ...
-
-    def scores(self, state: Any) -> Scores:
-        """The score breakdown; final once the game is over."""
-        ...
+    # Engine: pure functions over native values; `apply` never changes its argument.
+    new_game: Callable[[int, C, bytes], tuple[S, list[Any]]]
+    """The initial state and the setup events, forced first decisions taken. Raises InvalidConfig."""
+    acting_seats: Callable[[S], tuple[int, ...]]
+    """The seats that act now; empty when the game is over."""
+    seat_count: Callable[[S], int]
+    legal_actions: Callable[[S, int], Sequence[A]]
+    """The actions a seat may take now, sorted and unique; empty if it does not act."""
+    label: Callable[[S, A], str]
+    """A readable description of a legal action in a state."""
+    apply: Callable[[S, int, A], tuple[S, list[Any]]]
+    """The new state and the events. Raises IllegalAction, NotYourTurn or GameOver."""
+    play: Callable[[S, int, A], list[Any]]
+    """Apply in place, for playouts and search that own their state; leaves it unchanged on a refusal."""
+    copy_state: Callable[[S], S]
+    is_terminal: Callable[[S], bool]
+    scores: Callable[[S], Scores]
+    """The score breakdown; final once the game is over."""
 
     # Codec: every *_from_proto raises MalformedRequest on input that is not a valid value.
-    def config_from_proto(self, message: Any) -> Any:
-        """The native config of a Config message (defaults filled in)."""
-        ...
+    config_from_proto: Callable[[Message], C]
+    state_to_proto: Callable[[S], Message]
+    state_from_proto: Callable[[Message], S]
+    """The native state of a State message, checked for consistency."""
+    action_to_proto: Callable[[A], Message]
+    action_from_proto: Callable[[Message], A]
+    view_to_proto: Callable[[S, int | None], Message]
+    """What a seat (None: a spectator) may see of a state."""
+    views_to_proto: Callable[[S, Message | None], Sequence[Message]]
+    """Every seat's View in seat order, then the spectator's. The message, when given, is
+    `state_to_proto(state)` already built by the caller, to take what the views share from."""
+    event_to_proto: Callable[[Any], tuple[Message, str, tuple[int, ...]]]
+    """An event as (Event message, readable text, seats allowed to see it; empty: all)."""
+    disturb_hidden: Callable[[S, int | None, Rng], S]
+    """A copy of a state differing only in what the seat cannot see (others' secrets, stack order, RNG)."""
 
-    def state_to_proto(self, state: Any) -> Message:
-        """The State message of a native state."""
-        ...
-
-    def state_from_proto(self, message: Any) -> Any:
-        """The native state of a State message, checked for consistency."""
-        ...
-
-    def action_to_proto(self, action: Any) -> Message:
-        """The Action message of a native action."""
-        ...
-
-    def action_from_proto(self, message: Any) -> Any:
-        """The native action of an Action message."""
-        ...
-
-    def view_to_proto(self, state: Any, seat: int | None) -> Message:
-        """What `seat` (None: a spectator) may see of `state`, as the View message."""
-        ...
-
-    def event_to_proto(self, event: Any) -> tuple[Message, str, tuple[int, ...]]:
-        """An event as (Event message, readable text, seats allowed to see it; empty: all)."""
-        ...
-
-    # Test support for the conformance suite.
-    def disturb_hidden(self, state: Any, seat: int | None, rng: Rng) -> Any:
-        """A copy of `state` differing only in what `seat` cannot see (others' secrets, stack order, RNG)."""
-        ...
-
-
-class HasHeuristic(Protocol):
-    """Optional part of a game: a greedy policy with game knowledge, for the `heuristic` bot strength.
-
-    A game without it gets the generic one-ply policy of `workers.bots.heuristic`.
-    """
-
-    def heuristic_action(self, state: Any, seat: int, rng: Rng) -> Any:
-        """A good legal action for `seat`, decided only from what `seat` may see."""
-        ...
+    # Optional parts.
+    heuristic_action: Policy[S, A] | None = None
+    """A good legal action decided only from what the seat may see, for the `heuristic` bot; without
+    it the bots use the generic one-ply policy of `workers.bots.heuristic`."""
+    determinize: Sampler[S] | None = None
+    """A copy of a state with everything the seat cannot see resampled from what it can, for the
+    search bot; without it the bots use `disturb_hidden`."""
+    example_configs: ExampleConfigs = ()
+    """Named Config messages, besides the defaults, that the generic suites (conformance, golden
+    playthroughs, bench) also cover: settings that change the rules enough to need their own."""
+    targets: PerformanceTargets = NO_TARGETS
+    """The figures `make bench` holds the game to."""
+    exact_state_round_trip: bool = False
+    """Decoding the encoding of any state it reaches gives a state equal to it in every attribute,
+    so a rules service may answer from the native state it encoded instead of decoding those bytes
+    (the conformance suite holds a game that declares it to it)."""
 
 
-class HasDeterminize(Protocol):
-    """Optional part of a game with hidden information: sampling what a seat cannot see, for search bots.
-
-    A game without it is determinized with `disturb_hidden`, which changes only hidden data too.
-    """
-
-    def determinize(self, state: Any, seat: int, rng: Rng) -> Any:
-        """A copy of `state` with everything `seat` cannot see resampled from what it can see.
-
-        The result depends only on `seat`'s view and `rng`, never on the hidden data of `state`.
-        """
-        ...
+AnyGame = Game[Any, Any, Any]

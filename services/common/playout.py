@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from services.common.game import Game
+from services.common.game import AnyGame
 from services.common.rng import Rng
 
 
@@ -25,12 +25,12 @@ class Playout:
     trajectory: tuple[tuple[int, Any], ...] | None = None
 
 
-def default_config(game: Game) -> Any:
+def default_config(game: AnyGame) -> Any:
     """The game's native config with every option at its default."""
     return game.config_from_proto(game.messages.config())
 
 
-def choose_random(game: Game, state: Any, rng: Rng) -> tuple[int, Any]:
+def choose_random(game: AnyGame, state: Any, rng: Rng) -> tuple[int, Any]:
     """A uniformly chosen acting seat and one of its legal actions, uniformly chosen.
 
     Raises ValueError when no seat acts (the game is over) or the chosen seat has no legal action.
@@ -46,7 +46,7 @@ def choose_random(game: Game, state: Any, rng: Rng) -> tuple[int, Any]:
 
 
 def random_playout(
-    game: Game,
+    game: AnyGame,
     player_count: int,
     seed: bytes,
     *,
@@ -67,7 +67,7 @@ def random_playout(
 
 
 def continue_playout(
-    game: Game, state: Any, *, rng: Rng, max_steps: int | None = None, record: bool = False
+    game: AnyGame, state: Any, *, rng: Rng, max_steps: int | None = None, record: bool = False
 ) -> Playout:
     """Play uniformly random legal actions on a copy of `state` until the game ends or `max_steps`."""
     limit = game.info.max_game_length if max_steps is None else max_steps
@@ -89,7 +89,7 @@ def continue_playout(
 
 
 def replay(
-    game: Game,
+    game: AnyGame,
     player_count: int,
     seed: bytes,
     trajectory: Sequence[tuple[int, Any]],

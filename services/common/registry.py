@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
-from services.common.game import Game
+from services.common.game import AnyGame
 
 GAME_MODULES: tuple[str, ...] = (
     "services.puertorico",
@@ -14,15 +14,15 @@ GAME_MODULES: tuple[str, ...] = (
 
 
 @cache
-def games() -> dict[str, Game]:
+def games() -> dict[str, AnyGame]:
     """Every registered game by name, in registry order."""
-    found: dict[str, Game] = {}
+    found: dict[str, AnyGame] = {}
     for module_name in GAME_MODULES:
-        game: Game = importlib.import_module(module_name).GAME
+        game: AnyGame = importlib.import_module(module_name).GAME
         found[game.info.name] = game
     return found
 
 
-def get(name: str) -> Game:
+def get(name: str) -> AnyGame:
     """The registered game called `name`; KeyError if there is none."""
     return games()[name]

@@ -28,7 +28,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from services.common import registry
-from services.common.game import Game
+from services.common.game import AnyGame
 from services.common.logs import configure_logging
 from services.common.metrics import MetricsInterceptor, metrics_port_from_env, start_metrics_server
 from services.common.servicer import SERVICE_NAME, RulesServicer, add_to_server
@@ -43,7 +43,7 @@ DEFAULT_GRACE_SECONDS = 5.0
 
 def create_server(
     address: str,
-    game: Game,
+    game: AnyGame,
     *,
     max_workers: int = DEFAULT_MAX_WORKERS,
     state_cache: int = DEFAULT_STATE_CACHE,
@@ -70,7 +70,7 @@ def create_server(
     return server, port
 
 
-def serve(game: Game, environ: Mapping[str, str] = os.environ) -> None:
+def serve(game: AnyGame, environ: Mapping[str, str] = os.environ) -> None:
     """Serve `game` as configured by the environment until SIGTERM or SIGINT, then stop gracefully."""
     address = environ.get("RULES_ADDRESS", DEFAULT_ADDRESS)
     grace = float(environ.get("SHUTDOWN_GRACE_SECONDS", DEFAULT_GRACE_SECONDS))

@@ -24,7 +24,7 @@ from google.protobuf import any_pb2
 from google.protobuf.message import DecodeError, Message
 
 from services.common.errors import InvalidConfig, MalformedRequest, RulesError
-from services.common.game import Game, GameInfo, Scores, exact_state_round_trip
+from services.common.game import AnyGame, GameInfo, Scores
 from services.common.rng import MAX_SEED_BYTES
 from services.common.statecache import DEFAULT_STATE_CACHE, StateCache
 from services.common.status import abort, abort_with_error, error_status
@@ -70,7 +70,7 @@ def unpack(packed: any_pb2.Any, message_class: type[M], field: str) -> M:
     return message
 
 
-def info_to_proto(info: GameInfo, game: Game) -> rules_pb2.GameInfo:
+def info_to_proto(info: GameInfo, game: AnyGame) -> rules_pb2.GameInfo:
     """The GameInfo message of a game's static facts and message types."""
     messages = game.messages
     return rules_pb2.GameInfo(
@@ -149,10 +149,10 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
     only for a game that declares `exact_state_round_trip`, since a hit must answer what decoding would.
     """
 
-    def __init__(self, game: Game, *, state_cache: int = DEFAULT_STATE_CACHE) -> None:
+    def __init__(self, game: AnyGame, *, state_cache: int = DEFAULT_STATE_CACHE) -> None:
         self.game = game
         self._info = info_to_proto(game.info, game)
-        cached = state_cache > 0 and exact_state_round_trip(game)
+        cached = state_cache > 0 and game.exact_state_round_trip
         self._cache = StateCache(state_cache) if cached else None
 
     def _state(self, packed: any_pb2.Any) -> Any:

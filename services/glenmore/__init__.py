@@ -1,6 +1,5 @@
 """Glen More rules: a pure engine over native data, its codec, and its gRPC service."""
 
-from services.common.game import Game
-from services.glenmore.game import GlenMore
+from services.glenmore.game import GLEN_MORE as GAME
 
-GAME: Game = GlenMore()
+__all__ = ["GAME"]

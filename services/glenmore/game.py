@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from boardgame.glenmore.v1 import glenmore_pb2 as pb
 
-from services.common.game import GameInfo, Messages, OptionInfo
-from services.common.modular import ModularGame
+from services.common.game import Game, GameInfo, Messages, OptionInfo, PerformanceTargets
+from services.common.modular import modular_game
 from services.common.rng import Rng
 from services.glenmore import bot, codec, engine, labels, setup
+from services.glenmore.actions import Action
 from services.glenmore.data import (
     ARMADALE_COINS,
     DIFF_TABLE,
@@ -24,7 +25,7 @@ from services.glenmore.data import (
     TILE_PENALTY,
 )
 from services.glenmore.scoring import final_scores
-from services.glenmore.state import State
+from services.glenmore.state import Config, State
 
 # Game length. Random play: the longest of 4,000 seeded games (1,000 per player count) took 274
 # decisions (5 players; 230 with 4). The rules bound it: every player turn removes a tile from the
@@ -61,7 +62,7 @@ GAME_INFO = GameInfo(
     options=(
         OptionInfo(
             "public_vp",
-            "OP-23: show every player's VP to everyone; when off, each player sees only their own VP"
+            "Show every player's VP to everyone; when off, each player sees only their own VP"
             " until the game ends",
             ("false", "true"),
             "true" if PUBLIC_VP else "false",
@@ -75,35 +76,31 @@ GAME_INFO = GameInfo(
 )
 
 
-class GlenMore(ModularGame):
-    """The Game protocol for Glen More: the package's modules, plus what is its own."""
+def disturb_hidden(state: State, seat: int | None, rng: Rng) -> State:
+    """A copy differing only in what `seat` cannot see: the order of the stacks, the RNG, and the
+    VP of the seats whose VP it may not see (option public_vp off)."""
+    other = bot.reshuffled(state, rng, forget_order=False)
+    for s, player in enumerate(other.players):
+        if not codec.vp_visible(state, seat, s):
+            scoring = rng.below(9)
+            player.scoring_vp += scoring
+            player.vp += scoring + rng.below(9)
+    return other
 
+
+GLEN_MORE: Game[State, Action, Config] = modular_game(
+    GAME_INFO,
+    Messages.of(pb),
+    setup=setup,
+    engine=engine,
+    labels=labels,
+    codec=codec,
+    scores=final_scores,
+    disturb_hidden=disturb_hidden,
+    determinize=bot.determinize,
     # Configs the generic suites (conformance, golden playthroughs, bench) cover besides the defaults:
     # hidden VP (option public_vp off) exercises every hidden-information check on the VP.
-    example_configs = (("hidden-vp", pb.Config(public_vp=False)),)
-
-    def __init__(self) -> None:
-        super().__init__(
-            GAME_INFO,
-            Messages.of(pb),
-            setup=setup,
-            engine=engine,
-            labels=labels,
-            codec=codec,
-            scores=final_scores,
-        )
-
-    def determinize(self, state: State, seat: int, rng: Rng) -> State:
-        """A world consistent with `seat`'s view: stack orders and RNG resampled (see bot.py)."""
-        return bot.determinize(state, seat, rng)
-
-    def disturb_hidden(self, state: State, seat: int | None, rng: Rng) -> State:
-        """A copy differing only in what `seat` cannot see: the order of the stacks, the RNG, and the
-        VP of the seats whose VP it may not see (option public_vp off)."""
-        other = bot.reshuffled(state, rng, forget_order=False)
-        for s, player in enumerate(other.players):
-            if not codec.vp_visible(state, seat, s):
-                scoring = rng.below(9)
-                player.scoring_vp += scoring
-                player.vp += scoring + rng.below(9)
-        return other
+    example_configs=(("hidden-vp", pb.Config(public_vp=False)),),
+    targets=PerformanceTargets(games_per_second_4p=200),
+    exact_state_round_trip=codec.EXACT_STATE_ROUND_TRIP,
+)

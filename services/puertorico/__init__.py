@@ -1,6 +1,5 @@
 """Puerto Rico rules: a pure engine over native data, its codec, and its gRPC service."""
 
-from services.common.game import Game
-from services.puertorico.game import PuertoRico
+from services.puertorico.game import PUERTO_RICO as GAME
 
-GAME: Game = PuertoRico()
+__all__ = ["GAME"]

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from boardgame.puertorico.v1 import puertorico_pb2 as pb
 
-from services.common.game import GameInfo, Messages, OptionInfo
-from services.common.modular import ModularGame
+from services.common.game import Game, GameInfo, Messages, OptionInfo, PerformanceTargets
+from services.common.modular import modular_game
 from services.common.rng import Rng
 from services.puertorico import bot, codec, engine, labels, setup
+from services.puertorico.actions import Action
 from services.puertorico.data import (
     BUILDING_SET_BASE,
     BUILDING_SET_DRAFT,
@@ -31,7 +32,7 @@ from services.puertorico.data import (
     VP_TRIGGER_ANY_PHASE,
 )
 from services.puertorico.scoring import final_scores
-from services.puertorico.state import State
+from services.puertorico.state import Config, State
 
 # Random play: the longest of 4,000 seeded games (1,000 per player count) took 1,063 decisions. The
 # rules set no hard limit (players could avoid every end trigger), so this is a generous safety bound.
@@ -71,52 +72,52 @@ GAME_INFO = GameInfo(
         # Expansion I open points the rules mark UNCONFIRMED (§11); each default is the rules' DEFAULT.
         OptionInfo(
             "small_wharf_rounding",
-            "Expansion I (OP-3): small wharf VP for an odd number of goods, 1 per 2 rounded down or up",
+            "Expansion I: small wharf VP for an odd number of goods, 1 per 2 rounded down or up",
             SMALL_WHARF_ROUNDING_CHOICES,
             SMALL_WHARF_ROUNDING,
         ),
         _flag(
             "lighthouse_captain_needs_load",
-            "Expansion I (OP-5): the captain's extra lighthouse doubloon needs a load",
+            "Expansion I: the captain's extra lighthouse doubloon needs a load",
             LIGHTHOUSE_CAPTAIN_NEEDS_LOAD,
         ),
         _flag(
             "lighthouse_counts_private_ships",
-            "Expansion I (OP-6): wharf and small-wharf shipments pay the lighthouse",
+            "Expansion I: wharf and small-wharf shipments pay the lighthouse",
             LIGHTHOUSE_COUNTS_PRIVATE_SHIPS,
         ),
         _flag(
             "specialty_factory_counts_corn",
-            "Expansion I (OP-7): corn counts for the specialty factory",
+            "Expansion I: corn counts for the specialty factory",
             SPECIALTY_FACTORY_COUNTS_CORN,
         ),
         _flag(
             "library_craftsman_distinct",
-            "Expansion I (OP-8): the library's extra craftsman goods must be of different kinds",
+            "Expansion I: the library's extra craftsman goods must be of different kinds",
             LIBRARY_CRAFTSMAN_DISTINCT,
         ),
         OptionInfo(
             "library_multiplier",
-            "Expansion I (OP-9): how many times a library owner gets the privilege of their role",
+            "Expansion I: how many times a library owner gets the privilege of their role",
             tuple(str(v) for v in LIBRARY_MULTIPLIER_CHOICES),
             str(LIBRARY_MULTIPLIER),
         ),
         _flag(
             "draft_hacienda_forest_exclusive",
-            "Expansion I (OP-10): the hacienda and the forest house exclude each other in the draft and"
+            "Expansion I: the hacienda and the forest house exclude each other in the draft and"
             " the random set",
             DRAFT_HACIENDA_FOREST_EXCLUSIVE,
         ),
         OptionInfo(
             "cloister_kinds",
-            "Expansion I (OP-11): the tiles that form cloister sets: plantations, quarries and forests"
+            "Expansion I: the tiles that form cloister sets: plantations, quarries and forests"
             " (all), or plantations only",
             CLOISTER_KINDS_CHOICES,
             DEFAULT_CLOISTER_KINDS,
         ),
         _flag(
             "vp_trigger_any_phase",
-            "Expansion I (OP-20): an empty VP pool outside the captain phase (the church) ends the game",
+            "Expansion I: an empty VP pool outside the captain phase (the church) ends the game",
             VP_TRIGGER_ANY_PHASE,
         ),
     ),
@@ -128,36 +129,38 @@ GAME_INFO = GameInfo(
 )
 
 
-class PuertoRico(ModularGame):
-    """The Game protocol for Puerto Rico: the package's modules, plus what is its own."""
+def disturb_hidden(state: State, seat: int | None, rng: Rng) -> State:
+    """A copy differing only in what `seat` cannot see: stack order, RNG, others' VP chips, the kinds
+    of others' forests and of a tile another seat drew with the hacienda."""
+    other = state.copy()
+    rng.shuffle(other.stack)
+    other.rng = Rng(rng.next64(), rng.next64())
+    for s, player in enumerate(other.players):
+        if not codec.vp_visible(state, seat, s):
+            player.vp += 1 + rng.below(9)
+        if s != seat:
+            bot.resample_forests(player, rng)
+    bot.resample_hacienda_tile(other, seat, rng)
+    return other
 
+
+PUERTO_RICO: Game[State, Action, Config] = modular_game(
+    GAME_INFO,
+    Messages.of(pb),
+    setup=setup,
+    engine=engine,
+    labels=labels,
+    codec=codec,
+    scores=final_scores,
+    disturb_hidden=disturb_hidden,
+    views_to_proto=codec.views_to_proto,
+    heuristic_action=bot.heuristic_action,
+    determinize=bot.determinize,
     # Configs the generic suites (conformance, golden playthroughs, bench) cover besides the defaults.
-    example_configs = (
+    example_configs=(
         (BUILDING_SET_DRAFT, pb.Config(buildings=pb.BUILDING_SET_DRAFT)),
         (BUILDING_SET_RANDOM, pb.Config(buildings=pb.BUILDING_SET_RANDOM)),
-    )
-
-    def __init__(self) -> None:
-        super().__init__(
-            GAME_INFO,
-            Messages.of(pb),
-            setup=setup,
-            engine=engine,
-            labels=labels,
-            codec=codec,
-            scores=final_scores,
-        )
-
-    def disturb_hidden(self, state: State, seat: int | None, rng: Rng) -> State:
-        """A copy differing only in what `seat` cannot see: stack order, RNG, others' VP chips, the kinds
-        of others' forests and of a tile another seat drew with the hacienda."""
-        other = state.copy()
-        rng.shuffle(other.stack)
-        other.rng = Rng(rng.next64(), rng.next64())
-        for s, player in enumerate(other.players):
-            if not codec.vp_visible(state, seat, s):
-                player.vp += 1 + rng.below(9)
-            if s != seat:
-                bot.resample_forests(player, rng)
-        bot.resample_hacienda_tile(other, seat, rng)
-        return other
+    ),
+    targets=PerformanceTargets(games_per_second_4p=150, apply_over_echo_p50=2.0, state_bytes_4p=4096),
+    exact_state_round_trip=codec.EXACT_STATE_ROUND_TRIP,
+)

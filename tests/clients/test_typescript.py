@@ -1,5 +1,6 @@
 """The TypeScript client of clients/typescript, built from the protos and run on Node.js against a
-real gateway: it plays a whole Puerto Rico game by choosing among the legal actions it receives."""
+real gateway: it plays a whole game (of tests.titles.TITLE) by choosing among the legal actions it
+receives."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.gateway.support import GatewayProcess
+from tests.titles import TITLE
 
 CLIENT = Path(__file__).resolve().parents[2] / "clients" / "typescript"
 NPM = shutil.which("npm")
@@ -45,10 +47,8 @@ def test_typescript_client_plays_a_whole_game_with_three_more_guests(
 ) -> None:
     # No bots: the client fills the other three seats with guests it plays itself, so this runs even
     # without workers.
-    summary = run_client(
-        built, gateway, "--title", "puertorico", "--seats", "4", "--bots", "0", "--humans", "3"
-    )
-    assert summary["title"] == "puertorico" and summary["humans"] == 4
+    summary = run_client(built, gateway, "--title", TITLE, "--seats", "4", "--bots", "0", "--humans", "3")
+    assert summary["title"] == TITLE and summary["humans"] == 4
     assert summary["replay_consistent"] is True
     actions = summary["actions"]
     assert isinstance(actions, int) and actions > 50
@@ -76,7 +76,7 @@ def test_typescript_client_refuses_a_title_the_gateway_does_not_offer(
 def test_typescript_client_plays_against_three_bots(
     built: Path, gateway: GatewayProcess, worker: None
 ) -> None:
-    summary = run_client(built, gateway, "--title", "puertorico", "--seats", "4", "--bots", "3")
+    summary = run_client(built, gateway, "--title", TITLE, "--seats", "4", "--bots", "3")
     assert summary["humans"] == 1 and summary["replay_consistent"] is True
     moves = summary["moves_by_this_client"]
     actions = summary["actions"]

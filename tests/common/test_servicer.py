@@ -19,7 +19,7 @@ from google.protobuf import any_pb2, descriptor_pb2, descriptor_pool, message_fa
 from google.protobuf.message import Message
 
 from services.common.errors import GameOver, IllegalAction, InvalidConfig, MalformedRequest, NotYourTurn
-from services.common.game import GameInfo, Messages, OptionInfo, Scores, SeatScore
+from services.common.game import Game, GameInfo, Messages, OptionInfo, Scores, SeatScore
 from services.common.rng import Rng
 from services.common.servicer import pack
 from tests.common.support import handled, refused, scrape, serving, stub
@@ -83,7 +83,6 @@ class LastStick:
         max_score=1,
     )
     messages = _build_messages()
-    exact_state_round_trip = True
 
     def new_game(self, player_count: int, config: Any, seed: bytes) -> tuple[Pile, list[Any]]:
         return Pile(config, 0, player_count), [(-1, 0)]
@@ -169,7 +168,31 @@ class LastStick:
         return state
 
 
-GAME = LastStick()
+RULES = LastStick()
+GAME: Game[Pile, int, int] = Game(
+    info=RULES.info,
+    messages=RULES.messages,
+    new_game=RULES.new_game,
+    acting_seats=RULES.acting_seats,
+    seat_count=RULES.seat_count,
+    legal_actions=RULES.legal_actions,
+    label=RULES.label,
+    apply=RULES.apply,
+    play=RULES.play,
+    copy_state=RULES.copy_state,
+    is_terminal=RULES.is_terminal,
+    scores=RULES.scores,
+    config_from_proto=RULES.config_from_proto,
+    state_to_proto=RULES.state_to_proto,
+    state_from_proto=RULES.state_from_proto,
+    action_to_proto=RULES.action_to_proto,
+    action_from_proto=RULES.action_from_proto,
+    view_to_proto=RULES.view_to_proto,
+    views_to_proto=RULES.views_to_proto,
+    event_to_proto=RULES.event_to_proto,
+    disturb_hidden=RULES.disturb_hidden,
+    exact_state_round_trip=True,
+)
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from google.protobuf.message import Message
 from prometheus_client import REGISTRY
 
 from services.common import registry
-from services.common.game import Game, exact_state_round_trip
+from services.common.game import Game
 from services.common.rng import Rng
 from services.common.servicer import RulesServicer
 from services.common.statecache import DEFAULT_STATE_CACHE, StateCache, state_cache_size_from_env
@@ -26,7 +26,7 @@ CASES = [
 ]
 
 # The games whose servicer caches decoded states.
-CACHED = [name for name, game in registry.games().items() if exact_state_round_trip(game)]
+CACHED = [name for name, game in registry.games().items() if game.exact_state_round_trip]
 
 
 def lookups(result: str) -> float:
@@ -86,7 +86,7 @@ def test_whole_games_answer_the_same_with_and_without_the_cache(name: str, playe
     with counted() as counts:
         requests = play(game, players, f"state cache {name} {players}".encode())
     assert requests, "a game without a move"
-    if exact_state_round_trip(game):
+    if game.exact_state_round_trip:
         # Every call after NewGame carried a state the cached servicer had just returned.
         calls = 2 * len(requests) + 3
         assert counts == {"hit": calls, "miss": 0}

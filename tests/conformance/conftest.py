@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from services.common import registry
-from services.common.game import Game, example_configs
+from services.common.game import Game
 from tests.conformance.drivers import Case, Driver, GrpcDriver, InProcessDriver, Pool
 
 KINDS = ("inprocess", "grpc")
@@ -23,7 +23,7 @@ def all_cases() -> list[Case]:
     return [
         Case(name, players, config)
         for name, game in registry.games().items()
-        for config in ("", *(config_name for config_name, _ in example_configs(game)))
+        for config in ("", *(config_name for config_name, _ in game.example_configs))
         for players in game.info.player_counts
     ]
 

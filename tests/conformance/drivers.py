@@ -23,7 +23,7 @@ from grpc_status import rpc_status
 
 from services.common import registry
 from services.common.errors import MalformedRequest, RulesError
-from services.common.game import Game, Scores, SeatScore, example_configs
+from services.common.game import Game, Scores, SeatScore
 from services.common.rng import Rng
 from services.common.servicer import info_to_proto
 
@@ -570,7 +570,7 @@ class Case:
         """The Config message of the case (None: the defaults)."""
         if not self.config:
             return None
-        return dict(example_configs(registry.get(self.game)))[self.config]
+        return dict(registry.get(self.game).example_configs)[self.config]
 
 
 class Pool:

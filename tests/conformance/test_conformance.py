@@ -20,7 +20,7 @@ from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
 from services.common.errors import GameOver, IllegalAction, MalformedRequest, NotYourTurn, RulesError
-from services.common.game import Game, exact_state_round_trip
+from services.common.game import Game
 from services.common.playout import random_playout, replay
 from services.common.rng import Rng
 from tests.conformance.drivers import (
@@ -507,7 +507,7 @@ def test_decoding_an_encoded_state_gives_the_same_state(pool: Pool, case: Case, 
     every attribute equal (the legal-action memo aside, which must give the same legal actions), and
     the same bytes once more; so a rules service may answer from the state it encoded instead of
     decoding the bytes it gets back. Checked for the games that declare it."""
-    if not exact_state_round_trip(game):
+    if not game.exact_state_round_trip:
         pytest.skip(f"{case.game} does not declare exact_state_round_trip: its service decodes every state")
     for trace in traces(pool, "inprocess", case):
         for number, (state, acting) in enumerate(trace.states()):

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from deploy import local
+from deploy import local, ports, probe
 from services.common.registry import GAME_MODULES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,30 +69,77 @@ def test_json_log_lines_become_readable() -> None:
     assert local.readable("plain text") == "plain text"
 
 
-@pytest.fixture
-def launcher(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], dict[str, str]]]:
-    """A running `python -m deploy.local` on free ports, with its data in a temporary folder."""
+def launcher_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of a launcher on a run of free ports (none of its defaults), data in tmp_path."""
     games = len(GAME_MODULES)
-    base = free_port_run(2 * games + 1)
+    base = free_port_run(2 * games + 4)
     env = {
         **os.environ,
         "RULES_BASE_PORT": str(base),
         "METRICS_BASE_PORT": str(base + games),
         "REDIS_PORT": str(base + 2 * games),
+        "GATEWAY_PORT": str(base + 2 * games + 1),
+        "GATEWAY_METRICS_PORT": str(base + 2 * games + 2),
+        "WORKER_METRICS_PORT": str(base + 2 * games + 3),
         "DATA_DIR": str(tmp_path),
         "NO_COLOR": "1",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen")]),
     }
     env.pop("REDIS_URL", None)
-    process = subprocess.Popen(
+    return env
+
+
+def launcher_ports(env: Mapping[str, str]) -> list[int]:
+    """Every port the launcher of `env` hands out."""
+    games = len(GAME_MODULES)
+    return list(range(int(env["RULES_BASE_PORT"]), int(env["RULES_BASE_PORT"]) + 2 * games + 4))
+
+
+def listeners(env: Mapping[str, str]) -> dict[int, tuple[int, str] | None]:
+    """The launcher's ports that something listens on, with the process when it can be seen."""
+    return {port: ports.listener(port) for port in launcher_ports(env) if ports.taken("", port)}
+
+
+def wait_until_nothing_listens(
+    env: Mapping[str, str], timeout: float = 45
+) -> dict[int, tuple[int, str] | None]:
+    """Wait until none of the launcher's ports is held; what still listens after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while (left := listeners(env)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return left
+
+
+def start_launcher(env: Mapping[str, str]) -> subprocess.Popen[str]:
+    """`python -m deploy.local` with its output (stdout and stderr) on one pipe."""
+    return subprocess.Popen(
         [sys.executable, "-m", "deploy.local"],
         cwd=ROOT,
-        env=env,
+        env=dict(env),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
+
+
+def read_until_ready(process: subprocess.Popen[str]) -> list[str]:
+    """The launcher's lines up to its `ready` line; fails if it ends first."""
+    assert process.stdout is not None
+    output = []
+    for line in process.stdout:
+        output.append(line)
+        if line.strip() == "launcher | ready":
+            return output
+    pytest.fail("the launcher ended before it was ready:\n" + "".join(output))
+
+
+@pytest.fixture
+def launcher(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], dict[str, str]]]:
+    """A running `python -m deploy.local` on free ports, with its data in a temporary folder; after the
+    test, whatever it left listening is killed (and the test that left it fails on its own)."""
+    env = launcher_env(tmp_path)
+    process = start_launcher(env)
     try:
         yield process, env
     finally:
@@ -103,6 +152,10 @@ def launcher(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], dict[str, 
                 process.wait()
         assert process.stdout is not None
         process.stdout.close()
+        for found in listeners(env).values():
+            if found is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(found[0], signal.SIGKILL)
 
 
 def test_launcher_starts_every_service_and_stops_on_sigterm(
@@ -110,13 +163,7 @@ def test_launcher_starts_every_service_and_stops_on_sigterm(
 ) -> None:
     process, env = launcher
     assert process.stdout is not None
-    output = []
-    for line in process.stdout:
-        output.append(line)
-        if line.strip() == "launcher | ready":
-            break
-    else:
-        pytest.fail("the launcher ended before it was ready:\n" + "".join(output))
+    read_until_ready(process)
     for index in range(len(GAME_MODULES)):
         with grpc.insecure_channel(f"127.0.0.1:{int(env['RULES_BASE_PORT']) + index}") as channel:
             response = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10)
@@ -126,3 +173,52 @@ def test_launcher_starts_every_service_and_stops_on_sigterm(
     rest = process.stdout.read()
     assert process.wait(timeout=30) == 0, rest
     assert rest.rstrip().endswith("launcher | stopped"), rest
+    assert wait_until_nothing_listens(env) == {}
+
+
+def test_a_closed_stdout_neither_stops_the_launcher_nor_leaves_its_processes_running(
+    launcher: tuple[subprocess.Popen[str], dict[str, str]],
+) -> None:
+    process, env = launcher
+    assert process.stdout is not None
+    for _ in range(2):  # as `python -m deploy.local | head -2`
+        process.stdout.readline()
+    process.stdout.close()
+    gateway = f"127.0.0.1:{env['GATEWAY_PORT']}"
+    deadline = time.monotonic() + 90
+    while not probe.serving(gateway, "", 1) and time.monotonic() < deadline:
+        assert process.poll() is None, f"the launcher died with code {process.returncode}"
+        time.sleep(0.5)
+    assert probe.serving(gateway, "", 1), "the gateway never served"
+    time.sleep(2)  # more lines written into the closed pipe
+    assert process.poll() is None, f"the launcher died with code {process.returncode}"
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=60) == 0
+    assert wait_until_nothing_listens(env) == {}
+
+
+def test_a_killed_launcher_takes_its_processes_with_it(
+    launcher: tuple[subprocess.Popen[str], dict[str, str]],
+) -> None:
+    process, env = launcher
+    read_until_ready(process)
+    assert len(listeners(env)) == len(launcher_ports(env))
+    process.kill()
+    process.wait()
+    assert wait_until_nothing_listens(env) == {}
+
+
+def test_a_taken_port_is_named_with_its_process_and_nothing_starts(tmp_path: Path) -> None:
+    env = launcher_env(tmp_path)
+    port = int(env["GATEWAY_PORT"])
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", port))
+        squatter.listen()
+        process = start_launcher(env)
+        output, _ = process.communicate(timeout=60)
+        assert process.returncode == 1, output
+        assert f"port {port} (gateway, from GATEWAY_PORT) is taken by pid {os.getpid()} (" in output
+        assert "or set GATEWAY_PORT to a free port" in output
+        assert "launcher | nothing started" in output
+        assert "ready" not in output
+        assert listeners(env) == {port: (os.getpid(), ports.listener(port)[1])}  # type: ignore[index]

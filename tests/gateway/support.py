@@ -1,91 +1,21 @@
-"""Real parts for gateway tests: a redis-server on a free port, rules services, a gateway server
-running in its own event loop on a thread, and sync client stubs."""
+"""Real parts for gateway tests: a redis-server on a free port and the rules services (from
+deploy.throwaway, shared with the benchmarks), a gateway server running in its own event loop on a
+thread, and sync client stubs."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import shutil
-import socket
-import subprocess
-import tempfile
 import threading
-import time
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import grpc
-import redis
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from grpc_health.v1 import health_pb2
 
+from deploy.throwaway import free_port, redis_server, rules_servers  # noqa: F401 (tests import them from here)
 from gateway.app import Dispatcher, Gateway
 from gateway.server import connect, create_server
 from gateway.settings import Settings
-from services.common import registry
-from services.common.server import create_server as create_rules_server
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextlib.contextmanager
-def redis_server() -> Iterator[str]:
-    """A throwaway redis-server; yields its URL."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        raise RuntimeError("redis-server is not installed (`.ci/run` installs it)")
-    port = free_port()
-    with tempfile.TemporaryDirectory() as data:
-        process = subprocess.Popen(
-            [
-                binary,
-                "--port",
-                str(port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                data,
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        client = redis.Redis(port=port)
-        try:
-            for _ in range(200):
-                with contextlib.suppress(redis.ConnectionError):
-                    if client.ping():
-                        break
-                time.sleep(0.02)
-            yield f"redis://127.0.0.1:{port}/0"
-        finally:
-            client.close()
-            process.terminate()
-            process.wait(10)
-
-
-@contextlib.contextmanager
-def rules_servers() -> Iterator[dict[str, str]]:
-    """Every registered game's rules service on a free port; yields name -> address."""
-    servers = []
-    addresses = {}
-    for name, game in registry.games().items():
-        server, port = create_rules_server("127.0.0.1:0", game)
-        server.start()
-        servers.append(server)
-        addresses[name] = f"127.0.0.1:{port}"
-    try:
-        yield addresses
-    finally:
-        for server in servers:
-            server.stop(0)
 
 
 class GatewayProcess:

@@ -15,6 +15,7 @@ import redis
 from boardgame.gateway.v1 import gateway_pb2
 
 from gateway import keys
+from services.common import registry
 from tests.gateway._support_accounts import (
     RPC_TIMEOUT,
     at_a_second_start,
@@ -25,6 +26,7 @@ from tests.gateway._support_accounts import (
     unique,
 )
 from tests.gateway.support import Client, GatewayProcess
+from tests.titles import TITLE
 
 UNAUTHENTICATED = grpc.StatusCode.UNAUTHENTICATED
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
@@ -184,7 +186,7 @@ def test_calls_without_a_valid_token_are_unauthenticated(client: Client, metadat
         (client.accounts.SignOut, gateway_pb2.SignOutRequest()),
         (client.catalog.ListTitles, gateway_pb2.ListTitlesRequest()),
         (client.lobbies.ListLobbies, gateway_pb2.ListLobbiesRequest()),
-        (client.leaderboard.GetLeaderboard, gateway_pb2.GetLeaderboardRequest(title="puertorico")),
+        (client.leaderboard.GetLeaderboard, gateway_pb2.GetLeaderboardRequest(title=TITLE)),
     ]:
         code, info = refused(call, request, metadata)
         assert (code, info.reason) == (UNAUTHENTICATED, "UNAUTHENTICATED")
@@ -314,6 +316,7 @@ def test_the_catalogue_lists_every_title_by_name(client: Client, rules: dict[str
     titles = client.catalog.ListTitles(gateway_pb2.ListTitlesRequest(), metadata=client.auth).titles
     names = [title.name for title in titles]
     assert names == sorted(rules)
-    puerto_rico = titles[names.index("puertorico")]
-    assert (puerto_rico.min_players, puerto_rico.max_players) == (2, 5)
-    assert {option.name for option in puerto_rico.options} >= {"public_vp"}
+    for title in titles:
+        info = registry.get(title.name).info
+        assert (title.min_players, title.max_players) == (info.min_players, info.max_players)
+        assert [option.name for option in title.options] == [option.name for option in info.options]

@@ -12,13 +12,14 @@ from boardgame.rules.v1 import rules_pb2
 
 from gateway import clocks, keys
 from gateway.store import STATUS_ACTIVE, GameStore, Meta
+from tests.titles import TITLE
 
 NOW = 1_000_000_000
 
 
 def meta(game_id: str, *, per_move_seconds: int = 0, bot_seat: int | None = None) -> Meta:
     """The meta of a 2-seat game, with a per-move clock and a bot seat when asked for."""
-    record = gateway_pb2.GameRecord(game_id=game_id, title="puertorico")
+    record = gateway_pb2.GameRecord(game_id=game_id, title=TITLE)
     for seat in range(2):
         record.seats.add(seat=seat, player=gateway_pb2.Player(player_id=f"p{seat}", bot=seat == bot_seat))
     clock = gateway_pb2.TurnClock(per_move_seconds=per_move_seconds)

@@ -10,8 +10,7 @@ from boardgame.gateway.v1 import gateway_pb2
 from gateway import keys
 from tests.gateway._support_accounts import RPC_TIMEOUT, guest, own_gateway, refused
 from tests.gateway.support import Client
-
-TITLE = "puertorico"
+from tests.titles import TITLE
 
 
 def record_rating(

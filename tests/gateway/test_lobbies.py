@@ -9,15 +9,17 @@ import redis
 from boardgame.gateway.v1 import gateway_pb2
 
 from gateway import keys
-from services.common import registry
 from services.common.server import create_server as create_rules_server
 from tests.gateway._support_accounts import RPC_TIMEOUT, guest, me, own_gateway, refused
 from tests.gateway.support import Client
+from tests.titles import GAME, TITLE
 
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
 PRECONDITION = grpc.StatusCode.FAILED_PRECONDITION
 DENIED = grpc.StatusCode.PERMISSION_DENIED
 NOT_FOUND = grpc.StatusCode.NOT_FOUND
+# An option of TITLE with a list of choices (a value outside it is refused).
+CHOSEN_OPTION = next(option.name for option in GAME.info.options if option.choices)
 OPEN, STARTED, CLOSED = (
     gateway_pb2.LOBBY_STATUS_OPEN,
     gateway_pb2.LOBBY_STATUS_STARTED,
@@ -26,8 +28,8 @@ OPEN, STARTED, CLOSED = (
 
 
 def create(client: Client, seat_count: int = 3, **fields: object) -> gateway_pb2.Lobby:
-    """A new Puerto Rico lobby hosted by the client."""
-    request = gateway_pb2.CreateLobbyRequest(title="puertorico", seat_count=seat_count, **fields)  # type: ignore[arg-type]
+    """A new lobby of TITLE hosted by the client."""
+    request = gateway_pb2.CreateLobbyRequest(title=TITLE, seat_count=seat_count, **fields)  # type: ignore[arg-type]
     return client.lobbies.CreateLobby(request, metadata=client.auth, timeout=RPC_TIMEOUT).lobby
 
 
@@ -85,7 +87,7 @@ def listed(client: Client, **fields: object) -> gateway_pb2.ListLobbiesResponse:
 def test_a_new_lobby_seats_its_host_and_takes_defaults(new_client) -> None:  # type: ignore[no-untyped-def]
     host = guest(new_client, "host")
     lobby = create(host, 4)
-    assert lobby.lobby_id and lobby.title == "puertorico"
+    assert lobby.lobby_id and lobby.title == TITLE
     assert seated(lobby) == [me(host).player_id, "", "", ""]
     assert [seat.seat for seat in lobby.seats] == [0, 1, 2, 3]
     assert lobby.seats[0].player.display_name == "host"
@@ -104,24 +106,24 @@ def test_a_new_lobby_seats_its_host_and_takes_defaults(new_client) -> None:  # t
     [
         ({"title": "nosuchgame", "seat_count": 3}, NOT_FOUND, "TITLE_NOT_FOUND"),
         ({"title": "", "seat_count": 3}, INVALID, "MISSING_TITLE"),
-        ({"title": "puertorico", "seat_count": 1}, INVALID, "INVALID_SEAT_COUNT"),
-        ({"title": "puertorico", "seat_count": 6}, INVALID, "INVALID_SEAT_COUNT"),
+        ({"title": TITLE, "seat_count": GAME.info.min_players - 1}, INVALID, "INVALID_SEAT_COUNT"),
+        ({"title": TITLE, "seat_count": GAME.info.max_players + 1}, INVALID, "INVALID_SEAT_COUNT"),
         (
-            {"title": "puertorico", "seat_count": 3, "options": [{"name": "no_such_option", "value": "1"}]},
+            {"title": TITLE, "seat_count": 3, "options": [{"name": "no_such_option", "value": "1"}]},
             INVALID,
             "UNKNOWN_OPTION",
         ),
         (
-            {"title": "puertorico", "seat_count": 3, "options": [{"name": "public_vp", "value": "maybe"}]},
+            {"title": TITLE, "seat_count": 3, "options": [{"name": CHOSEN_OPTION, "value": "maybe"}]},
             INVALID,
             "INVALID_OPTION_VALUE",
         ),
         (
-            {"title": "puertorico", "seat_count": 3, "clock": {"per_move_seconds": -1}},
+            {"title": TITLE, "seat_count": 3, "clock": {"per_move_seconds": -1}},
             INVALID,
             "INVALID_CLOCK",
         ),
-        ({"title": "puertorico", "seat_count": 3, "visibility": 7}, INVALID, "INVALID_ENUM_VALUE"),
+        ({"title": TITLE, "seat_count": 3, "visibility": 7}, INVALID, "INVALID_ENUM_VALUE"),
     ],
     ids=["unknown title", "no title", "too few", "too many", "unknown option", "bad value", "clock", "enum"],
 )
@@ -323,6 +325,35 @@ def test_starting_creates_the_game_and_closes_the_lobby_to_joins(new_client) -> 
     assert (code, info.reason) == (PRECONDITION, "LOBBY_NOT_OPEN")
 
 
+def test_a_host_may_give_every_seat_to_bots_and_watch(new_client) -> None:  # type: ignore[no-untyped-def]
+    host = guest(new_client, "host")
+    lobby = create(host, 3)
+    add_bot(host, lobby.lobby_id)
+    add_bot(host, lobby.lobby_id)
+    code, info = refused(host.lobbies.AddBot, gateway_pb2.AddBotRequest(lobby_id=lobby.lobby_id), host.auth)
+    assert (code, info.reason) == (PRECONDITION, "LOBBY_FULL"), "an unnumbered bot never unseats the host"
+    full = add_bot(host, lobby.lobby_id, seat=0, strength=gateway_pb2.BOT_STRENGTH_HEURISTIC)
+    assert me(host).player_id not in seated(full) and all(seat.player.bot for seat in full.seats)
+    assert (
+        full.host_player_id == me(host).player_id
+        and full.seats[0].bot_strength == gateway_pb2.BOT_STRENGTH_HEURISTIC
+    )
+
+    started = start(host, full)
+    view = game_view(host, started.game_id)
+    assert not view.HasField("seat") and not view.legal_actions, "the host watches as a spectator"
+    assert len(view.seats) == 3 and all(seat.player.bot for seat in view.seats)
+
+
+def test_a_host_without_a_seat_closes_the_lobby_by_leaving(new_client) -> None:  # type: ignore[no-untyped-def]
+    host = guest(new_client, "host")
+    lobby = create(host, 2)
+    add_bot(host, lobby.lobby_id, seat=0)
+    leave = gateway_pb2.LeaveLobbyRequest(lobby_id=lobby.lobby_id)
+    assert host.lobbies.LeaveLobby(leave, metadata=host.auth).lobby.status == CLOSED
+    assert lobby.lobby_id not in [found.lobby_id for found in listed(host, page_size=100).lobbies]
+
+
 def test_fixed_seating_keeps_the_lobby_order(new_client) -> None:  # type: ignore[no-untyped-def]
     host, player = guest(new_client, "host"), guest(new_client, "player")
     for _ in range(3):
@@ -370,7 +401,7 @@ def test_listing_pages_newest_first_without_gaps_or_repeats(redis_url: str, rule
         assert [lobby_id for page in pages for lobby_id in page] == created[::-1]
         assert private.lobby_id not in {lobby_id for page in pages for lobby_id in page}
 
-        titled = listed(reader, title="puertorico", page_size=100)
+        titled = listed(reader, title=TITLE, page_size=100)
         assert len(titled.lobbies) == 26 and not titled.next_page_token
         stamps = [(lobby.created_at.seconds, lobby.created_at.nanos) for lobby in titled.lobbies]
         assert stamps == sorted(stamps, reverse=True)
@@ -391,7 +422,7 @@ def test_listing_refuses_bad_pages_and_unknown_titles(client: Client) -> None:
         ({"page_size": -1}, INVALID, "INVALID_PAGE_SIZE"),
         ({"page_token": "not a token"}, INVALID, "INVALID_PAGE_TOKEN"),
         ({"page_token": "e30"}, INVALID, "INVALID_PAGE_TOKEN"),
-        ({"page_token": token, "title": "puertorico"}, INVALID, "INVALID_PAGE_TOKEN"),
+        ({"page_token": token, "title": TITLE}, INVALID, "INVALID_PAGE_TOKEN"),
         ({"title": "nosuchgame"}, NOT_FOUND, "TITLE_NOT_FOUND"),
     ]
     for fields, code, reason in cases:
@@ -412,10 +443,10 @@ def test_an_unknown_lobby_is_not_found(client: Client) -> None:
 
 
 def test_a_start_that_fails_leaves_the_lobby_open(redis_url: str) -> None:
-    rules_server, port = create_rules_server("127.0.0.1:0", registry.get("puertorico"))
+    rules_server, port = create_rules_server("127.0.0.1:0", GAME)
     rules_server.start()
     try:
-        with own_gateway(redis_url, {"puertorico": f"127.0.0.1:{port}"}, rules_timeout_seconds=2.0) as own:
+        with own_gateway(redis_url, {TITLE: f"127.0.0.1:{port}"}, rules_timeout_seconds=2.0) as own:
             host = guest(own.make_client, "host")
             lobby = create(host, 2)
             add_bot(host, lobby.lobby_id)

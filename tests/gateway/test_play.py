@@ -24,6 +24,7 @@ from services.common.rng import Rng
 from services.common.status import error_info
 from tests.gateway._support_accounts import at_a_second_start, guest, own_gateway, refused
 from tests.gateway.support import Client, GatewayProcess
+from tests.titles import TITLE, example_lobbies
 
 TITLES = sorted(registry.games())
 
@@ -123,15 +124,15 @@ def play_to_end(
     raise AssertionError("the game did not end within the title's bound")
 
 
-# Every title with its defaults, and the options that hide more (each seat then gets fewer events).
-WHOLE_GAMES = [(title, {}) for title in TITLES] + [("glenmore", {"public_vp": "false"})]
+# Every title with its defaults and with each of its example configs (most hide more from each seat).
+WHOLE_GAMES = example_lobbies()
 
 
 @pytest.mark.parametrize(
-    ("title", "options"), WHOLE_GAMES, ids=[f"{t}{dict(o) or ''}" for t, o in WHOLE_GAMES]
+    ("title", "config", "options"), WHOLE_GAMES, ids=[f"{t}-{c}" if c else t for t, c, _ in WHOLE_GAMES]
 )
 def test_whole_game_through_the_gateway(
-    gateway: GatewayProcess, new_client, redis_url: str, title: str, options: dict[str, str]
+    gateway: GatewayProcess, new_client, redis_url: str, title: str, config: str, options: dict[str, str]
 ) -> None:  # type: ignore[no-untyped-def]
     clients = signed_in(new_client, registry.get(title).info.min_players + 1)
     chosen = [gateway_pb2.GameOptionValue(name=name, value=value) for name, value in options.items()]
@@ -139,7 +140,7 @@ def test_whole_game_through_the_gateway(
     changes = dict(gateway.run(GameStore(gateway.app.redis, 0).changes_since(game_id, 0)))  # type: ignore[union-attr]
     checked = [(seat, response) for seat, response in moves if response.version in changes]
     assert len(checked) > len(moves) // 2
-    if options:
+    if options and registry.get(title).info.has_hidden_information:
         assert any(e.visible_to for _, change in changes.items() for e in change.events), (
             "the options hide some events from some seats"
         )
@@ -459,7 +460,7 @@ def test_a_move_over_the_rate_limit_is_refused_and_plays_nothing(
     """The caller's check shares a round trip with the game's read: a refused caller still plays nothing."""
     with own_gateway(redis_url, rules, rate_limit_per_second=3) as own:
         clients = [guest(own.make_client, f"player {i}") for i in range(2)]
-        game_id = new_game(own.gateway, "puertorico", clients)
+        game_id = new_game(own.gateway, TITLE, clients)
         view = clients[0].games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=clients[0].auth)
         actor = clients[view.game.acting_seats[0]]
         mine = actor.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=actor.auth).game

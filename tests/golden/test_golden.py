@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import difflib
+import re
 
 import pytest
 
-from services.common import registry
-from tests.golden import cases, expected, golden_path, render, stale_files
+from tests.golden import cases, expected, golden_path, rendered, stale_files
 
 MAX_DIFF_LINES = 80
 
@@ -19,7 +19,7 @@ def test_playthrough_matches_golden_file(game_name: str, player_count: int, conf
     """The stored playthrough is exactly what the engine plays now for the same seed and choices."""
     path = golden_path(game_name, player_count, config)
     assert path.exists(), f"{path} is missing: run `make golden` to create it"
-    now = render(registry.get(game_name), player_count, config)
+    now = rendered(game_name, player_count, config)
     stored = path.read_text()
     if now != stored:
         diff = list(
@@ -52,3 +52,20 @@ def test_no_stale_golden_files() -> None:
     """No golden file is left over from a game or player count that is no longer registered."""
     stale = stale_files(list(expected()))
     assert not stale, f"stale golden files {stale}: run `make golden` to remove them"
+
+
+def test_each_decision_lists_its_seat_legal_actions_and_the_views_change() -> None:
+    """Below every decision come the legal actions of the seat that chose, its choice among them, and
+    after setup every seat's own part of its view."""
+    for case, text in zip(cases(), expected().values(), strict=True):
+        lines = text.splitlines()
+        decisions = [i for i, line in enumerate(lines) if re.match(r"\s*\d+  seat \d+  ", line)]
+        assert decisions, golden_path(*case).name
+        for index in decisions:
+            seat, label = re.match(r"\s*\d+  seat (\d+)  (.*)", lines[index]).groups()  # type: ignore[union-attr]
+            below = lines[index + 1 : index + 1 + case[1]]
+            legal = next((line for line in below if line.strip().startswith(f"legal for seat {seat}: ")), "")
+            assert label in legal.split(": ", 1)[-1].split(" | "), (golden_path(*case).name, lines[index])
+        for seat in range(case[1]):
+            assert any(line.strip().startswith(f"seat {seat} view  ") for line in lines[: decisions[0]])
+        assert any(line.strip().startswith("view  ") for line in lines[decisions[0] :])

@@ -4,13 +4,8 @@ real worker (celery.contrib.testing, not eager mode) and a real beat, and game h
 from __future__ import annotations
 
 import contextlib
-import os
-import signal
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import redis
@@ -27,8 +22,6 @@ from workers import runtime
 from workers.app import celery
 from workers.settings import WorkerSettings
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @contextlib.contextmanager
 def worker(settings: Settings, worker_settings: WorkerSettings) -> Iterator[None]:
@@ -42,42 +35,6 @@ def worker(settings: Settings, worker_settings: WorkerSettings) -> Iterator[None
             yield
         finally:
             beat.stop()
-
-
-def start_worker_process(
-    redis_url: str,
-    rules_addresses: str,
-    env: Mapping[str, str] | None = None,
-    quiet: bool = True,
-) -> subprocess.Popen[bytes]:
-    """`python -m workers` (as `make run` and the deployments start it) on this Redis and these rules
-    services (comma-separated), one child process, no metrics, logging warnings and worse; `env` adds
-    or overrides variables. It runs in its own session so `stop_worker_process` stops it whole; `quiet`
-    discards its output."""
-    output = subprocess.DEVNULL if quiet else None
-    return subprocess.Popen(
-        [sys.executable, "-m", "workers"],
-        cwd=ROOT,
-        env={
-            **os.environ,
-            "REDIS_URL": redis_url,
-            "RULES_ADDRESSES": rules_addresses,
-            "WORKER_CONCURRENCY": "1",
-            "LOG_LEVEL": "WARNING",
-            "METRICS_PORT": "off",
-            **(env or {}),
-        },
-        stdout=output,
-        stderr=output,
-        start_new_session=True,
-    )
-
-
-def stop_worker_process(process: subprocess.Popen[bytes], signum: int = signal.SIGTERM) -> None:
-    """Send `signum` to a worker process's whole process group (if it still runs) and wait for it."""
-    if process.poll() is None:
-        os.killpg(process.pid, signum)
-    process.wait(30)
 
 
 def wait_for(predicate: Callable[[], Any], timeout: float, what: str) -> Any:

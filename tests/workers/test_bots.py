@@ -13,7 +13,7 @@ from services.common.playout import random_playout
 from services.common.rng import Rng
 from workers.bots import HEURISTIC, RANDOM, SEARCH, STRENGTHS, Budget, choose_action, search
 from workers.bots.heuristic import one_ply_action
-from workers.bots.knowledge import determinize, hook
+from workers.bots.knowledge import determinize
 from workers.selfplay import play
 from workers.simulate import win_share
 
@@ -35,7 +35,7 @@ def positions(game: Game, count: int) -> list[Any]:
 
 def invariant_strengths(game: Game) -> tuple[str, ...]:
     """Strengths whose choices must ignore hidden data: all of them when the game can determinize."""
-    if hook(game, "determinize") is not None or not game.info.has_hidden_information:
+    if game.determinize is not None or not game.info.has_hidden_information:
         return STRENGTHS
     return (RANDOM,)
 
@@ -66,7 +66,7 @@ def test_decisions_do_not_change_with_hidden_information(title: str) -> None:
     assert checked > 0
 
 
-@pytest.mark.parametrize("title", [t for t in TITLES if hook(registry.get(t), "determinize") is not None])
+@pytest.mark.parametrize("title", [t for t in TITLES if registry.get(t).determinize is not None])
 def test_determinization_depends_only_on_the_seat_view(title: str) -> None:
     game = registry.get(title)
     for index, state in enumerate(positions(game, 8)):

@@ -9,10 +9,9 @@ from boardgame.gateway.v1 import gateway_pb2
 
 from gateway import clocks, keys
 from tests.gateway.support import Client, GatewayProcess
+from tests.titles import TITLE
 from tests.workers.support import bot_seat, finalized, new_game, wait_for
 from workers import scoring
-
-TITLE = "puertorico"
 
 
 def human_seat(client: Client, seat: int) -> gateway_pb2.GameSeat:

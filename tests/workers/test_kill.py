@@ -12,11 +12,12 @@ from collections.abc import Iterator
 import pytest
 import redis
 
+from deploy import throwaway
 from gateway import keys
 from gateway.settings import Settings
 from tests.gateway.support import GatewayProcess, gateway_settings, redis_server
-from tests.workers import support
-from tests.workers.support import bot_seat, finalized, new_game, stop_worker_process, wait_for
+from tests.titles import TITLE
+from tests.workers.support import bot_seat, finalized, new_game, wait_for
 from workers import scoring
 
 SLOW_SEARCH_SECONDS = 3.0
@@ -37,7 +38,7 @@ def own_gateway(own_settings: Settings) -> Iterator[GatewayProcess]:
 
 def start_worker_process(settings: Settings, search_seconds: float) -> subprocess.Popen[bytes]:
     """`python -m workers` in its own session (so it can be killed whole), one child process."""
-    return support.start_worker_process(
+    return throwaway.start_worker_process(
         settings.redis_url,
         ",".join(settings.rules_addresses),
         {
@@ -60,12 +61,12 @@ def test_a_worker_killed_in_a_bot_turn_loses_nothing_and_applies_nothing_twice(
     second = None
     try:
         seats = [bot_seat(own_gateway, 0, "search"), bot_seat(own_gateway, 1, "search")]
-        game_id = new_game(own_gateway, "puertorico", seats)
+        game_id = new_game(own_gateway, TITLE, seats)
         wait_for(
             lambda: "workers.take_turn" in running_tasks(client), 60, "the first worker to take a bot turn"
         )
         version = int(client.get(keys.game_version(game_id)))
-        stop_worker_process(first, signal.SIGKILL)
+        throwaway.stop_worker_process(first, signal.SIGKILL)
         assert int(client.get(keys.game_version(game_id))) == version, "the turn finished before the kill"
         assert "workers.take_turn" in running_tasks(client)
 
@@ -79,10 +80,10 @@ def test_a_worker_killed_in_a_bot_turn_loses_nothing_and_applies_nothing_twice(
         ] == list(range(1, final + 1))
         assert own_gateway.run(scoring.finalize(own_gateway.app, game_id)) is False  # type: ignore[arg-type]
         for seat in seats:
-            assert client.hget(keys.rating("puertorico", seat.player.player_id), "games") == b"1"
+            assert client.hget(keys.rating(TITLE, seat.player.player_id), "games") == b"1"
         wait_for(lambda: client.hlen("unacked") == 0, 30, "every task to be acknowledged")
     finally:
-        stop_worker_process(first, signal.SIGKILL)
+        throwaway.stop_worker_process(first, signal.SIGKILL)
         if second is not None:
-            stop_worker_process(second, signal.SIGTERM)
+            throwaway.stop_worker_process(second, signal.SIGTERM)
         client.close()

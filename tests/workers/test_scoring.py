@@ -15,6 +15,7 @@ from gateway import keys
 from gateway.app import NoDispatch
 from gateway.settings import Settings
 from tests.gateway.support import GatewayProcess
+from tests.titles import TITLE
 from tests.workers.support import bot_seat, new_game
 from workers import scoring, turns
 from workers.bots import Budget
@@ -66,7 +67,7 @@ def quiet_gateway(settings: Settings) -> Iterator[GatewayProcess]:
 
 def test_racing_finalizes_apply_once(quiet_gateway: GatewayProcess, redis_client: redis.Redis) -> None:
     players = [bot_seat(quiet_gateway, s, "random") for s in range(3)]
-    game_id = new_game(quiet_gateway, "puertorico", players)
+    game_id = new_game(quiet_gateway, TITLE, players)
     app = quiet_gateway.app
     assert app is not None
 
@@ -83,5 +84,5 @@ def test_racing_finalizes_apply_once(quiet_gateway: GatewayProcess, redis_client
 
     assert sorted(quiet_gateway.run(race())) == [False, False, False, True]
     for seat in players:
-        assert redis_client.hget(keys.rating("puertorico", seat.player.player_id), "games") == b"1"
+        assert redis_client.hget(keys.rating(TITLE, seat.player.player_id), "games") == b"1"
         assert redis_client.zscore(keys.player_games(seat.player.player_id), game_id) is not None

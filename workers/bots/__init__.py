@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.common.game import Game
+from services.common.game import AnyGame
 from services.common.rng import Rng
 from workers.bots import heuristic, search
 from workers.bots.random_bot import random_action
@@ -20,7 +20,7 @@ STRENGTHS = (RANDOM, HEURISTIC, SEARCH)
 __all__ = ["HEURISTIC", "RANDOM", "SEARCH", "STRENGTHS", "Budget", "choose_action"]
 
 
-def choose_action(game: Game, state: Any, seat: int, strength: str, rng: Rng, budget: Budget) -> Any:
+def choose_action(game: AnyGame, state: Any, seat: int, strength: str, rng: Rng, budget: Budget) -> Any:
     """The action a bot of `strength` takes for `seat`; ValueError for an unknown strength."""
     if strength == RANDOM:
         return random_action(game, state, seat, rng)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.common.game import Game
+from services.common.game import AnyGame
 from services.common.rng import Rng
-from workers.bots.knowledge import determinize, hook
+from workers.bots.knowledge import determinize
 from workers.bots.search import rewards, rollout
 
 PLAYOUTS_PER_DECISION = 64  # shared by the legal actions, at least MIN_PLAYOUTS each
@@ -23,7 +23,7 @@ WIN_BONUS = 1000.0
 TIEBREAK_WEIGHT = 0.001
 
 
-def score_margin(game: Game, state: Any, seat: int) -> float:
+def score_margin(game: AnyGame, state: Any, seat: int) -> float:
     """How far `seat`'s score leads the best other seat's; a won finished game counts WIN_BONUS more."""
     scores = game.scores(state).seats
     totals = [s.total + TIEBREAK_WEIGHT * s.tiebreak for s in scores]
@@ -35,7 +35,7 @@ def score_margin(game: Game, state: Any, seat: int) -> float:
     return lead
 
 
-def playout_value(game: Game, state: Any, seat: int, rng: Rng, playouts: int) -> float:
+def playout_value(game: AnyGame, state: Any, seat: int, rng: Rng, playouts: int) -> float:
     """`seat`'s mean reward over random playouts from `state` (which is left unchanged)."""
     total = 0.0
     for _ in range(playouts):
@@ -45,7 +45,7 @@ def playout_value(game: Game, state: Any, seat: int, rng: Rng, playouts: int) ->
     return total / playouts
 
 
-def one_ply_action(game: Game, state: Any, seat: int, rng: Rng) -> Any:
+def one_ply_action(game: AnyGame, state: Any, seat: int, rng: Rng) -> Any:
     """The legal action whose result looks best after a few random playouts, on a determinized copy."""
     world = determinize(game, state, seat, rng)
     actions = game.legal_actions(world, seat)
@@ -68,9 +68,9 @@ def one_ply_action(game: Game, state: Any, seat: int, rng: Rng) -> Any:
     return best
 
 
-def heuristic_action(game: Game, state: Any, seat: int, rng: Rng) -> Any:
+def heuristic_action(game: AnyGame, state: Any, seat: int, rng: Rng) -> Any:
     """The game's heuristic choice for `seat` if it has one, else the generic one-ply choice."""
-    policy = hook(game, "heuristic_action")
+    policy = game.heuristic_action
     if policy is not None:
         return policy(state, seat, rng)
     return one_ply_action(game, state, seat, rng)

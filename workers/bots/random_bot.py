@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.common.game import Game
+from services.common.game import AnyGame
 from services.common.rng import Rng
 
 
-def random_action(game: Game, state: Any, seat: int, rng: Rng) -> Any:
+def random_action(game: AnyGame, state: Any, seat: int, rng: Rng) -> Any:
     """A uniformly chosen legal action of `seat`; ValueError if it has none."""
     actions = game.legal_actions(state, seat)
     if not actions:

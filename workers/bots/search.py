@@ -18,9 +18,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from services.common.game import Game
+from services.common.game import AnyGame
 from services.common.rng import Rng
-from workers.bots.knowledge import determinize, hook
+from workers.bots.knowledge import determinize
 
 EXPLORATION = 0.7
 MARGIN_SCALE_FRACTION = 1 / 50  # of the game's score range: the margin worth about 0.73 of a win
@@ -49,7 +49,7 @@ class Node:
         self.rewards = [0.0] * seats
 
 
-def rewards(game: Game, state: Any, seats: int) -> list[float]:
+def rewards(game: AnyGame, state: Any, seats: int) -> list[float]:
     """Every seat's reward in [0, 1]: by rank at the end, else by its score lead now."""
     scores = game.scores(state)
     if game.is_terminal(state) and seats > 1:
@@ -64,7 +64,7 @@ def rewards(game: Game, state: Any, seats: int) -> list[float]:
     return result
 
 
-def rollout(game: Game, world: Any, rng: Rng, depth: int) -> None:
+def rollout(game: AnyGame, world: Any, rng: Rng, depth: int) -> None:
     """Play `world` on in place with random legal moves of the first acting seat, for at most `depth`
     moves or until the game ends (one `rng.below` draw per move)."""
     for _ in range(depth):
@@ -88,7 +88,7 @@ def _select(node: Node, actions: list[Any], seat: int) -> tuple[Any, Node]:
     return best_action, best_child
 
 
-def iterate(game: Game, root: Node, state: Any, seat: int, rng: Rng, budget: Budget) -> None:
+def iterate(game: AnyGame, root: Node, state: Any, seat: int, rng: Rng, budget: Budget) -> None:
     """One iteration: determinize, select, expand, roll out, back up."""
     seats = len(root.rewards)
     world = determinize(game, state, seat, rng)
@@ -117,7 +117,7 @@ def iterate(game: Game, root: Node, state: Any, seat: int, rng: Rng, budget: Bud
             visited.rewards[s] += result[s]
 
 
-def search_action(game: Game, state: Any, seat: int, rng: Rng, budget: Budget) -> Any:
+def search_action(game: AnyGame, state: Any, seat: int, rng: Rng, budget: Budget) -> Any:
     """The root's most visited action after searching within `budget`."""
     actions = list(game.legal_actions(state, seat))
     if not actions:
@@ -126,7 +126,7 @@ def search_action(game: Game, state: Any, seat: int, rng: Rng, budget: Budget) -
         return actions[0]
     root = Node(len(game.scores(state).seats))
     if budget.prior_visits > 0:
-        policy = hook(game, "heuristic_action")
+        policy = game.heuristic_action
         if policy is not None:
             favourite = root.children[policy(state, seat, rng)] = Node(len(root.rewards))
             favourite.visits = budget.prior_visits

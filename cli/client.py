@@ -1,0 +1,103 @@
+"""The gateway as `bg` calls it: stubs over one channel, the saved token, and a call that waits and
+tries again when the gateway refuses it for the rate limit (RESOURCE_EXHAUSTED, reason RATE_LIMITED)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any, TypeVar
+
+import grpc
+from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
+
+from services.common.status import error_info
+
+RATE_LIMITED = "RATE_LIMITED"
+RETRY_AFTER_KEY = "retry_after_ms"  # ErrorInfo metadata: how long to wait before the next call
+DEFAULT_RETRY_AFTER_MS = 1000
+MAX_RATE_LIMIT_RETRIES = 10
+
+R = TypeVar("R")
+
+
+class Quit(Exception):
+    """The person asked to stop, or input ended."""
+
+
+def retry_after(error: grpc.RpcError) -> float | None:
+    """Seconds to wait before trying a call refused for the rate limit again; None for any other error."""
+    if error.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+        return None
+    info = error_info(error)
+    if info is None or info.reason != RATE_LIMITED:
+        return None
+    wait_ms = info.metadata.get(RETRY_AFTER_KEY, "")
+    return (int(wait_ms) if wait_ms.isdigit() else DEFAULT_RETRY_AFTER_MS) / 1000
+
+
+@dataclass
+class Client:
+    """Stubs of the gateway services over one channel, with the saved token."""
+
+    address: str
+    token: str
+    out: IO[str]
+    inp: IO[str]
+    waits: list[float] = field(default_factory=list)  # the rate-limit waits taken, for people and tests
+
+    def __post_init__(self) -> None:
+        self.channel = grpc.insecure_channel(self.address)
+        self.accounts = gateway_pb2_grpc.AccountServiceStub(self.channel)
+        self.catalog = gateway_pb2_grpc.CatalogServiceStub(self.channel)
+        self.lobbies = gateway_pb2_grpc.LobbyServiceStub(self.channel)
+        self.games = gateway_pb2_grpc.GameServiceStub(self.channel)
+        self.leaderboard = gateway_pb2_grpc.LeaderboardServiceStub(self.channel)
+
+    @property
+    def auth(self) -> tuple[tuple[str, str], ...]:
+        """Call metadata with the bearer token."""
+        if not self.token:
+            raise SystemExit(
+                "not signed in: run `bg guest NAME`, `bg register NAME` or `bg sign-in NAME` first"
+            )
+        return (("authorization", f"Bearer {self.token}"),)
+
+    def call(self, method: Callable[..., R], request: Any, *, signed_in: bool = True) -> R:
+        """`method(request)` with the token; after a rate-limit refusal, wait as told and try again."""
+        metadata = self.auth if signed_in else ()
+        attempt = 0
+        while True:
+            try:
+                return method(request, metadata=metadata)
+            except grpc.RpcError as error:
+                self._wait_out(error, attempt)
+                attempt += 1
+
+    def watch(self, game_id: str) -> Iterator[gateway_pb2.WatchGameResponse]:
+        """The game's watch stream, from its current view on; reopened after a rate-limit refusal from
+        the last version received."""
+        seen = attempt = 0
+        while True:
+            try:
+                request = gateway_pb2.WatchGameRequest(game_id=game_id, from_version=seen)
+                for change in self.games.WatchGame(request, metadata=self.auth):
+                    if change.HasField("game"):
+                        seen, attempt = change.game.version, 0
+                    yield change
+                return
+            except grpc.RpcError as error:
+                self._wait_out(error, attempt)
+                attempt += 1
+
+    def _wait_out(self, error: grpc.RpcError, attempt: int) -> None:
+        """Sleep as long as a rate-limit refusal asks; raise any other error, or after too many tries."""
+        wait = retry_after(error)
+        if wait is None or attempt >= MAX_RATE_LIMIT_RETRIES:
+            raise error
+        self.waits.append(wait)
+        time.sleep(wait)
+
+    def say(self, text: str = "") -> None:
+        """Print a line."""
+        print(text, file=self.out, flush=True)

@@ -1,0 +1,61 @@
+"""Whether a TCP port can be bound here, and which process listens on it (read from Linux's /proc).
+
+The launcher checks every port it is about to give a process before it starts any, so a second
+`make run` says which port is taken and by what instead of starting processes that cannot bind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import socket
+from pathlib import Path
+
+LISTEN = "0A"  # the state column of /proc/net/tcp for a listening socket
+PROC = Path("/proc")
+
+
+def taken(host: str, port: int) -> bool:
+    """Whether binding host:port fails because something else has it ("" is every interface)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as servers do: TIME_WAIT is free
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            return error.errno == errno.EADDRINUSE
+    return False
+
+
+def listening_inodes(port: int, proc: Path = PROC) -> set[str]:
+    """The socket inodes of every TCP socket (IPv4 or IPv6) listening on `port`."""
+    inodes = set()
+    for table in ("tcp", "tcp6"):
+        with contextlib.suppress(OSError):
+            for line in (proc / "net" / table).read_text().splitlines()[1:]:
+                fields = line.split()
+                local, state, inode = fields[1], fields[3], fields[9]
+                if state == LISTEN and int(local.rsplit(":", 1)[1], 16) == port:
+                    inodes.add(inode)
+    return inodes
+
+
+def listener(port: int, proc: Path = PROC) -> tuple[int, str] | None:
+    """The pid and command line of a process listening on `port`; None when none can be seen (no
+    /proc, or a process of another user)."""
+    sockets = {f"socket:[{inode}]" for inode in listening_inodes(port, proc)}
+    if not sockets:
+        return None
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            for fd in (entry / "fd").iterdir():
+                with contextlib.suppress(OSError):
+                    if os.readlink(fd) in sockets:
+                        command = (
+                            (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                        )
+                        return int(entry.name), " ".join(command.split())
+    return None
