@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import grpc
-from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
@@ -54,18 +53,12 @@ def seats_of(meta: Meta, player_id: str) -> list[int]:
     return [s.seat for s in meta.record.seats if s.player.player_id == player_id and not s.resigned]
 
 
-def held_seats(meta: Meta, player_id: str) -> list[gateway_pb2.GameSeat]:
-    """The seats a player holds in a game, resigned or not; PERMISSION_DENIED for none."""
-    held = [s for s in meta.record.seats if s.player.player_id == player_id]
-    if not held:
-        raise permission_denied("you do not play a seat in this game")
-    return held
-
-
 def played_seats(meta: Meta, player_id: str) -> list[int]:
     """`seats_of`; PERMISSION_DENIED for a player who holds no seat of the game, FAILED_PRECONDITION
     for one who resigned (or forfeited) every seat held."""
-    held = held_seats(meta, player_id)
+    held = [s for s in meta.record.seats if s.player.player_id == player_id]
+    if not held:
+        raise permission_denied("you do not play a seat in this game")
     seats = [s.seat for s in held if not s.resigned]
     if not seats:
         raise precondition(

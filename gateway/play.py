@@ -195,7 +195,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         self, request: gateway_pb2.ResignRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.ResignResponse:
         """The caller's seats go to bots, committed as a change of hands; the caller ranks last. Once
-        resigned, resigning again changes nothing."""
+        resigned, the caller's moves and resignations are refused (SEAT_RESIGNED)."""
         principal = await authenticate(self.app, context)
         handed = await resignations.hand_over(
             self.app,

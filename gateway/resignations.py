@@ -23,7 +23,7 @@ from gateway import clocks
 from gateway.app import Gateway
 from gateway.clocks import Commit, Known, entry_of
 from gateway.errors import GatewayError, precondition
-from gateway.moves import held_seats, read_snapshot, request_digest, reused, stale
+from gateway.moves import played_seats, read_snapshot, request_digest, reused, stale
 from gateway.store import STATUS_FINISHED, Meta
 
 MAX_ATTEMPTS = 50  # a resignation retries while other commits overtake it
@@ -52,9 +52,9 @@ def hand_to_bots(record: gateway_pb2.GameRecord, seats: list[int], strength: gat
 
 
 def resigning(player_id: str) -> SeatsToHand:
-    """The seats a player still plays (none once all are resigned); PERMISSION_DENIED for a player who
-    holds no seat of the game."""
-    return lambda meta: [s.seat for s in held_seats(meta, player_id) if not s.resigned]
+    """The seats a player still plays; PERMISSION_DENIED for a player who holds no seat of the game,
+    FAILED_PRECONDITION (SEAT_RESIGNED) for one who resigned them all already."""
+    return lambda meta: played_seats(meta, player_id)
 
 
 def forfeiting(seat: int) -> SeatsToHand:

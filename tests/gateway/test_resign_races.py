@@ -272,3 +272,10 @@ def test_a_resignation_does_not_restart_the_clock_of_the_player_to_act(
     after = _view(players[acting], game_id)
     assert resigned.game.version == after.version == before.version + 1
     assert after.acting_seats == before.acting_seats and after.deadline == before.deadline
+    with pytest.raises(grpc.RpcError) as again:
+        _resign(players[(acting + 1) % 3], game_id)()
+    info = error_info(again.value)
+    assert (
+        again.value.code() == grpc.StatusCode.FAILED_PRECONDITION and info and info.reason == "SEAT_RESIGNED"
+    )
+    assert _view(players[acting], game_id).version == after.version, "a second resignation commits nothing"
