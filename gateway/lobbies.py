@@ -16,12 +16,11 @@ import secrets
 import time
 import uuid
 from collections.abc import Callable
-from typing import TypeVar, cast
+from typing import cast
 
 import grpc
 import redis.exceptions
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
-from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from gateway import auth, games, keys, paging
@@ -34,11 +33,9 @@ log = logging.getLogger(__name__)
 
 LOBBY_TTL_SECONDS = 24 * 3600  # an untouched lobby is forgotten after a day
 MAX_ATTEMPTS = 100
-LOBBY_ID_MAX = 64
 INVITE_CODE_BYTES = 9
 
 Lobby = gateway_pb2.Lobby
-E = TypeVar("E", bound=int)
 
 
 def _score(lobby: Lobby) -> float:
@@ -93,29 +90,14 @@ def _open_seat(lobby: Lobby, wanted: int | None) -> gateway_pb2.LobbySeat:
     raise precondition("LOBBY_FULL", "every seat of the lobby is taken", lobby_id=lobby.lobby_id)
 
 
+# Lengths, ranges and enum values of every request field are checked before a call runs
+# (`gateway.validation`); what is left here depends on the lobby.
+
+
 def _check_lobby_id(lobby_id: str) -> str:
     if not lobby_id:
         raise invalid("MISSING_LOBBY_ID", "lobby_id is required", field="lobby_id")
-    if len(lobby_id) > LOBBY_ID_MAX:
-        raise not_found("lobby", lobby_id[:LOBBY_ID_MAX])
     return lobby_id
-
-
-def _enum_value(enum: EnumTypeWrapper, value: E, field: str) -> E:
-    if value not in enum.values():
-        raise invalid("INVALID_ENUM_VALUE", f"{field} has no value {value}", field=field)
-    return value
-
-
-def _clock(clock: gateway_pb2.TurnClock) -> gateway_pb2.TurnClock:
-    if clock.per_move_seconds < 0 or clock.total_seconds < 0:
-        raise invalid("INVALID_CLOCK", "clock seconds must not be negative", field="clock")
-    _enum_value(gateway_pb2.TimeoutPolicy, clock.on_timeout, "clock.on_timeout")
-    return clock
-
-
-def _bot_strength(strength: gateway_pb2.BotStrength) -> gateway_pb2.BotStrength:
-    return _enum_value(gateway_pb2.BotStrength, strength, "strength") or gateway_pb2.BOT_STRENGTH_RANDOM
 
 
 class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
@@ -178,8 +160,6 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
         if not request.title:
             raise invalid("MISSING_TITLE", "title is required", field="title")
         games.validate_options(self.app, request.title, request.seat_count, list(request.options))
-        visibility = _enum_value(gateway_pb2.Visibility, request.visibility, "visibility")
-        seating = _enum_value(gateway_pb2.Seating, request.seating, "seating")
         created_at = Timestamp()
         created_at.FromNanoseconds(time.time_ns())
         lobby = Lobby(
@@ -187,9 +167,9 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
             title=request.title,
             seat_count=request.seat_count,
             options=request.options,
-            visibility=visibility or gateway_pb2.VISIBILITY_PUBLIC,
-            clock=_clock(request.clock),
-            seating=seating or gateway_pb2.SEATING_SHUFFLED,
+            visibility=request.visibility or gateway_pb2.VISIBILITY_PUBLIC,
+            clock=request.clock,
+            seating=request.seating or gateway_pb2.SEATING_SHUFFLED,
             host_player_id=principal.player_id,
             seats=[gateway_pb2.LobbySeat(seat=index) for index in range(request.seat_count)],
             status=gateway_pb2.LOBBY_STATUS_OPEN,
@@ -330,7 +310,7 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
         """Seat a new bot of the asked strength (host only): on an open seat, or on the host's own seat
         when asked for it by number, so a host may fill every seat with bots and watch."""
         principal = await auth.authenticate(self.app, context)
-        strength = _bot_strength(request.strength)
+        strength = request.strength or gateway_pb2.BOT_STRENGTH_RANDOM
         wanted = request.seat if request.HasField("seat") else None
 
         def check(lobby: Lobby) -> gateway_pb2.LobbySeat:
