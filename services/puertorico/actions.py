@@ -39,7 +39,8 @@ from services.puertorico.data import BUILDINGS, CIRCLE_TILES, DRAFT_SLOTS, GOODS
     SELL_TO_TRADING_POST,
     GUEST_TO_TILE,
     GUEST_TO_BUILDING,
-) = range(31)
+    MOVE_COLONIST,
+) = range(32)
 
 # Where a returned colonist comes from (RETURN_COLONIST's arg; arg2 is the tile kind or building).
 FROM_SAN_JUAN, FROM_TILE, FROM_BUILDING = range(3)
@@ -87,6 +88,17 @@ SHIP_SMALL_WHARF_ACTION = Action(SHIP_SMALL_WHARF)
 TRADING_POST_ACTION = tuple(Action(SELL_TO_TRADING_POST, g) for g in GOODS)
 GUEST_TILE = {t: Action(GUEST_TO_TILE, t) for t in CIRCLE_TILES}
 GUEST_BUILDING = tuple(Action(GUEST_TO_BUILDING, b) for b in range(len(BUILDINGS)))
+
+# A space of a board that holds colonists (MOVE_COLONIST's arg and arg2): a circle tile kind (every
+# tile of that kind together), or BUILDING_SPACE + a building.
+BUILDING_SPACE = TILE_KINDS
+SPACES = (*CIRCLE_TILES, *(BUILDING_SPACE + b for b in range(len(BUILDINGS))))
+MOVE = {(a, b): Action(MOVE_COLONIST, a, b) for a in SPACES for b in SPACES if a != b}
+
+
+def place_on(space: int) -> Action:
+    """Place a colonist from San Juan on a space."""
+    return ON_TILE[space] if space < BUILDING_SPACE else ON_BUILDING[space - BUILDING_SPACE]
 
 
 def small_wharf_goods(good: int, count: int) -> Action:

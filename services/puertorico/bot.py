@@ -18,11 +18,11 @@ from typing import Any
 
 from services.common.rng import Rng
 from services.puertorico import codec, engine
-from services.puertorico.actions import Action
+from services.puertorico.actions import PASS_ACTION, Action
 from services.puertorico.data import CORN, GOODS, PRICE, PRODUCTION_BUILDINGS, QUARRY
 from services.puertorico.scoring import score_items, tiebreak
 from services.puertorico.setup import initial_vp_pool
-from services.puertorico.state import CHOOSE_ROLE, Config, Player, State
+from services.puertorico.state import CHOOSE_ROLE, PLACE_COLONIST, Config, Player, State
 
 # Worth of economy in VP, tuned by self-play against the random bot.
 DOUBLOON = 0.3
@@ -34,6 +34,7 @@ ISLAND_TILE = 0.2
 WIN_BONUS = 50.0
 ROLE_LOOKAHEAD_STEPS = 60  # decisions played greedily to finish a role being judged
 TIE_NOISE = 1e-6
+KEEP_ARRANGEMENT = 1e-2  # a mayor's move must gain more than this to be worth a decision
 
 
 def determinize(state: State, seat: int, rng: Rng) -> State:
@@ -121,7 +122,15 @@ def greedy_action(world: State, actor: int, rng: Rng) -> Action:
     legal = engine.legal_actions(world, actor)
     if len(legal) == 1:
         return legal[0]
-    return max(legal, key=lambda a: margin(_after(world, actor, a), actor) + TIE_NOISE * rng.below(1000))
+    keep = KEEP_ARRANGEMENT if world.step == PLACE_COLONIST else 0.0
+    return max(
+        legal,
+        key=lambda a: (
+            margin(_after(world, actor, a), actor)
+            + TIE_NOISE * rng.below(1000)
+            + (keep if a == PASS_ACTION else 0.0)
+        ),
+    )
 
 
 def _finish_role(world: State, rng: Rng) -> None:

@@ -43,6 +43,7 @@ from services.puertorico.data import (
     TRADING_HOUSE_CAPACITY,
 )
 from services.puertorico.labels import event_text
+from services.puertorico.mayor import circles_on, colonists_on
 from services.puertorico.setup import check_config
 from services.puertorico.state import (
     BLACK_MARKET_COLONIST_STEP,
@@ -289,6 +290,10 @@ def _table_to_proto(state: State) -> pb.Table:
         small_wharf_goods=_good_counts(state.small_wharf_goods),
         privilege_goods_left=state.privilege_goods_left,
         pending_price=state.pending_price,
+        colonist_moves=[
+            pb.ColonistMove(source=_target(source), destination=_target(destination))
+            for source, destination in state.colonist_moves
+        ],
     )
 
 
@@ -417,8 +422,32 @@ def state_from_proto(message: pb.State) -> State:
     state.warehoused = [_good(g, "warehoused good") for g in table.warehoused]
     state.singles_kept = _counts(table.singles_kept)
     check_state(min(state.singles_kept) >= 0, "negative kept goods")
+    state.colonist_moves = _colonist_moves(table, state)
     _expansion_from_proto(message, state)
     return state
+
+
+def _colonist_moves(table: pb.Table, state: State) -> list[tuple[int, int]]:
+    """The mayor's moves this turn, checked against the arranging player's board and the move rule."""
+    if not table.colonist_moves:
+        return []
+    player = state.players[state.actor]
+    check_state(state.step == PLACE_COLONIST and player.san_juan == 0, "colonist moves outside the mayor")
+    moves: list[tuple[int, int]] = []
+    for move in table.colonist_moves:
+        source, destination = _space(move.source), _space(move.destination)
+        if source is None or destination is None:
+            raise MalformedRequest("invalid state: colonist move space")
+        check_state(destination not in {s for s, _ in moves}, "colonist moved back")
+        # Nothing is moved onto a space moved off, so each such space still has an empty circle.
+        check_state(
+            source != destination
+            and colonists_on(player, source) < circles_on(player, source)
+            and circles_on(player, destination) > 0,
+            "colonist move",
+        )
+        moves.append((source, destination))
+    return moves
 
 
 def _expansion_from_proto(message: pb.State, state: State) -> None:
@@ -519,13 +548,12 @@ def action_from_proto(message: pb.Action) -> act.Action:
         _check_action(1 <= value <= len(GOODS), "good")
         return _GOOD_MOVES[move][value - 1]
     if move == "place_colonist":
-        target = message.place_colonist
-        which = target.WhichOneof("target")
-        if which == "tile":
-            _check_action(target.tile - 1 in CIRCLE_TILES, "tile")
-            return act.ON_TILE[target.tile - 1]
-        _check_action(which == "building" and 1 <= target.building <= len(BUILDINGS), "building")
-        return act.ON_BUILDING[target.building - 1]
+        return act.place_on(_action_space(message.place_colonist))
+    if move == "move_colonist":
+        source = _action_space(message.move_colonist.source)
+        destination = _action_space(message.move_colonist.destination)
+        _check_action(source != destination, "destination (the colonist's own space)")
+        return act.MOVE[source, destination]
     if move == "build":
         _check_action(1 <= message.build <= len(BUILDINGS), "building")
         return act.BUILD_ACTION[message.build - 1]
@@ -549,14 +577,34 @@ def action_from_proto(message: pb.Action) -> act.Action:
         _check_action(goods.count >= 1, "count")
         return act.small_wharf_goods(goods.good - 1, goods.count)
     if move == "move_guest":
-        target = message.move_guest
-        which = target.WhichOneof("target")
-        if which == "tile":
-            _check_action(target.tile - 1 in CIRCLE_TILES, "tile")
-            return act.GUEST_TILE[target.tile - 1]
-        _check_action(which == "building" and 1 <= target.building <= len(BUILDINGS), "building")
-        return act.GUEST_BUILDING[target.building - 1]
+        space = _action_space(message.move_guest)
+        if space < act.BUILDING_SPACE:
+            return act.GUEST_TILE[space]
+        return act.GUEST_BUILDING[space - act.BUILDING_SPACE]
     return _EMPTY_MOVES[move]
+
+
+def _space(target: pb.ColonistTarget) -> int | None:
+    """The board space of a ColonistTarget (see actions.SPACES); None if it names no space."""
+    which = target.WhichOneof("target")
+    if which == "tile" and target.tile - 1 in CIRCLE_TILES:
+        return target.tile - 1
+    if which == "building" and 1 <= target.building <= len(BUILDINGS):
+        return act.BUILDING_SPACE + target.building - 1
+    return None
+
+
+def _action_space(target: pb.ColonistTarget) -> int:
+    space = _space(target)
+    if space is None:
+        raise MalformedRequest("invalid action: tile or building out of range")
+    return space
+
+
+def _target(space: int) -> pb.ColonistTarget:
+    if space < act.BUILDING_SPACE:
+        return pb.ColonistTarget(tile=space + 1)
+    return pb.ColonistTarget(building=space - act.BUILDING_SPACE + 1)
 
 
 def _return_colonist(place: pb.ColonistLocation) -> act.Action:
@@ -615,6 +663,8 @@ def action_to_proto(action: act.Action) -> pb.Action:
         return pb.Action(place_colonist=pb.ColonistTarget(tile=arg + 1))
     if kind == act.PLACE_ON_BUILDING:
         return pb.Action(place_colonist=pb.ColonistTarget(building=arg + 1))
+    if kind == act.MOVE_COLONIST:
+        return pb.Action(move_colonist=pb.ColonistMove(source=_target(arg), destination=_target(arg2)))
     if kind == act.BUILD:
         return pb.Action(build=arg + 1)
     if kind == act.LOAD:

@@ -26,6 +26,7 @@ from services.puertorico.state import (
     LIBRARY_TILE,
     LOAD,
     MAYOR_PRIVILEGE,
+    PLACE_COLONIST,
     SELL,
     TAKE_TILE,
     TRIGGER_CITY,
@@ -41,6 +42,7 @@ PASS_LABELS = {
     TAKE_TILE: "Take no tile",
     HOSPICE_STEP: "Do not use the hospice",
     MAYOR_PRIVILEGE: "Decline the extra colonist",
+    PLACE_COLONIST: "Keep this arrangement of colonists",
     BUILD: "Build nothing",
     UNIVERSITY_STEP: "Do not use the university",
     CRAFTSMAN_PRIVILEGE: "Decline the extra good",
@@ -105,6 +107,13 @@ def _goods(goods: tuple[int, ...]) -> str:
     return ", ".join(parts) if parts else "nothing"
 
 
+def _space(space: int) -> str:
+    """A space of a board in words: "a corn plantation", "the small market"."""
+    if space < act.BUILDING_SPACE:
+        return _a(TILE_NAMES[space])
+    return f"the {BUILDINGS[space - act.BUILDING_SPACE].name}"
+
+
 def _ship(state: State, ship: int) -> str:
     return f"the {state.ship_cap[ship]}-hold ship"
 
@@ -128,9 +137,11 @@ def label(state: State, action: act.Action) -> str:
     if kind == act.MAYOR_PRIVILEGE:
         return "Take 1 extra colonist from the supply"
     if kind == act.PLACE_ON_TILE:
-        return f"Place a colonist on {_a(TILE_NAMES[arg])}"
+        return f"Place a colonist from San Juan on {_a(TILE_NAMES[arg])}"
     if kind == act.PLACE_ON_BUILDING:
-        return f"Place a colonist on the {BUILDINGS[arg].name}"
+        return f"Place a colonist from San Juan on the {BUILDINGS[arg].name}"
+    if kind == act.MOVE_COLONIST:
+        return f"Move a colonist from {_space(arg)} to {_space(arg2)}"
     if kind == act.BUILD:
         cost = price(state, state.actor, arg)
         short = " less black market items" if cost > player.doubloons else ""

@@ -1,15 +1,24 @@
-"""Mayor phase (§4.2): privilege colonist, the ship's colonists dealt out, rearranging, ship refill."""
+"""Mayor phase (§4.2): privilege colonist, the ship's colonists dealt out, rearranging, ship refill.
+
+A player rearranges from their current arrangement: the colonists in San Juan are placed one at a
+time, then the player moves one colonist at a time or keeps the arrangement, so every decision
+names its colonist's space and its target and keeping an arrangement costs one decision per new
+colonist and one to finish.
+"""
 
 from __future__ import annotations
 
 from services.puertorico.actions import (
-    ON_BUILDING,
-    ON_TILE,
+    BUILDING_SPACE,
+    MOVE,
+    MOVE_COLONIST,
     PASS,
     PASS_ACTION,
+    PLACE_ON_BUILDING,
     PLACE_ON_TILE,
     PRIVILEGE_ACTION,
     Action,
+    place_on,
 )
 from services.puertorico.board import privilege, trigger_end
 from services.puertorico.data import BUILDINGS, CIRCLE_TILES
@@ -67,31 +76,24 @@ def _distribute(state: State, events: list) -> bool:  # type: ignore[type-arg]
     return _begin_arrange(state, events)
 
 
-def _lift_all(player: Player) -> int:
-    """Take every colonist of a player off their circles into San Juan; return how many."""
-    player.san_juan = player.colonists()
-    player.occupied = [0, 0, 0, 0, 0, 0]
-    for building in player.buildings:
-        player.buildings[building] = 0
-    return player.san_juan
-
-
 def _fill_all(player: Player) -> None:
-    """Put a colonist on every circle; the rest stay in San Juan."""
+    """Put a colonist from San Juan on every empty circle (the player has enough for all of them)."""
     for tile in CIRCLE_TILES:
+        player.san_juan -= player.tiles[tile] - player.occupied[tile]
         player.occupied[tile] = player.tiles[tile]
     for building in player.buildings:
+        player.san_juan -= BUILDINGS[building].circles - player.buildings[building]
         player.buildings[building] = BUILDINGS[building].circles
-    player.san_juan -= player.circles()
 
 
 def _begin_arrange(state: State, events: list) -> bool:  # type: ignore[type-arg]
-    """Rearrange each player in turn; only a player with fewer colonists than circles chooses."""
+    """Rearrange each player in turn from their current arrangement; only a player with fewer
+    colonists than circles chooses, as one with as many or more must fill every circle."""
     n = state.n
     while state.role_turn < n:
         seat = (state.selector + state.role_turn) % n
         player = state.players[seat]
-        colonists = _lift_all(player)
+        colonists = player.colonists()
         if 0 < colonists < player.circles():
             state.step = PLACE_COLONIST
             state.actor = seat
@@ -104,30 +106,73 @@ def _begin_arrange(state: State, events: list) -> bool:  # type: ignore[type-arg
     return True
 
 
+def colonists_on(player: Player, space: int) -> int:
+    """Colonists on a space of the board (a circle tile kind, or BUILDING_SPACE + a building)."""
+    if space < BUILDING_SPACE:
+        return player.occupied[space]
+    return player.buildings.get(space - BUILDING_SPACE, 0)
+
+
+def circles_on(player: Player, space: int) -> int:
+    """Circles of a space of the board: its tiles', or its building's if the player owns it."""
+    if space < BUILDING_SPACE:
+        return player.tiles[space]
+    building = space - BUILDING_SPACE
+    return BUILDINGS[building].circles if building in player.buildings else 0
+
+
+def _spaces(player: Player) -> list[int]:
+    """The player's spaces with circles, tiles first, then buildings in id order."""
+    spaces = [t for t in CIRCLE_TILES if player.tiles[t]]
+    spaces.extend(BUILDING_SPACE + b for b in sorted(player.buildings) if BUILDINGS[b].circles)
+    return spaces
+
+
 def legal_place(state: State) -> list[Action]:
-    """Every tile kind and building with an empty circle."""
+    """Colonists in San Juan go on empty circles first; then move one colonist or keep the arrangement.
+
+    No colonist is moved onto a space a colonist was moved off this turn: every arrangement stays
+    reachable, and each move fills an empty circle of a space not moved off, of which there are fewer
+    after every move, so a turn has at most as many moves as empty circles.
+    """
     player = state.players[state.actor]
-    actions = [ON_TILE[t] for t in CIRCLE_TILES if player.occupied[t] < player.tiles[t]]
-    actions.extend(
-        ON_BUILDING[b] for b in sorted(player.buildings) if player.buildings[b] < BUILDINGS[b].circles
-    )
-    return actions
+    spaces = _spaces(player)
+    empty = [s for s in spaces if colonists_on(player, s) < circles_on(player, s)]
+    if player.san_juan:
+        return [place_on(s) for s in empty]
+    moved_off = {source for source, _ in state.colonist_moves}
+    sources = [s for s in spaces if colonists_on(player, s)]
+    targets = [s for s in empty if s not in moved_off]
+    return [PASS_ACTION, *(MOVE[a, b] for a in sources for b in targets if a != b)]
 
 
 def play_place(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
-    """Move one colonist from San Juan to the chosen circle."""
+    """Place a colonist from San Juan, move one, or keep the arrangement and let the next player arrange."""
     seat = state.actor
     player = state.players[seat]
     if action.kind == PLACE_ON_TILE:
         player.occupied[action.arg] += 1
-    else:
+        player.san_juan -= 1
+    elif action.kind == PLACE_ON_BUILDING:
         player.buildings[action.arg] += 1
-    player.san_juan -= 1
-    if player.san_juan:
-        return False
-    events.append(ColonistsArranged(seat, 0))
-    state.role_turn += 1
-    return _begin_arrange(state, events)
+        player.san_juan -= 1
+    elif action.kind == MOVE_COLONIST:
+        _add(player, action.arg, -1)
+        _add(player, action.arg2, 1)
+        state.colonist_moves.append((action.arg, action.arg2))
+    else:
+        events.append(ColonistsArranged(seat, player.san_juan))
+        state.colonist_moves = []
+        state.role_turn += 1
+        return _begin_arrange(state, events)
+    return False
+
+
+def _add(player: Player, space: int, colonists: int) -> None:
+    if space < BUILDING_SPACE:
+        player.occupied[space] += colonists
+    else:
+        player.buildings[space - BUILDING_SPACE] += colonists
 
 
 def _refill_ship(state: State, events: list) -> None:  # type: ignore[type-arg]

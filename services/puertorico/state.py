@@ -151,6 +151,7 @@ class State:
         "actor",
         "black_market_items",
         "captain_loaded",
+        "colonist_moves",
         "colonist_ship",
         "colonist_supply",
         "config",
@@ -217,6 +218,7 @@ class State:
         self.quarries = 0
         self.colonist_supply = 0
         self.colonist_ship = 0
+        self.colonist_moves: list[tuple[int, int]] = []  # mayor: (from, to) spaces moved this turn
         self.vp_pool = 0
         self.goods_supply = [0, 0, 0, 0, 0]
         self.house: list[int] = []  # the trading house
@@ -266,6 +268,7 @@ class State:
         other.quarries = self.quarries
         other.colonist_supply = self.colonist_supply
         other.colonist_ship = self.colonist_ship
+        other.colonist_moves = self.colonist_moves[:]
         other.vp_pool = self.vp_pool
         other.goods_supply = self.goods_supply[:]
         other.house = self.house[:]

@@ -14,9 +14,11 @@ from services.common.errors import IllegalAction
 from services.puertorico.actions import (
     BONUS,
     BUILD_ACTION,
+    BUILDING_SPACE,
     HACIENDA_ACTION,
     HOSPICE_ACTION,
     LOAD_ACTION,
+    MOVE,
     ON_BUILDING,
     ON_TILE,
     PASS_ACTION,
@@ -449,11 +451,13 @@ def test_ruling_11_san_juan_only_when_no_circle_is_empty() -> None:
     choose_role(state, 0, MAYOR)
     play(state, 0, PASS_ACTION)
     assert (state.step, state.actor) == (PLACE_COLONIST, 0)
-    assert legal(state) == {ON_TILE[CORN], ON_TILE[SUGAR], ON_BUILDING[SMALL_MARKET]}  # no pass
+    # The new colonist waits in San Juan while circles are empty: it must be placed (no pass).
+    assert legal(state) == {ON_TILE[SUGAR], ON_BUILDING[SMALL_MARKET]}
     with pytest.raises(IllegalAction):
         play(state, 0, PASS_ACTION)
     play(state, 0, ON_TILE[SUGAR])
-    play(state, 0, ON_BUILDING[SMALL_MARKET])
+    # The corn colonist may move too; moving it onto the market leaves nothing else to decide.
+    play(state, 0, MOVE[CORN, BUILDING_SPACE + SMALL_MARKET])
     assert state.step == CHOOSE_ROLE
     first, second = state.players[0], state.players[1]
     assert (first.occupied[:3], first.buildings, first.san_juan) == ([0, 0, 1], {SMALL_MARKET: 1}, 0)
