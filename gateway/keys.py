@@ -33,7 +33,8 @@ def game_events(game_id: str) -> str:
 
 
 def game_requests(game_id: str) -> str:
-    """Hash: request_id -> the result of the action it submitted (idempotency)."""
+    """Hash: request_id -> the 16-byte digest of the request it named, then the version that request
+    produced (idempotency; see `gateway.store`)."""
     return f"game:{{{game_id}}}:requests"
 
 
