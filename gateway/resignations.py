@@ -94,7 +94,7 @@ async def hand_over(
         snapshot = await read_snapshot(app, game_id, request_id)
         meta = snapshot.meta
         version = snapshot.version
-        digest = request_digest(how, version, any_pb2.Any())
+        digest = request_digest(how, version if expected_version is None else expected_version, any_pb2.Any())
         if request_id and snapshot.request is not None:
             if not snapshot.request.names(digest):
                 raise reused(request_id)

@@ -25,6 +25,7 @@ from services.common.rng import Rng
 from services.common.status import error_info
 from tests.gateway.support import Client, GatewayProcess, gateway_settings
 from tests.gateway.test_play import new_game, seat_players, signed_in
+from workers import turns
 
 TRIALS = 40
 STAGGER_SECONDS = 0.002
@@ -279,3 +280,45 @@ def test_a_resignation_does_not_restart_the_clock_of_the_player_to_act(
         again.value.code() == grpc.StatusCode.FAILED_PRECONDITION and info and info.reason == "SEAT_RESIGNED"
     )
     assert _view(players[acting], game_id).version == after.version, "a second resignation commits nothing"
+
+
+def test_a_forfeit_and_a_resignation_at_once_both_count_and_a_repeated_forfeit_is_a_no_op(
+    recorded: tuple[GatewayProcess, Recorder], players: list[Client], redis_url: str
+) -> None:
+    """The workers' forfeit (a timeout under TIMEOUT_POLICY_FORFEIT) takes the same write path."""
+    process, recorder = recorded
+    store = redis.Redis.from_url(redis_url)
+    for _ in range(TRIALS // 4):
+        game_id = _game(process, players)
+        acting = _view(players[0], game_id).acting_seats[0]
+        other = (acting + 1) % 3
+        loaded = process.run(turns.load(process.app, game_id))  # type: ignore[arg-type]
+
+        def forfeit(loaded: turns.Loaded = loaded, seat: int = acting, game_id: str = game_id) -> object:
+            request_id = f"timeout:{game_id}:{loaded.version}"
+            return process.run(turns.forfeit(process.app, loaded, seat, request_id))  # type: ignore[arg-type]
+
+        forfeited, resigned = _at_once(forfeit, _resign(players[other], game_id))
+        assert isinstance(resigned, gateway_pb2.ResignResponse), resigned
+        view = _view(players[(acting + 2) % 3], game_id)
+        assert {s.seat for s in view.seats if s.resigned} == ({acting, other} if forfeited else {other})
+        if forfeited:  # the forfeit read version 0; it is refused only if the resignation came first
+            assert forfeit() is True, "a repeated forfeit answers as the first did"
+            assert _view(players[(acting + 2) % 3], game_id).version == view.version, "and commits nothing"
+            assert view.seats[acting].bot_strength == gateway_pb2.BOT_STRENGTH_HEURISTIC
+        _next_turn_is_queued(store, recorder, game_id, view)
+
+
+def test_a_watcher_is_told_of_a_resignation(gateway: GatewayProcess, new_client) -> None:  # type: ignore[no-untyped-def]
+    clients = signed_in(new_client, 3)
+    game_id = new_game(gateway, TITLE, clients)
+    watcher = clients[2]
+    stream = watcher.games.WatchGame(
+        gateway_pb2.WatchGameRequest(game_id=game_id), metadata=watcher.auth, timeout=20
+    )
+    assert next(stream).game.version == 0
+    clients[1].games.Resign(gateway_pb2.ResignRequest(game_id=game_id), metadata=clients[1].auth)
+    change = next(stream)
+    stream.cancel()
+    assert change.game.version == 1 and change.game.seats[1].resigned, "the view shows the seat resigned"
+    assert [e.version for e in change.events] == [1] and "resigned" in change.events[0].text
