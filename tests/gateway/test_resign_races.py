@@ -105,7 +105,7 @@ def _at_once(*calls: Callable[[], object]) -> list[object]:
         barrier.wait()
         try:
             results[index] = calls[index]()
-        except grpc.RpcError as error:
+        except Exception as error:  # an RpcError, or a failure the test then names
             results[index] = error
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
@@ -300,6 +300,7 @@ def test_a_forfeit_and_a_resignation_at_once_both_count_and_a_repeated_forfeit_i
 
         forfeited, resigned = _at_once(forfeit, _resign(players[other], game_id))
         assert isinstance(resigned, gateway_pb2.ResignResponse), resigned
+        assert isinstance(forfeited, bool), forfeited
         view = _view(players[(acting + 2) % 3], game_id)
         assert {s.seat for s in view.seats if s.resigned} == ({acting, other} if forfeited else {other})
         if forfeited:  # the forfeit read version 0; it is refused only if the resignation came first
