@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import grpc
+from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
@@ -53,30 +54,43 @@ def seats_of(meta: Meta, player_id: str) -> list[int]:
     return [s.seat for s in meta.record.seats if s.player.player_id == player_id and not s.resigned]
 
 
-def played_seats(meta: Meta, player_id: str) -> list[int]:
-    """`seats_of`; PERMISSION_DENIED for a player who holds no seat of the game, FAILED_PRECONDITION
-    for one who resigned (or forfeited) every seat held."""
+def _held(meta: Meta, player_id: str) -> list[gateway_pb2.GameSeat]:
+    """The seats a player holds, resigned or not; PERMISSION_DENIED for none."""
     held = [s for s in meta.record.seats if s.player.player_id == player_id]
     if not held:
         raise permission_denied("you do not play a seat in this game")
+    return held
+
+
+def seat_resigned(seat: int) -> GatewayError:
+    """FAILED_PRECONDITION: the seat's player resigned (or forfeited); a bot plays it."""
+    return precondition(
+        "SEAT_RESIGNED",
+        "you resigned (or forfeited) your seat in this game; a bot plays it to the end",
+        seat=str(seat),
+    )
+
+
+def played_seats(meta: Meta, player_id: str) -> list[int]:
+    """`seats_of`; PERMISSION_DENIED for a player who holds no seat of the game, FAILED_PRECONDITION
+    for one who resigned (or forfeited) every seat held."""
+    held = _held(meta, player_id)
     seats = [s.seat for s in held if not s.resigned]
     if not seats:
-        raise precondition(
-            "SEAT_RESIGNED",
-            "you resigned (or forfeited) your seat in this game; a bot plays it to the end",
-            seat=str(held[0].seat),
-        )
+        raise seat_resigned(held[0].seat)
     return seats
 
 
 def seat_of(player_id: str) -> SeatChooser:
-    """The player's seat that acts now (a player may hold several seats at one table).
+    """The player's seat that acts now (a player may hold several seats at one table), else one the
+    player still plays, else (all resigned: `play` refuses the move, but answers a retry) the first held.
 
-    PERMISSION_DENIED if the player plays no seat of the game.
+    PERMISSION_DENIED if the player holds no seat of the game.
     """
 
     def choose(meta: Meta, acting_seats: tuple[int, ...]) -> int:
-        seats = played_seats(meta, player_id)
+        held = _held(meta, player_id)
+        seats = [s.seat for s in held if not s.resigned] or [held[0].seat]
         acting = [seat for seat in seats if seat in acting_seats]
         return acting[0] if acting else seats[0]
 
@@ -167,6 +181,8 @@ async def play(
         if not snapshot.request.names(digest):
             raise reused(request_id)
         return Played(snapshot.request.version, None, meta, seat)
+    if caller is not None and any(s.seat == seat and s.resigned for s in meta.record.seats):
+        raise seat_resigned(seat)  # a bot plays it; only a retry of a move made before is answered
     if meta.status == STATUS_FINISHED:
         raise precondition("GAME_OVER", "the game is over")
     if snapshot.version != expected_version:

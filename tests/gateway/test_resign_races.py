@@ -188,6 +188,8 @@ def test_a_move_racing_its_players_resignation_is_applied_before_it_or_refused(
         if isinstance(played, gateway_pb2.SubmitActionResponse):
             applied += 1
             assert log == [(played.version, acting)] and played.version < resigned_at, "applied before"
+            retried = actor.games.SubmitAction(move, metadata=actor.auth)
+            assert retried.version == played.version, "a retry of it is still answered"
         else:
             assert isinstance(played, grpc.RpcError)
             assert played.code() in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION), played
