@@ -22,7 +22,7 @@ from google.protobuf import any_pb2
 from gateway import clocks
 from gateway.app import Gateway
 from gateway.clocks import Commit, Known, entry_of
-from gateway.errors import GatewayError, precondition
+from gateway.errors import GatewayError, not_found, precondition
 from gateway.moves import played_seats, read_snapshot, request_digest, reused, stale
 from gateway.store import STATUS_FINISHED, Meta
 
@@ -135,7 +135,7 @@ async def hand_over(
                 raise stale(result.version)
             continue
         if result.outcome != "ok":
-            raise stale(result.version)
+            raise not_found("game", game_id)
         if not plan.idle:
             known = Known(after, previous, written=plan)
             await app.dispatcher.after_commit(
