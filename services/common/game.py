@@ -220,7 +220,8 @@ class Game(Protocol):
         """An event as (Event message, readable text, seats allowed to see it; empty: all)."""
         ...
 
-    # Test support for the conformance suite.
+    # For the bots (the determinization of a game without `determinize`). What a seat may see is
+    # declared in the State message (boardgame/rules/v1/visibility.proto), not here.
     def disturb_hidden(self, state: Any, seat: int | None, rng: Rng) -> Any:
         """A copy of `state` differing only in what `seat` cannot see (others' secrets, stack order, RNG)."""
         ...
