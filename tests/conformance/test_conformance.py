@@ -22,6 +22,7 @@ from services.common.errors import GameOver, IllegalAction, MalformedRequest, No
 from services.common.game import Game, exact_state_round_trip
 from services.common.playout import random_playout, replay
 from services.common.rng import Rng
+from services.common.visibility import bool_options, config_in
 from tests.conformance.drivers import (
     RNG_STATE_TYPE,
     SAMPLES,
@@ -48,7 +49,7 @@ from tests.conformance.drivers import (
     with_rng_changed,
 )
 from tests.conformance.native import StateChanged, frozen_copy, structure
-from tests.conformance.visibility import PUBLIC_CHANGES, Coverage, check_views
+from tests.conformance.visibility import PUBLIC_CHANGES, Coverage, check_views, seen_differences
 
 T = TypeVar("T")
 STATUS_NAMES = {code.name for code in grpc.StatusCode}
@@ -638,6 +639,27 @@ def test_hidden_information_never_changes_a_view(
     assert coverage.public_checks > 0
     if game.info.has_hidden_information or game.info.has_chance:
         assert coverage.hidden_checks > 0, "no hidden part was ever changed"
+
+
+def test_disturb_hidden_changes_only_what_the_seat_cannot_see(
+    pool: Pool, case: Case, engine_driver: InProcessDriver, game: Game
+) -> None:
+    """`disturb_hidden` (the bots' determinization when a game has no `determinize`) changes only parts
+    the State's visibility declaration hides from the seat, and leaves its argument alone."""
+    rng = Rng.from_seed(b"conformance-disturb:" + str(case).encode())
+    for trace in traces(pool, "inprocess", case):
+        for state in [state for state, _ in sampled_states(trace, SAMPLES["inprocess"] // 4)] + [
+            trace.final.state
+        ]:
+            data = engine_driver.state_bytes(state)
+            message = game.messages.state.FromString(data)
+            options = bool_options(config_in(message, game.messages.config), game.info)
+            for seat in [*range(case.players), None]:
+                disturbed = game.disturb_hidden(state, seat, rng)
+                assert engine_driver.state_bytes(state) == data, "disturb_hidden changed its argument"
+                other = game.messages.state.FromString(engine_driver.state_bytes(disturbed))
+                seen = seen_differences(message, other, seat, options, game.is_terminal(state))
+                assert not seen, f"seed {trace.seed!r}: disturb_hidden changed what {seat} may see: {seen}"
 
 
 def test_views_ignore_the_rng_state(pool: Pool, kind: str, case: Case, driver: Driver, game: Game) -> None:

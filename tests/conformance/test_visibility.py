@@ -9,21 +9,35 @@ carried along, the codec's own visibility rule opened up) or to hide what is pub
 from __future__ import annotations
 
 import importlib
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from boardgame.rules.v1 import rules_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from services.common import registry
 from services.common.game import Game
 from services.common.rng import Rng
-from services.common.visibility import NOBODY, OWNER, PUBLIC, Rule, declarations, declared
+from services.common.visibility import (
+    NOBODY,
+    OWNER,
+    PUBLIC,
+    Rule,
+    bool_options,
+    config_in,
+    declarations,
+    declared,
+    governing,
+    owned_per_element,
+    seers,
+    sees,
+)
+from tests.conformance.changes import changes
 from tests.conformance.conftest import all_cases
-from tests.conformance.drivers import Case, InProcessDriver, Pool, message_types, serialize
-from tests.conformance.visibility import Coverage, check_views
+from tests.conformance.drivers import RNG_STATE_TYPE, Case, InProcessDriver, Pool, message_types, serialize
+from tests.conformance.visibility import Coverage, check_views, seen_differences
 
 ViewFunction = Callable[[Any, int | None], Message]
 # The field number under which a leaking view carries a hidden field's values (as an unknown field).
@@ -155,15 +169,14 @@ def test_visibility_declarations_are_well_formed(game_name: str, game: Game) -> 
                 f"{rule.field}: {rule.public_if_option} is not a true/false Config field"
             )
             assert rule.public_if_option in options, f"{rule.field}: {rule.public_if_option} is not an option"
+    secrets = []
     for descriptor in message_types(state):
         for field in descriptor.fields:
-            if (
-                field.message_type is not None
-                and field.message_type.full_name == rules_pb2.RngState.DESCRIPTOR.full_name
-            ):
-                rule = declared(field)
+            rule = declared(field)
+            if field.message_type is not None and field.message_type.full_name == RNG_STATE_TYPE:
                 assert rule is not None and rule.audience == NOBODY, f"{field.full_name} is not hidden"
-    secrets = [rule for rule in hidden_rules(game) if not rule.field.endswith(".rng")]
+            elif rule is not None and rule.audience != PUBLIC:
+                secrets.append(field.full_name)
     assert bool(secrets) == game.info.has_hidden_information, f"declared secrets {secrets}"
 
 
@@ -237,3 +250,29 @@ def test_a_codec_visibility_rule_opened_up_is_caught(
     caught = list(failures(pool, game_name))
     assert caught, "views showing every seat's VP passed the check"
     assert all("vp" in message for message in caught)
+
+
+def test_a_disturbance_of_public_parts_is_caught(pool: Pool, game_name: str, game: Game) -> None:
+    """`seen_differences`, which holds `disturb_hidden` to the declaration, reports a public change to
+    every viewer and a change hidden from a viewer to nobody but those who see it."""
+    case = cases_of(game_name)[0]
+    _, state = states_of(pool, case)[1]
+    message = game.state_to_proto(state)
+    options = bool_options(config_in(message, game.messages.config), game.info)
+    over = game.is_terminal(state)
+    viewers: list[int | None] = [*range(case.players), None]
+    kinds: Counter[str] = Counter()
+    for change in changes(message):
+        changed = change.on(message)
+        path = change.parts[0]
+        governed = governing(message.DESCRIPTOR, path)
+        if len(change.parts) > 1 or owned_per_element(governed):
+            continue
+        who = seers(message, governed, options, over)
+        for viewer in viewers:
+            assert bool(seen_differences(message, changed, viewer, options, over)) == sees(who, viewer), (
+                f"{change.what} for {viewer}"
+            )
+        kinds["public" if who is None else "hidden"] += 1
+    assert kinds["public"] > 0
+    assert kinds["hidden"] > 0 or not hidden_rules(game)

@@ -11,8 +11,9 @@ labels. The game's view code and `disturb_hidden` are never consulted for what i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+import dataclasses
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from google.protobuf.message import Message
@@ -20,6 +21,7 @@ from google.protobuf.message import Message
 from services.common.game import Game
 from services.common.rng import Rng
 from services.common.visibility import (
+    FieldPath,
     Seers,
     bool_options,
     config_in,
@@ -28,7 +30,7 @@ from services.common.visibility import (
     seers,
     sees,
 )
-from tests.conformance.changes import Change, changes
+from tests.conformance.changes import Change, changes, dotted
 from tests.conformance.drivers import Driver, InProcessDriver, LegalRecord, Refused, serialize
 
 # Changes to public parts checked per state, drawn at random (every change to a hidden part is checked).
@@ -45,8 +47,8 @@ class Coverage:
     """What the check exercised: per declared field (full name), whether some change to a hidden part
     of it that held a value was made, and whether one was kept and checked."""
 
-    held: set[str] = field(default_factory=set)
-    checked: set[str] = field(default_factory=set)
+    held: set[str] = dataclasses.field(default_factory=set)
+    checked: set[str] = dataclasses.field(default_factory=set)
     hidden_checks: int = 0
     public_checks: int = 0
 
@@ -71,6 +73,40 @@ def _audience(
     if len(who) != 1:
         return None
     return who.pop(), min(name for _, name in found)
+
+
+def differences(first: Message, second: Message, prefix: FieldPath = ()) -> Iterator[FieldPath]:
+    """The paths of the smallest parts in which two messages of one type differ: an element of a
+    repeated field of equal lengths, a whole repeated field whose length differs, a scalar."""
+    for field in first.DESCRIPTOR.fields:
+        name = field.name
+        one, other = getattr(first, name), getattr(second, name)
+        if field.is_repeated:
+            if len(one) != len(other):
+                yield (*prefix, (name, None))
+                continue
+            for index, (a, b) in enumerate(zip(one, other, strict=True)):
+                if field.message_type is not None:
+                    yield from differences(a, b, (*prefix, (name, index)))
+                elif a != b:
+                    yield (*prefix, (name, index))
+        elif field.message_type is not None:
+            yield from differences(one, other, (*prefix, (name, None)))
+        elif one != other:
+            yield (*prefix, (name, None))
+
+
+def seen_differences(
+    first: Message, second: Message, viewer: int | None, options: Mapping[str, bool], over: bool
+) -> list[str]:
+    """The parts in which `second` differs from `first` that `viewer` may see, by the declaration of
+    `first`'s type (a repeated field kept per seat whose length differs counts as seen)."""
+    seen = []
+    for path in differences(first, second):
+        governed = governing(first.DESCRIPTOR, path)
+        if owned_per_element(governed) or sees(seers(first, governed, options, over), viewer):
+            seen.append(dotted(path))
+    return seen
 
 
 def _listed(legal: Sequence[LegalRecord]) -> list[tuple[bytes, str]]:
