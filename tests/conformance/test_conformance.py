@@ -49,7 +49,13 @@ from tests.conformance.drivers import (
     with_rng_changed,
 )
 from tests.conformance.native import StateChanged, frozen_copy, structure
-from tests.conformance.visibility import PUBLIC_CHANGES, Coverage, check_views, seen_differences
+from tests.conformance.visibility import (
+    PUBLIC_CHANGES,
+    STATES_PER_TRACE,
+    Coverage,
+    check_views,
+    seen_differences,
+)
 
 T = TypeVar("T")
 STATUS_NAMES = {code.name for code in grpc.StatusCode}
@@ -630,7 +636,7 @@ def test_hidden_information_never_changes_a_view(
     rng = Rng.from_seed(b"conformance-visibility:" + str(case).encode())
     coverage = Coverage()
     for trace in traces(pool, kind, case):
-        states = [state for state, _ in sampled_states(trace, SAMPLES[kind])] + [trace.final.state]
+        states = [state for state, _ in sampled_states(trace, STATES_PER_TRACE[kind])] + [trace.final.state]
         named = [(f"seed {trace.seed!r} state {number}", state) for number, state in enumerate(states)]
         check_views(driver, engine_driver, game, named, rng, PUBLIC_CHANGES[kind], coverage)
     assert not coverage.never_checked(), (

@@ -33,12 +33,14 @@ from services.common.visibility import (
 from tests.conformance.changes import Change, changes, dotted
 from tests.conformance.drivers import Driver, InProcessDriver, LegalRecord, Refused, serialize
 
-# Changes to public parts checked per state, drawn at random (every change to a hidden part is checked).
+# States checked per traced playout (each costs a decode and a view per viewer for every change), and
+# changes to public parts checked per state, drawn at random (every change to a hidden part is checked).
+STATES_PER_TRACE = {"inprocess": 8, "grpc": 5}
 PUBLIC_CHANGES = {"inprocess": 8, "grpc": 3}
 
 
 def viewer_name(viewer: int | None) -> str:
-    """ "seat 2" or "a spectator"."""
+    """How failure messages name a viewer: seat 2, or a spectator."""
     return "a spectator" if viewer is None else f"seat {viewer}"
 
 
