@@ -180,7 +180,10 @@ class Game(Generic[S, A, C]):
     event_to_proto: Callable[[Any], tuple[Message, str, tuple[int, ...]]]
     """An event as (Event message, readable text, seats allowed to see it; empty: all)."""
     disturb_hidden: Callable[[S, int | None, Rng], S]
-    """A copy of a state differing only in what the seat cannot see (others' secrets, stack order, RNG)."""
+    """A copy of a state differing only in what the seat cannot see (others' secrets, stack order, RNG),
+    for the bots of a game without `determinize`. What a seat may see is declared in the State
+    message (boardgame/rules/v1/visibility.proto), not here; the conformance suite checks this
+    function against that declaration."""
 
     # Optional parts.
     heuristic_action: Policy[S, A] | None = None

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -23,6 +22,7 @@ from services.common.errors import GameOver, IllegalAction, MalformedRequest, No
 from services.common.game import Game
 from services.common.playout import random_playout, replay
 from services.common.rng import Rng
+from services.common.visibility import bool_options, config_in
 from tests.conformance.drivers import (
     RNG_STATE_TYPE,
     SAMPLES,
@@ -49,6 +49,13 @@ from tests.conformance.drivers import (
     with_rng_changed,
 )
 from tests.conformance.native import StateChanged, frozen_copy, structure
+from tests.conformance.visibility import (
+    PUBLIC_CHANGES,
+    STATES_PER_TRACE,
+    Coverage,
+    check_views,
+    seen_differences,
+)
 
 T = TypeVar("T")
 STATUS_NAMES = {code.name for code in grpc.StatusCode}
@@ -624,36 +631,41 @@ def test_in_process_and_grpc_agree(pool: Pool, case: Case) -> None:
 def test_hidden_information_never_changes_a_view(
     pool: Pool, kind: str, case: Case, driver: Driver, engine_driver: InProcessDriver, game: Game
 ) -> None:
-    """Disturbing what a seat cannot see changes neither its view nor its legal actions."""
-    viewers: list[int | None] = [*range(case.players), None]
-    differed: Counter[int | None] = Counter()
-    rng = Rng.from_seed(b"conformance-disturb:" + str(case).encode())
+    """Changing what the State's visibility declaration hides from a viewer changes neither its view nor
+    its legal actions; changing what it may see changes its view (tests/conformance/visibility.py)."""
+    rng = Rng.from_seed(b"conformance-visibility:" + str(case).encode())
+    coverage = Coverage()
     for trace in traces(pool, kind, case):
-        states = [state for state, _ in sampled_states(trace, SAMPLES[kind])] + [trace.final.state]
-        for state in states:
-            data = driver.state_bytes(state)
-            native = engine_driver.state_from_bytes(data)
-            for seat in viewers:
-                disturbed = game.disturb_hidden(native, seat, rng)
-                assert engine_driver.state_bytes(native) == data, "disturb_hidden changed its argument"
-                disturbed_bytes = engine_driver.state_bytes(disturbed)
-                assert engine_driver.state_bytes(engine_driver.state_from_bytes(disturbed_bytes)) == (
-                    disturbed_bytes
-                )
-                differed[seat] += disturbed_bytes != data
-                other = driver.state_from_bytes(disturbed_bytes)
-                assert driver.view_bytes(other, seat) == driver.view_bytes(state, seat), (
-                    f"seed {trace.seed!r}: the view of seat {seat} depends on what it cannot see"
-                )
-                if seat is not None:
-                    mine = listed(driver.legal_actions(state, seat))
-                    theirs = listed(driver.legal_actions(other, seat))
-                    assert mine == theirs, (
-                        f"seed {trace.seed!r}: seat {seat}'s legal actions depend on secrets"
-                    )
+        states = [state for state, _ in sampled_states(trace, STATES_PER_TRACE[kind])] + [trace.final.state]
+        named = [(f"seed {trace.seed!r} state {number}", state) for number, state in enumerate(states)]
+        check_views(driver, engine_driver, game, named, rng, PUBLIC_CHANGES[kind], coverage)
+    assert not coverage.never_checked(), (
+        f"hidden parts that held values but never had a change the game accepts: {coverage.never_checked()}"
+    )
+    assert coverage.public_checks > 0
     if game.info.has_hidden_information or game.info.has_chance:
-        never = [seat for seat in viewers if differed[seat] == 0]
-        assert not never, f"disturb_hidden never changed anything for seats {never}"
+        assert coverage.hidden_checks > 0, "no hidden part was ever changed"
+
+
+def test_disturb_hidden_changes_only_what_the_seat_cannot_see(
+    pool: Pool, case: Case, engine_driver: InProcessDriver, game: Game
+) -> None:
+    """`disturb_hidden` (the bots' determinization when a game has no `determinize`) changes only parts
+    the State's visibility declaration hides from the seat, and leaves its argument alone."""
+    rng = Rng.from_seed(b"conformance-disturb:" + str(case).encode())
+    for trace in traces(pool, "inprocess", case):
+        for state in [state for state, _ in sampled_states(trace, SAMPLES["inprocess"] // 4)] + [
+            trace.final.state
+        ]:
+            data = engine_driver.state_bytes(state)
+            message = game.messages.state.FromString(data)
+            options = bool_options(config_in(message, game.messages.config), game.info)
+            for seat in [*range(case.players), None]:
+                disturbed = game.disturb_hidden(state, seat, rng)
+                assert engine_driver.state_bytes(state) == data, "disturb_hidden changed its argument"
+                other = game.messages.state.FromString(engine_driver.state_bytes(disturbed))
+                seen = seen_differences(message, other, seat, options, game.is_terminal(state))
+                assert not seen, f"seed {trace.seed!r}: disturb_hidden changed what {seat} may see: {seen}"
 
 
 def test_views_ignore_the_rng_state(pool: Pool, kind: str, case: Case, driver: Driver, game: Game) -> None:

@@ -235,7 +235,7 @@ def mid_game(config: Config, steps: int) -> State:
 
 
 def test_disturbing_what_a_seat_cannot_see_moves_others_hidden_vp_but_not_its_view() -> None:
-    """disturb_hidden (the conformance suite's hidden-information check) changes the VP a viewer may
+    """disturb_hidden (the bots' fallback determinization) changes the VP a viewer may
     not see and nothing in its view; with the default it leaves every VP alone."""
     hidden = mid_game(HIDDEN, 120)
     for viewer in VIEWERS:
