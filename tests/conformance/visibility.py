@@ -12,7 +12,7 @@ labels. The game's view code and `disturb_hidden` are never consulted for what i
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -187,3 +187,12 @@ def check_views(
                 assert _listed(driver.legal_actions(other, seat)) == legal[seat], (
                     f"{where}: seat {seat}'s legal actions changed with {change.what}, which it may not see"
                 )
+
+
+def leaking(game: Game, view: Callable[[Any, int | None], Message]) -> Game:
+    """The game with `view` as its view of a state for a seat (every view built by it)."""
+
+    def views(state: Any, state_message: Message | None = None) -> list[Message]:
+        return [view(state, seat) for seat in [*range(game.seat_count(state)), None]]
+
+    return dataclasses.replace(game, view_to_proto=view, views_to_proto=views)

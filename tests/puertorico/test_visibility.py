@@ -14,12 +14,14 @@ import pytest
 from google.protobuf.message import Message
 
 from services.common import registry
+from services.common.game import Game
 from services.common.rng import Rng
 from services.puertorico.actions import HACIENDA_ACTION
 from services.puertorico.data import FOREST_HOUSE, HACIENDA, INDIGO, SETTLER, TOBACCO
 from services.puertorico.state import HACIENDA_PLACE, State
 from tests.conformance.drivers import InProcessDriver
 from tests.conformance.visibility import Coverage, check_views
+from tests.conformance.visibility import leaking as leaking_game
 from tests.puertorico.scenario import choose_role, expansion_game, play, set_player
 
 GAME = registry.get("puertorico")
@@ -37,11 +39,11 @@ def drawn_tile_position() -> State:
     return state
 
 
-def check(state: State) -> Coverage:
+def check(state: State, game: Game = GAME) -> Coverage:
     """The conformance check on one state, in-process; returns what it exercised."""
     coverage = Coverage()
-    driver = InProcessDriver(GAME)
-    check_views(driver, driver, GAME, [("the drawn tile", state)], Rng(1), 8, coverage)
+    driver = InProcessDriver(game)
+    check_views(driver, driver, game, [("the drawn tile", state)], Rng(1), 8, coverage)
     return coverage
 
 
@@ -50,7 +52,7 @@ def test_the_drawn_tile_is_checked_as_its_drawers_alone() -> None:
     assert HACIENDA_TILE in check(drawn_tile_position()).checked
 
 
-def test_a_view_showing_the_drawn_tile_to_everyone_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_view_showing_the_drawn_tile_to_everyone_is_caught() -> None:
     """A view that shows the drawn tile to every seat and spectator fails the check."""
     original = GAME.view_to_proto
 
@@ -59,6 +61,5 @@ def test_a_view_showing_the_drawn_tile_to_everyone_is_caught(monkeypatch: pytest
         view.hacienda_tile = state.pending_tile + 1
         return view
 
-    monkeypatch.setattr(GAME, "view_to_proto", leaking)
     with pytest.raises(AssertionError, match="hacienda_tile"):
-        check(drawn_tile_position())
+        check(drawn_tile_position(), leaking_game(GAME, leaking))
