@@ -28,6 +28,7 @@ from grpc_reflection.v1alpha import reflection
 from gateway import accounts, catalog, leaderboard, lobbies
 from gateway.app import Background, Gateway
 from gateway.fanout import Fanout
+from gateway.limits import RateClassInterceptor
 from gateway.metrics import MetricsInterceptor, refresh_gauges
 from gateway.play import GameServicer
 from gateway.rules import RulesDirectory
@@ -58,11 +59,11 @@ class GatewayServer:
 
 def create_server(app: Gateway, address: str) -> GatewayServer:
     """A server (not started) with every gateway service, bound to `address` ("…:0": any free port)."""
-    limit = app.settings.max_message_bytes
+    settings = app.settings
     server = grpc.aio.server(
-        interceptors=[MetricsInterceptor()],
+        interceptors=[RateClassInterceptor(), MetricsInterceptor()],
         options=[
-            ("grpc.max_receive_message_length", limit),
+            ("grpc.max_receive_message_length", settings.max_message_bytes),
             ("grpc.so_reuseport", 0),
         ],
     )

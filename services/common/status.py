@@ -7,11 +7,12 @@ the message tells a person.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
 import grpc
 from google.protobuf import any_pb2
+from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
@@ -21,13 +22,20 @@ ERROR_DOMAIN = "boardgame"
 
 
 def error_status(
-    code: grpc.StatusCode, reason: str, message: str, metadata: Mapping[str, str] | None = None
+    code: grpc.StatusCode,
+    reason: str,
+    message: str,
+    metadata: Mapping[str, str] | None = None,
+    details: Sequence[Message] = (),
 ) -> grpc.Status:
-    """A status with `code`, a readable `message` and an ErrorInfo detail (domain "boardgame")."""
+    """A status with `code`, a readable `message`, an ErrorInfo detail (domain "boardgame") and any
+    further `details` (such as a RetryInfo)."""
     info = error_details_pb2.ErrorInfo(domain=ERROR_DOMAIN, reason=reason, metadata=dict(metadata or {}))
-    detail = any_pb2.Any()
-    detail.Pack(info, deterministic=True)
-    status = status_pb2.Status(code=code.value[0], message=message, details=[detail])
+    packed = []
+    for detail in (info, *details):
+        packed.append(any_pb2.Any())
+        packed[-1].Pack(detail, deterministic=True)
+    status = status_pb2.Status(code=code.value[0], message=message, details=packed)
     return rpc_status.to_status(status)
 
 
