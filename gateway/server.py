@@ -29,7 +29,7 @@ from gateway import accounts, catalog, leaderboard, lobbies
 from gateway.app import Background, Gateway
 from gateway.fanout import Fanout
 from gateway.limits import RateClassInterceptor
-from gateway.metrics import MetricsInterceptor, refresh_gauges
+from gateway.metrics import create_counted_server, refresh_gauges
 from gateway.play import GameServicer
 from gateway.rules import RulesDirectory
 from gateway.settings import Settings
@@ -60,11 +60,15 @@ class GatewayServer:
 def create_server(app: Gateway, address: str) -> GatewayServer:
     """A server (not started) with every gateway service, bound to `address` ("…:0": any free port)."""
     settings = app.settings
-    server = grpc.aio.server(
-        interceptors=[RateClassInterceptor(), MetricsInterceptor()],
+    server = create_counted_server(
+        [RateClassInterceptor()],
         options=[
             ("grpc.max_receive_message_length", settings.max_message_bytes),
             ("grpc.so_reuseport", 0),
+            # The calls core holds while the event loop is busy (a burst of watch streams, a reconnect
+            # storm): past the soft limit core refuses a growing share of new calls, all at the hard one.
+            ("grpc.server.max_pending_requests", settings.max_pending_calls),
+            ("grpc.server.max_pending_requests_hard_limit", 2 * settings.max_pending_calls),
         ],
     )
     fanout = Fanout(app.redis)

@@ -10,6 +10,9 @@ from gateway.limits import DEFAULT_LIMITS, env_variable
 
 DEFAULT_ADDRESS = "[::]:50050"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+# Calls gRPC core holds for the gateway before its event loop takes them: core's own default (1,000,
+# refusing more and more of the calls beyond it up to 3,000) drops part of a reconnect storm.
+DEFAULT_MAX_PENDING_CALLS = 20_000
 
 
 @dataclass(frozen=True)
@@ -21,6 +24,7 @@ class Settings:
     rules_addresses: tuple[str, ...] = ()
     token_ttl_seconds: int = 30 * 24 * 3600
     rate_limits: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_LIMITS))  # per class
+    max_pending_calls: int = DEFAULT_MAX_PENDING_CALLS
     max_message_bytes: int = 64 * 1024
     rules_timeout_seconds: float = 5.0
     event_history: int = 512  # live events kept per game for resuming watchers
@@ -39,7 +43,9 @@ class Settings:
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
         """Settings from GATEWAY_ADDRESS, REDIS_URL, RULES_ADDRESSES (comma-separated host:port),
         TOKEN_TTL_SECONDS, RATE_LIMIT_<CLASS>_PER_SECOND (one per class of gateway.limits.CLASSES:
-        READ, MOVE, WATCH, LOBBY, ACCOUNT, REPLAY),
+        READ, MOVE, WATCH, LOBBY, ACCOUNT, REPLAY), MAX_PENDING_CALLS (calls gRPC core may hold
+        before the gateway takes them; beyond it core refuses a growing share of new calls, and every
+        one at twice as many),
         MAX_MESSAGE_BYTES, RULES_TIMEOUT_SECONDS, CELERY_BROKER_URL."""
         rules = tuple(a.strip() for a in environ.get("RULES_ADDRESSES", "").split(",") if a.strip())
         return cls(
@@ -48,6 +54,7 @@ class Settings:
             rules_addresses=rules,
             token_ttl_seconds=int(environ.get("TOKEN_TTL_SECONDS", cls.token_ttl_seconds)),
             rate_limits={name: int(environ.get(env_variable(name), n)) for name, n in DEFAULT_LIMITS.items()},
+            max_pending_calls=int(environ.get("MAX_PENDING_CALLS", DEFAULT_MAX_PENDING_CALLS)),
             max_message_bytes=int(environ.get("MAX_MESSAGE_BYTES", cls.max_message_bytes)),
             rules_timeout_seconds=float(environ.get("RULES_TIMEOUT_SECONDS", cls.rules_timeout_seconds)),
             celery_broker_url=environ.get("CELERY_BROKER_URL", ""),

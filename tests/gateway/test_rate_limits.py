@@ -91,8 +91,8 @@ def test_every_call_that_needs_a_token_has_a_rate_class() -> None:
 
 
 def test_each_class_limit_is_read_from_its_environment_variable() -> None:
-    settings = Settings.from_env({"RATE_LIMIT_MOVE_PER_SECOND": "7"})
-    assert settings.rate_limit("move") == 7
+    settings = Settings.from_env({"RATE_LIMIT_MOVE_PER_SECOND": "7", "MAX_PENDING_CALLS": "123"})
+    assert settings.rate_limit("move") == 7 and settings.max_pending_calls == 123
     assert settings.rate_limit("read") == limits.DEFAULT_LIMITS["read"]
 
 
