@@ -58,6 +58,7 @@ THINK_SECONDS = 1.0  # the paced run: players take 0 to 2 s to move, like quick 
 STALL_SECONDS = 60.0  # no view for this long: the run is broken, not slow
 RECONNECT_FIRST_SECONDS = 0.1
 RECONNECT_MAX_SECONDS = 5.0
+MAX_RECONNECTS = 10  # a unary call's tries after lost connections, in a row
 # A watch stream failing with one of these would not do better opened again.
 FINAL_CODES = frozenset(
     {
@@ -92,18 +93,27 @@ def _rate_limit_delay(error: grpc.RpcError) -> float | None:
     return int(info.metadata["retry_after_ms"]) / 1000 if info and info.reason == "RATE_LIMITED" else None
 
 
+def _reconnect_delay(failures: int) -> float:
+    """The pause before trying again after `failures` lost connections in a row."""
+    return min(RECONNECT_MAX_SECONDS, RECONNECT_FIRST_SECONDS * 2**failures)
+
+
 async def _patiently(call, request, metadata: Auth, out: dict[str, list[float]] | None = None):  # type: ignore[no-untyped-def]
     """The reply of a unary call, sent again after the delay a RATE_LIMITED refusal asks for (each
-    refusal counted in out["limited"])."""
+    refusal counted in out["limited"]) or, a few times, after a lost connection (UNAVAILABLE; a move
+    carries its request_id, so it is applied once)."""
+    lost = 0
     while True:
         try:
             return await call(request, metadata=metadata)
         except grpc.aio.AioRpcError as error:
             delay = _rate_limit_delay(error)
+            if delay is not None and out is not None:
+                out["limited"].append(1)
+            if delay is None and error.code() == grpc.StatusCode.UNAVAILABLE and lost < MAX_RECONNECTS:
+                delay, lost = _reconnect_delay(lost), lost + 1
             if delay is None:
                 raise
-            if out is not None:
-                out["limited"].append(1)
             await asyncio.sleep(delay)
 
 
@@ -133,10 +143,19 @@ async def _new_game(channel: grpc.aio.Channel) -> Table:
     return started.game_id, players
 
 
+RECORDED = ("latency", "moves", "finished", "limited", "reconnects")
+
+
+def new_record() -> dict[str, list[float]]:
+    """An empty record of what a client process measures (see Run)."""
+    return {name: [] for name in RECORDED}
+
+
 @dataclass(frozen=True)
 class Run:
     """What a client process's games share: the measuring window (perf_counter start and end), the
-    mean pause before a move (s), and what is recorded ("latency" ms, "moves", "finished", "cpu")."""
+    mean pause before a move (s), and what is recorded ("latency" ms, "moves", "finished", "limited"
+    refusals waited out, watch stream "reconnects", "cpu")."""
 
     window: tuple[float, float]
     think: float
@@ -174,7 +193,7 @@ async def _watch(
         finally:
             stream.cancel()
         out["reconnects"].append(1)
-        await asyncio.sleep(delay or min(RECONNECT_MAX_SECONDS, RECONNECT_FIRST_SECONDS * 2**failures))
+        await asyncio.sleep(delay or _reconnect_delay(failures))
         failures += 1
 
 
@@ -284,13 +303,7 @@ def _client_process(  # type: ignore[no-untyped-def]
     watched: tuple[int, ...] = (),
 ) -> None:
     async def run() -> dict[str, list[float]]:
-        out: dict[str, list[float]] = {
-            "latency": [],
-            "moves": [],
-            "finished": [],
-            "limited": [],
-            "reconnects": [],
-        }
+        out = new_record()
         async with grpc.aio.insecure_channel(address) as channel:
             tables = [await _new_game(channel) for _ in range(games)]
             start = time.perf_counter() + warmup

@@ -143,14 +143,20 @@ class Session {
     readonly games: InstanceType<Api["GameService"]>,
   ) {}
 
-  /** A unary call as a promise, with this session's token; refused as RATE_LIMITED, it is sent again
-   * after the delay the refusal gives (a refused call did nothing, so sending it again is safe). */
+  /** A unary call as a promise, with this session's token. Refused as RATE_LIMITED, it is sent again
+   * after the delay the refusal gives (a refused call did nothing); UNAVAILABLE (the connection was
+   * lost), after a growing pause (a move carries its request_id, so it is applied once). */
   async call<Req, Res>(client: grpc.Client, method: string, request: Req): Promise<Res> {
-    for (let attempt = 0; ; attempt += 1) {
+    for (let attempt = 0, lost = 0; ; attempt += 1) {
       try {
         return await this.callOnce<Req, Res>(client, method, request);
       } catch (error) {
-        const delay = rateLimitDelay(error as grpc.ServiceError);
+        const failure = error as grpc.ServiceError;
+        let delay = rateLimitDelay(failure);
+        if (delay === null && failure.code === grpc.status.UNAVAILABLE && lost < MAX_RECONNECTS) {
+          delay = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** lost);
+          lost += 1;
+        }
         if (delay === null || attempt >= MAX_RATE_LIMITED_RETRIES) throw error;
         await sleep(delay);
       }
@@ -199,9 +205,12 @@ function connect(options: Options): () => Session {
 /** Play one seat until the game is over, following the watch stream; the final view. A stream that
  * fails or ends early is opened again from the last version received, after a growing pause (or the
  * pause a RATE_LIMITED refusal asks for). */
-function playSeat(session: Session, gameId: string, choose: () => number, timeoutMs: number): Promise<{ final: GameView__Output; moves: number }> {
+function playSeat(
+  session: Session, gameId: string, choose: () => number, timeoutMs: number,
+): Promise<{ final: GameView__Output; moves: number; reopened: number }> {
   return new Promise((resolve, reject) => {
     let moves = 0;
+    let reopened = 0;
     let lastActed = -1n;
     let seen = 0n; // the last version a view came with: where a reopened stream resumes
     let reconnects = 0;
@@ -224,7 +233,7 @@ function playSeat(session: Session, gameId: string, choose: () => number, timeou
         clearTimeout(timer);
         stream?.cancel();
         // The stream can bring the final view before the answer to this seat's last move.
-        Promise.allSettled(pending).then(() => resolve({ final: game, moves }));
+        Promise.allSettled(pending).then(() => resolve({ final: game, moves, reopened }));
         return;
       }
       if (game.legal_actions.length === 0 || version <= lastActed) return;
@@ -252,6 +261,7 @@ function playSeat(session: Session, gameId: string, choose: () => number, timeou
       }
       const delay = (error && rateLimitDelay(error)) ?? Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** reconnects);
       reconnects += 1;
+      reopened += 1;
       setTimeout(open, delay);
     };
     const open = () => {
@@ -337,6 +347,7 @@ async function main(): Promise<void> {
     bots: options.bots,
     humans: players.length,
     moves_by_this_client: results.reduce((sum, result) => sum + result.moves, 0),
+    watch_streams_reopened: results.reduce((sum, result) => sum + result.reopened, 0),
     actions: record.actions.length,
     winners: scores.winners,
     totals: scores.scores.map((score) => score.total),
