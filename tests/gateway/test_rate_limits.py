@@ -15,6 +15,7 @@ from grpc_status import rpc_status
 
 from gateway import limits
 from gateway.settings import Settings
+from services.common.status import error_info
 from tests.gateway._support_accounts import RPC_TIMEOUT, at_a_second_start, guest, me, own_gateway, refused
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +59,9 @@ def test_each_class_of_call_is_counted_apart(redis_url: str, rules: dict[str, st
         second = player.games.WatchGame(watch, metadata=player.auth, timeout=RPC_TIMEOUT)
         with pytest.raises(grpc.RpcError) as limited:
             next(second)
+        info = error_info(limited.value)
         assert limited.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert info is not None and info.metadata["rate_class"] == "watch"
         assert lobby.lobby_id
 
 
