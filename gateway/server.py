@@ -90,9 +90,21 @@ def create_server(app: Gateway, address: str) -> GatewayServer:
     return GatewayServer(server, port, fanout, health_servicer)
 
 
+def redis_client(settings: Settings) -> aioredis.Redis:
+    """A Redis client of at most REDIS_MAX_CONNECTIONS connections, on which a command waits for a
+    free one (up to REDIS_POOL_TIMEOUT_SECONDS) rather than failing when all are busy, as redis-py's
+    own pool does past 100: a thousand games' watchers reading at once need more."""
+    pool = aioredis.BlockingConnectionPool.from_url(
+        settings.redis_url,
+        max_connections=settings.redis_max_connections,
+        timeout=settings.redis_pool_timeout_seconds,
+    )
+    return aioredis.Redis.from_pool(pool)
+
+
 async def connect(settings: Settings) -> Gateway:
     """The shared parts: Redis and every configured rules service."""
-    redis = aioredis.Redis.from_url(settings.redis_url)
+    redis = redis_client(settings)
     rules = RulesDirectory(settings.rules_timeout_seconds)
     await rules.connect(settings.rules_addresses)
     from gateway.dispatch import dispatcher_from_settings

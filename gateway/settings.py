@@ -25,6 +25,8 @@ class Settings:
     token_ttl_seconds: int = 30 * 24 * 3600
     rate_limits: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_LIMITS))  # per class
     max_pending_calls: int = DEFAULT_MAX_PENDING_CALLS
+    redis_max_connections: int = 256
+    redis_pool_timeout_seconds: float = 10.0
     max_message_bytes: int = 64 * 1024
     rules_timeout_seconds: float = 5.0
     event_history: int = 512  # live events kept per game for resuming watchers
@@ -45,8 +47,8 @@ class Settings:
         TOKEN_TTL_SECONDS, RATE_LIMIT_<CLASS>_PER_SECOND (one per class of gateway.limits.CLASSES:
         READ, MOVE, WATCH, LOBBY, ACCOUNT, REPLAY), MAX_PENDING_CALLS (calls gRPC core may hold
         before the gateway takes them; beyond it core refuses a growing share of new calls, and every
-        one at twice as many),
-        MAX_MESSAGE_BYTES, RULES_TIMEOUT_SECONDS, CELERY_BROKER_URL."""
+        one at twice as many), REDIS_MAX_CONNECTIONS and REDIS_POOL_TIMEOUT_SECONDS (how long a
+        command waits for a free one), MAX_MESSAGE_BYTES, RULES_TIMEOUT_SECONDS, CELERY_BROKER_URL."""
         rules = tuple(a.strip() for a in environ.get("RULES_ADDRESSES", "").split(",") if a.strip())
         return cls(
             address=environ.get("GATEWAY_ADDRESS", DEFAULT_ADDRESS),
@@ -55,6 +57,10 @@ class Settings:
             token_ttl_seconds=int(environ.get("TOKEN_TTL_SECONDS", cls.token_ttl_seconds)),
             rate_limits={name: int(environ.get(env_variable(name), n)) for name, n in DEFAULT_LIMITS.items()},
             max_pending_calls=int(environ.get("MAX_PENDING_CALLS", DEFAULT_MAX_PENDING_CALLS)),
+            redis_max_connections=int(environ.get("REDIS_MAX_CONNECTIONS", cls.redis_max_connections)),
+            redis_pool_timeout_seconds=float(
+                environ.get("REDIS_POOL_TIMEOUT_SECONDS", cls.redis_pool_timeout_seconds)
+            ),
             max_message_bytes=int(environ.get("MAX_MESSAGE_BYTES", cls.max_message_bytes)),
             rules_timeout_seconds=float(environ.get("RULES_TIMEOUT_SECONDS", cls.rules_timeout_seconds)),
             celery_broker_url=environ.get("CELERY_BROKER_URL", ""),
