@@ -1,14 +1,19 @@
-"""The gateway's RPC metrics: a stream the client closes is CANCELLED, not an error, and streams are
-timed apart from unary calls."""
+"""The gateway's RPC metrics: a stream the client closes, or a call it gives up on, is CANCELLED, not
+an error, and streams are timed apart from unary calls."""
 
 from __future__ import annotations
 
+import threading
 import time
 
+import grpc
 import prometheus_client
+import pytest
 from boardgame.gateway.v1 import gateway_pb2
 
+from tests.gateway._support_accounts import guest, own_gateway
 from tests.gateway.support import Client, GatewayProcess
+from tests.gateway.test_backlog import BUSY_MICROSECONDS, BUSY_REDIS_SCRIPT
 from tests.gateway.test_play import new_game, signed_in
 
 WATCH = {"grpc_service": "boardgame.gateway.v1.GameService", "grpc_method": "WatchGame"}
@@ -48,3 +53,26 @@ def test_a_watch_stream_the_client_cancels_counts_as_cancelled_and_is_timed_as_a
     assert sample("grpc_server_handling_seconds_count", **WATCH, grpc_code="CANCELLED") == latencies, (
         "a stream's lifetime is no call latency"
     )
+
+
+def test_a_call_the_client_gives_up_on_counts_as_cancelled(redis_url: str, rules: dict[str, str]) -> None:
+    """A unary call whose deadline passes while Redis is busy is CANCELLED on the server, not UNKNOWN."""
+    me = {"grpc_service": "boardgame.gateway.v1.AccountService", "grpc_method": "GetMe"}
+    with own_gateway(redis_url, rules) as own:
+        player = guest(own.make_client)
+        before = {
+            code: sample("grpc_server_handled_total", **me, grpc_code=code)
+            for code in ("CANCELLED", "UNKNOWN")
+        }
+        busy = threading.Thread(target=own.store.eval, args=(BUSY_REDIS_SCRIPT, 0, BUSY_MICROSECONDS))
+        busy.start()
+        time.sleep(0.05)
+        with pytest.raises(grpc.RpcError) as raised:
+            player.accounts.GetMe(gateway_pb2.GetMeRequest(), metadata=player.auth, timeout=0.1)
+        busy.join()
+        assert raised.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        deadline = time.monotonic() + 10
+        while sample("grpc_server_handled_total", **me, grpc_code="CANCELLED") == before["CANCELLED"]:
+            assert time.monotonic() < deadline, "the cancelled call was never counted"
+            time.sleep(0.02)
+        assert sample("grpc_server_handled_total", **me, grpc_code="UNKNOWN") == before["UNKNOWN"]
