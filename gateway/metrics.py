@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
@@ -33,6 +34,8 @@ WATCH_STREAMS = prometheus_client.Gauge("gateway_watch_streams", "Watch streams 
 
 GAUGE_REFRESH_SECONDS = 15.0
 
+log = logging.getLogger(__name__)
+
 
 def _code(context: grpc.aio.ServicerContext, error: BaseException | None) -> str:
     """The status the call ended with: the one set on it, else CANCELLED when the client went away
@@ -48,12 +51,26 @@ def _code(context: grpc.aio.ServicerContext, error: BaseException | None) -> str
 
 
 async def refresh_gauges(app: Gateway) -> None:
-    """Every few seconds, set the live-game and open-lobby gauges from Redis (shared by all replicas)."""
+    """Every few seconds, set the live-game and open-lobby gauges from Redis (shared by all replicas),
+    and log calls gRPC core dropped meanwhile (nothing else would)."""
+    unserved = 0
     while True:
         for title in app.rules.titles:
             LIVE_GAMES.labels(title).set(await app.redis.scard(keys.live_games(title)))
             OPEN_LOBBIES.labels(title).set(await app.redis.zcard(keys.open_lobbies_of(title)))
+        unserved = note_unserved(unserved)
         await asyncio.sleep(GAUGE_REFRESH_SECONDS)
+
+
+def note_unserved(before: int) -> int:
+    """Log a warning when more calls went unserved than `before` (gateway_calls_unserved); the count now."""
+    now = UNSERVED.unserved()
+    if now > before:
+        log.warning(
+            "gRPC core dropped or still holds calls no handler took; raise MAX_PENDING_CALLS or add replicas",
+            extra={"unserved": now, "new": now - before},
+        )
+    return now
 
 
 def _channelz_server_ids() -> set[int]:

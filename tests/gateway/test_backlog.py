@@ -5,15 +5,17 @@ core does drop are counted, and calls outnumbering the Redis connections wait fo
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 
 import grpc
 import prometheus_client
+import pytest
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from gateway.metrics import UNSERVED
+from gateway.metrics import UNSERVED, note_unserved
 from tests.gateway._support_accounts import at_a_second_start, guest, own_gateway
 from tests.gateway.support import GatewayProcess
 
@@ -57,7 +59,9 @@ def test_a_burst_of_stream_opens_on_a_busy_gateway_is_served_whole(
         assert burst_of_stream_opens(own.gateway) == {"OK": BURST}
 
 
-def test_calls_dropped_for_a_full_backlog_are_counted(redis_url: str, rules: dict[str, str]) -> None:
+def test_calls_dropped_for_a_full_backlog_are_counted_and_logged(
+    redis_url: str, rules: dict[str, str], caplog: pytest.LogCaptureFixture
+) -> None:
     before = UNSERVED.unserved()
     with own_gateway(redis_url, rules, max_pending_calls=100) as own:
         outcomes = burst_of_stream_opens(own.gateway)
@@ -66,6 +70,10 @@ def test_calls_dropped_for_a_full_backlog_are_counted(redis_url: str, rules: dic
         assert outcomes.get("OK", 0) + dropped == BURST, outcomes
         exported = prometheus_client.REGISTRY.get_sample_value("gateway_calls_unserved")
         assert exported is not None and exported - before >= dropped
+        with caplog.at_level(logging.WARNING, logger="gateway.metrics"):
+            note_unserved(before)
+        (warning,) = caplog.records
+        assert warning.levelno == logging.WARNING and warning.new >= dropped  # type: ignore[attr-defined]
 
 
 def test_hundreds_of_calls_at_once_wait_for_a_redis_connection_rather_than_fail(
