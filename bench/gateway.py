@@ -12,10 +12,17 @@ echo round trip plus a Redis round trip. Next to it, the bare path every move ta
 the client's hop to the gateway and the gateway's to the rules service (a gRPC echo each), and two
 Redis round trips (read, commit), with no work done. Finally, the Redis memory of
 one finished 4-player game (its state and action log).
+
+The gateway runs with the limits a user gets. The clients behave as docs/clients.md asks: a call
+refused as RATE_LIMITED is sent again after the delay it gives, and a watch stream that fails or ends
+before its game is over is opened again from the last version seen (both counted in the table).
+
+    python -m bench.gateway [--games 100] [--processes 2] [--seconds 20] [--warmup 3]
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import multiprocessing
 import os
@@ -24,6 +31,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import grpc
@@ -38,6 +46,7 @@ from deploy.throwaway import free_port, redis_server
 from gateway import keys
 from services.common import registry
 from services.common.rng import Rng
+from services.common.status import error_info
 
 TITLE, TITLE_MODULE = next(iter(registry.games())), registry.GAME_MODULES[0]
 PLAYERS = 4
@@ -48,6 +57,19 @@ READY_TIMEOUT = 60.0
 CLIENT_SETUP_SECONDS = 120.0  # a client process's lobbies and games, made before its window opens
 SINGLE_GAME_SECONDS = 5.0
 THINK_SECONDS = 1.0  # the paced run: players take 0 to 2 s to move, like quick people
+STALL_SECONDS = 60.0  # no view for this long: the run is broken, not slow
+RECONNECT_FIRST_SECONDS = 0.1
+RECONNECT_MAX_SECONDS = 5.0
+MAX_RECONNECTS = 10  # a unary call's tries after lost connections, in a row
+# A watch stream failing with one of these would not do better opened again.
+FINAL_CODES = frozenset(
+    {
+        grpc.StatusCode.INVALID_ARGUMENT,
+        grpc.StatusCode.NOT_FOUND,
+        grpc.StatusCode.PERMISSION_DENIED,
+        grpc.StatusCode.UNAUTHENTICATED,
+    }
+)
 
 Auth = tuple[tuple[str, str], ...]  # a player's call metadata
 Table = tuple[str, list[Auth]]  # a game's id and its players, by seat
@@ -67,6 +89,36 @@ def _wait_serving(address: str) -> None:
     raise RuntimeError(f"{address} did not start")
 
 
+def _rate_limit_delay(error: grpc.RpcError) -> float | None:
+    """Seconds a RATE_LIMITED refusal asks to wait (its `retry_after_ms`); None for other errors."""
+    info = error_info(error) if error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED else None
+    return int(info.metadata["retry_after_ms"]) / 1000 if info and info.reason == "RATE_LIMITED" else None
+
+
+def _reconnect_delay(failures: int) -> float:
+    """The pause before trying again after `failures` lost connections in a row."""
+    return min(RECONNECT_MAX_SECONDS, RECONNECT_FIRST_SECONDS * 2**failures)
+
+
+async def _patiently(call, request, metadata: Auth, out: dict[str, list[float]] | None = None):  # type: ignore[no-untyped-def]
+    """The reply of a unary call, sent again after the delay a RATE_LIMITED refusal asks for (each
+    refusal counted in out["limited"]) or, a few times, after a lost connection (UNAVAILABLE; a move
+    carries its request_id, so it is applied once)."""
+    lost = 0
+    while True:
+        try:
+            return await call(request, metadata=metadata)
+        except grpc.aio.AioRpcError as error:
+            delay = _rate_limit_delay(error)
+            if delay is not None and out is not None:
+                out["limited"].append(1)
+            if delay is None and error.code() == grpc.StatusCode.UNAVAILABLE and lost < MAX_RECONNECTS:
+                delay, lost = _reconnect_delay(lost), lost + 1
+            if delay is None:
+                raise
+            await asyncio.sleep(delay)
+
+
 async def _guest(stub: gateway_pb2_grpc.AccountServiceStub, name: str) -> Auth:
     session = (await stub.CreateGuest(gateway_pb2.CreateGuestRequest(display_name=name))).session
     return (("authorization", f"Bearer {session.token}"),)
@@ -77,29 +129,74 @@ async def _new_game(channel: grpc.aio.Channel) -> Table:
     lobbies = gateway_pb2_grpc.LobbyServiceStub(channel)
     players = [await _guest(accounts, f"load {i}") for i in range(PLAYERS)]
     lobby = (
-        await lobbies.CreateLobby(
+        await _patiently(
+            lobbies.CreateLobby,
             gateway_pb2.CreateLobbyRequest(
                 title=TITLE, seat_count=PLAYERS, seating=gateway_pb2.SEATING_FIXED
             ),
-            metadata=players[0],
+            players[0],
         )
     ).lobby
     for auth in players[1:]:
-        await lobbies.JoinLobby(gateway_pb2.JoinLobbyRequest(lobby_id=lobby.lobby_id), metadata=auth)
-    started = await lobbies.StartGame(
-        gateway_pb2.StartGameRequest(lobby_id=lobby.lobby_id), metadata=players[0]
+        await _patiently(lobbies.JoinLobby, gateway_pb2.JoinLobbyRequest(lobby_id=lobby.lobby_id), auth)
+    started = await _patiently(
+        lobbies.StartGame, gateway_pb2.StartGameRequest(lobby_id=lobby.lobby_id), players[0]
     )
     return started.game_id, players
+
+
+RECORDED = ("latency", "moves", "finished", "limited", "reconnects")
+
+
+def new_record() -> dict[str, list[float]]:
+    """An empty record of what a client process measures (see Run)."""
+    return {name: [] for name in RECORDED}
 
 
 @dataclass(frozen=True)
 class Run:
     """What a client process's games share: the measuring window (perf_counter start and end), the
-    mean pause before a move (s), and what is recorded ("latency" ms, "moves", "finished", "cpu")."""
+    mean pause before a move (s), and what is recorded ("latency" ms, "moves", "finished", "limited"
+    refusals waited out, watch stream "reconnects", "cpu")."""
 
     window: tuple[float, float]
     think: float
     out: dict[str, list[float]]
+
+
+async def _watch(
+    games: gateway_pb2_grpc.GameServiceStub,
+    game_id: str,
+    auth: Auth,
+    on_update: Callable[[gateway_pb2.WatchGameResponse], Awaitable[None]],
+    out: dict[str, list[float]],
+) -> None:
+    """Follow a game until it is over: a stream that fails or ends early is opened again from the last
+    version seen, after a growing pause or the one a RATE_LIMITED refusal asks for (each reopening
+    counted in out["reconnects"])."""
+    seen, failures = 0, 0
+    while True:
+        stream = games.WatchGame(
+            gateway_pb2.WatchGameRequest(game_id=game_id, from_version=seen), metadata=auth
+        )
+        delay = None
+        try:
+            async for update in stream:
+                failures = 0
+                if update.HasField("game"):
+                    seen = max(seen, update.game.version)
+                await on_update(update)
+                if update.game.status == gateway_pb2.GAME_STATUS_FINISHED:
+                    return
+        except grpc.aio.AioRpcError as error:
+            if error.code() in FINAL_CODES:
+                raise
+            delay = _rate_limit_delay(error)
+        finally:
+            stream.cancel()
+        out["reconnects"].append(1)
+        await asyncio.sleep(delay or _reconnect_delay(failures))
+        failures += 1
 
 
 async def _drive(channel: grpc.aio.Channel, table: Table, seed: int, run: Run) -> None:
@@ -119,51 +216,63 @@ async def _play(channel: grpc.aio.Channel, table: Table, seed: int, run: Run) ->
     start, until = run.window
     think, out = run.think, run.out
     sent: dict[int, float] = {}
-    updates: asyncio.Queue[tuple[int, gateway_pb2.GameView]] = asyncio.Queue()
-    streams = [
-        games.WatchGame(gateway_pb2.WatchGameRequest(game_id=game_id), metadata=auth) for auth in players
-    ]
+    updates: asyncio.Queue[tuple[int, gateway_pb2.GameView | BaseException]] = asyncio.Queue()
 
-    async def watch(seat: int) -> None:
-        async for update in streams[seat]:
+    def arrived(seat: int) -> Callable[[gateway_pb2.WatchGameResponse], Awaitable[None]]:
+        async def on_update(update: gateway_pb2.WatchGameResponse) -> None:
             if not update.HasField("game"):
-                continue
+                return
             arrived = time.perf_counter()
             version = update.game.version
             if version in sent and start <= sent[version] <= until:
                 out["latency"].append((arrived - sent[version]) * 1000)
             await updates.put((seat, update.game))
 
+        return on_update
+
+    async def watch(seat: int) -> None:
+        try:
+            await _watch(games, game_id, players[seat], arrived(seat), out)
+        except Exception as error:  # the game's loop must hear of it, or it waits for ever
+            await updates.put((seat, error))
+
     watchers = [asyncio.create_task(watch(seat)) for seat in range(PLAYERS)]
     played = -1
-    while time.perf_counter() < until:
-        seat, view = await updates.get()
-        if view.status == gateway_pb2.GAME_STATUS_FINISHED:
-            out["finished"].append(1)
-            break
-        if view.version <= played or not view.legal_actions:
-            continue
-        if think:
-            await asyncio.sleep(rng.below(int(2000 * think)) / 1000)
-        choice = view.legal_actions[rng.below(len(view.legal_actions))]
-        played = view.version
-        now = time.perf_counter()
-        sent[view.version + 1] = now
-        await games.SubmitAction(
-            gateway_pb2.SubmitActionRequest(
-                game_id=game_id,
-                action=choice.action,
-                expected_version=view.version,
-                request_id=uuid.uuid4().hex,
-            ),
-            metadata=players[seat],
-        )
-        if start <= now <= until:
-            out["moves"].append(1)
-    for stream in streams:
-        stream.cancel()
-    for watcher in watchers:
-        watcher.cancel()
+    try:
+        while time.perf_counter() < until:
+            try:
+                seat, view = await asyncio.wait_for(updates.get(), STALL_SECONDS)
+            except TimeoutError:
+                raise RuntimeError(f"game {game_id}: no view for {STALL_SECONDS:.0f} s") from None
+            if isinstance(view, BaseException):
+                raise RuntimeError(f"game {game_id}: seat {seat} stopped watching") from view
+            if view.status == gateway_pb2.GAME_STATUS_FINISHED:
+                out["finished"].append(1)
+                break
+            if view.version <= played or not view.legal_actions:
+                continue
+            if think:
+                await asyncio.sleep(rng.below(int(2000 * think)) / 1000)
+            choice = view.legal_actions[rng.below(len(view.legal_actions))]
+            played = view.version
+            now = time.perf_counter()
+            sent[view.version + 1] = now
+            await _patiently(
+                games.SubmitAction,
+                gateway_pb2.SubmitActionRequest(
+                    game_id=game_id,
+                    action=choice.action,
+                    expected_version=view.version,
+                    request_id=uuid.uuid4().hex,
+                ),
+                players[seat],
+                out,
+            )
+            if start <= now <= until:
+                out["moves"].append(1)
+    finally:
+        for watcher in watchers:
+            watcher.cancel()
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -196,7 +305,7 @@ def _client_process(  # type: ignore[no-untyped-def]
     watched: tuple[int, ...] = (),
 ) -> None:
     async def run() -> dict[str, list[float]]:
-        out: dict[str, list[float]] = {"latency": [], "moves": [], "finished": []}
+        out = new_record()
         async with grpc.aio.insecure_channel(address) as channel:
             tables = [await _new_game(channel) for _ in range(games)]
             start = time.perf_counter() + warmup
@@ -245,22 +354,22 @@ def _finished_game_bytes(channel_address: str, redis_url: str) -> tuple[int, int
             game_id, players = await _new_game(channel)
             rng = Rng(99)
             while True:
-                view = (
-                    await games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=players[0])
-                ).game
+                request = gateway_pb2.GetGameRequest(game_id=game_id)
+                view = (await _patiently(games.GetGame, request, players[0])).game
                 if view.status == gateway_pb2.GAME_STATUS_FINISHED:
                     return game_id
                 actor = players[view.acting_seats[0]]
-                mine = (await games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=actor)).game
+                mine = (await _patiently(games.GetGame, request, actor)).game
                 choice = mine.legal_actions[rng.below(len(mine.legal_actions))]
-                await games.SubmitAction(
+                await _patiently(
+                    games.SubmitAction,
                     gateway_pb2.SubmitActionRequest(
                         game_id=game_id,
                         action=choice.action,
                         expected_version=mine.version,
                         request_id=uuid.uuid4().hex,
                     ),
-                    metadata=actor,
+                    actor,
                 )
 
     game_id = asyncio.run(play())
@@ -332,7 +441,6 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
                 "REDIS_URL": redis_url,
                 "METRICS_PORT": "off",
                 "RULES_ADDRESSES": f"127.0.0.1:{rules_port}",
-                "RATE_LIMIT_PER_SECOND": "1000",
             },
         )
         try:
@@ -346,6 +454,8 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
             for process in (gateway, rules):
                 process.terminate()
                 process.wait(10)
+    limited = sum(len(r["limited"]) for run in (results, paced, [alone]) for r in run)
+    reconnects = sum(len(r["reconnects"]) for run in (results, paced, [alone]) for r in run)
     latencies = [ms for r in results for ms in r["latency"]]
     moves = sum(len(r["moves"]) for r in results)
     finished = sum(len(r["finished"]) for r in results)
@@ -400,6 +510,8 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
             verdict(state_log <= TARGET_FINISHED_GAME_BYTES),
         ],
         ["finished 4p game: every key B", f"{whole:,}", "-", "-"],
+        ["calls rate limited (waited, sent again)", f"{limited:,}", "-", "-"],
+        ["watch streams reopened", f"{reconnects:,}", "-", "-"],
     ]
     title = (
         f"(d) gateway: {games} concurrent {TITLE} games, {processes} client processes, "
@@ -408,5 +520,16 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
     return table(title, ["figure", "value", "target", "meets"], rows)
 
 
+def main() -> None:
+    """Run the benchmark with the sizes given on the command line."""
+    parser = argparse.ArgumentParser(description="The gateway under load (table d of `make bench`).")
+    parser.add_argument("--games", type=int, default=100, help="concurrent games (default 100)")
+    parser.add_argument("--processes", type=int, default=2, help="client processes (default 2)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measuring window (default 20)")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before it (default 3)")
+    args = parser.parse_args()
+    print(measure(args.games, args.processes, args.warmup, args.seconds))
+
+
 if __name__ == "__main__":
-    print(measure())
+    main()

@@ -1,4 +1,5 @@
-"""Who is calling: bearer tokens, operator API keys, player records, password hashes, the rate limit.
+"""Who is calling: bearer tokens, operator API keys, player records, password hashes, the rate limit
+(counted per player, second and class of call: gateway.limits).
 
 Secrets (tokens, API keys) are random and reach Redis only as their SHA-256, so a copy of the store
 signs nobody in. A token reads `<player id>.<secret>`: the id finds the player's keys, so checking a
@@ -23,9 +24,9 @@ from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf.timestamp_pb2 import Timestamp
 from redis.asyncio.client import Pipeline
 
-from gateway import keys
+from gateway import keys, limits
 from gateway.app import Gateway
-from gateway.errors import GatewayError, not_found, unauthenticated
+from gateway.errors import not_found, unauthenticated
 from gateway.replies import text
 
 TOKEN_BYTES = 32
@@ -102,24 +103,28 @@ def token_player(token: str) -> str:
 
 @dataclass(frozen=True)
 class Credentials:
-    """A call's bearer token, well formed but not checked yet: the player it names and its digest."""
+    """A call's bearer token, well formed but not checked yet: the player it names, its digest, and
+    the rate class and second (Unix time) the call is counted in."""
 
     player_id: str
     token_digest: str
+    rate_class: str
+    second: int
 
     def keys(self) -> list[str]:
         """The keys the authentication script reads (all on the player's Cluster slot)."""
         return [
             keys.session(self.player_id, self.token_digest),
             keys.player(self.player_id),
-            keys.rate(self.player_id, int(time.time())),
+            keys.rate(self.player_id, self.rate_class, self.second),
         ]
 
 
 def credentials(context: grpc.aio.ServicerContext) -> Credentials:
-    """The credentials the call presents; UNAUTHENTICATED for a missing or malformed token."""
+    """The credentials the call presents, counted in the call's rate class and in this second;
+    UNAUTHENTICATED for a missing or malformed token."""
     token = bearer_token(context)
-    return Credentials(token_player(token), digest(token))
+    return Credentials(token_player(token), digest(token), limits.call_class(), int(time.time()))
 
 
 def queue_check(caller: Credentials, pipe: Pipeline) -> None:
@@ -140,13 +145,9 @@ def principal(app: Gateway, caller: Credentials, reply: list[object]) -> Princip
     if reply[0] == b"gone":
         raise unauthenticated("the token's player no longer exists")
     calls, flat = cast(int, reply[1]), cast(list[bytes], reply[2])
-    if calls > app.settings.rate_limit_per_second:
-        raise GatewayError(
-            grpc.StatusCode.RESOURCE_EXHAUSTED,
-            "RATE_LIMITED",
-            f"more than {app.settings.rate_limit_per_second} calls in one second; slow down",
-            limit=str(app.settings.rate_limit_per_second),
-        )
+    limit = app.settings.rate_limit(caller.rate_class)
+    if calls > limit:
+        raise limits.RateLimited(caller.rate_class, limit, limits.retry_after_ms(caller.second))
     return Principal(player_from_record(caller.player_id, dict(zip(flat[::2], flat[1::2], strict=True))))
 
 

@@ -10,6 +10,7 @@ from typing import Any, NoReturn, TypeVar
 import grpc
 import redis.exceptions
 from google.protobuf import message
+from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 
 from gateway.validation import first_violation
@@ -49,24 +50,24 @@ class GatewayError(Exception):
         self.metadata = metadata
         self.field_violations: tuple[tuple[str, str], ...] = ()
 
+    def details(self) -> list[Message]:
+        """The details after the ErrorInfo: a BadRequest naming the fields at fault, if any."""
+        if not self.field_violations:
+            return []
+        violations = [
+            error_details_pb2.BadRequest.FieldViolation(field=field, description=description)
+            for field, description in self.field_violations
+        ]
+        return [error_details_pb2.BadRequest(field_violations=violations)]
+
     def status(self) -> grpc.Status:
         """The rich status of this refusal, its message and metadata values clipped."""
-        more = []
-        if self.field_violations:
-            more.append(
-                error_details_pb2.BadRequest(
-                    field_violations=[
-                        error_details_pb2.BadRequest.FieldViolation(field=field, description=description)
-                        for field, description in self.field_violations
-                    ]
-                )
-            )
         return error_status(
             self.code,
             self.reason,
             clipped(self.message, MESSAGE_BYTES),
             {name: clipped(value, METADATA_VALUE_BYTES) for name, value in self.metadata.items()},
-            more,
+            self.details(),
         )
 
 

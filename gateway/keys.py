@@ -88,9 +88,9 @@ def api_key(key_hash: str) -> str:
     return f"apikey:{key_hash}"
 
 
-def rate(player_id: str, second: int) -> str:
-    """Counter with expiry: the player's calls in one second."""
-    return f"rate:{{{player_id}}}:{second}"
+def rate(player_id: str, rate_class: str, second: int) -> str:
+    """Counter with expiry: the player's calls of one rate class (gateway.limits) in one second."""
+    return f"rate:{{{player_id}}}:{rate_class}:{second}"
 
 
 def live_games(title: str) -> str:

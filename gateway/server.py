@@ -28,7 +28,8 @@ from grpc_reflection.v1alpha import reflection
 from gateway import accounts, catalog, leaderboard, lobbies
 from gateway.app import Background, Gateway
 from gateway.fanout import Fanout
-from gateway.metrics import MetricsInterceptor, refresh_gauges
+from gateway.limits import RateClassInterceptor
+from gateway.metrics import create_counted_server, refresh_gauges
 from gateway.play import GameServicer
 from gateway.rules import RulesDirectory
 from gateway.settings import Settings
@@ -58,12 +59,16 @@ class GatewayServer:
 
 def create_server(app: Gateway, address: str) -> GatewayServer:
     """A server (not started) with every gateway service, bound to `address` ("…:0": any free port)."""
-    limit = app.settings.max_message_bytes
-    server = grpc.aio.server(
-        interceptors=[MetricsInterceptor()],
+    settings = app.settings
+    server = create_counted_server(
+        [RateClassInterceptor()],
         options=[
-            ("grpc.max_receive_message_length", limit),
+            ("grpc.max_receive_message_length", settings.max_message_bytes),
             ("grpc.so_reuseport", 0),
+            # The calls core holds while the event loop is busy (a burst of watch streams, a reconnect
+            # storm): past the soft limit core refuses a growing share of new calls, all at the hard one.
+            ("grpc.server.max_pending_requests", settings.max_pending_calls),
+            ("grpc.server.max_pending_requests_hard_limit", 2 * settings.max_pending_calls),
         ],
     )
     fanout = Fanout(app.redis)
@@ -85,9 +90,22 @@ def create_server(app: Gateway, address: str) -> GatewayServer:
     return GatewayServer(server, port, fanout, health_servicer)
 
 
+def redis_client(settings: Settings) -> aioredis.Redis:
+    """A Redis client of at most REDIS_MAX_CONNECTIONS connections, on which a command waits for a
+    free one (up to REDIS_POOL_TIMEOUT_SECONDS) rather than failing when all are busy, as redis-py's
+    own pool does past 100: a thousand games' watchers reading at once need more."""
+    pool = aioredis.BlockingConnectionPool.from_url(
+        settings.redis_url,
+        max_connections=settings.redis_max_connections,
+        timeout=settings.redis_pool_timeout_seconds,
+        **settings.redis_tls.options(settings.redis_url),
+    )
+    return aioredis.Redis.from_pool(pool)
+
+
 async def connect(settings: Settings) -> Gateway:
     """The shared parts: Redis and every configured rules service."""
-    redis = aioredis.Redis.from_url(settings.redis_url, **settings.redis_tls.options(settings.redis_url))
+    redis = redis_client(settings)
     rules = RulesDirectory(settings.rules_timeout_seconds)
     await rules.connect(settings.rules_addresses)
     from gateway.dispatch import dispatcher_from_settings

@@ -1,9 +1,12 @@
 """Prometheus metrics for gRPC servers: an interceptor counting and timing every RPC, and /metrics.
 
 The metric names and labels follow the usual gRPC server conventions, so stock dashboards work:
-`grpc_server_handled_total` and `grpc_server_handling_seconds`, both labelled by service, method and
-status code. The code is the one the handler set (OK when it set none); a handler that raised
-without aborting is counted as UNKNOWN, which is what the client receives.
+`grpc_server_started_total` by service and method, `grpc_server_handled_total` by service, method and
+status code, `grpc_server_handling_seconds` (unary calls) and `grpc_server_stream_seconds` (how long
+server streams stay open, kept apart so that hour-long watch streams do not swamp call latency), with
+`grpc_server_msg_sent_total` counting streamed messages. The code is the one the handler set (OK
+when it set none); a handler that raised without aborting is counted as UNKNOWN, which is what the
+client receives, and a call the client cancelled as CANCELLED.
 """
 
 from __future__ import annotations
@@ -26,6 +29,19 @@ HANDLING_SECONDS = prometheus_client.Histogram(
     "Time the server took to handle an RPC, by status code.",
     ["grpc_service", "grpc_method", "grpc_code"],
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
+)
+
+STARTED = prometheus_client.Counter(
+    "grpc_server_started_total", "RPCs started on the server.", ["grpc_service", "grpc_method"]
+)
+STREAM_SECONDS = prometheus_client.Histogram(
+    "grpc_server_stream_seconds",
+    "How long server streams stayed open, by status code.",
+    ["grpc_service", "grpc_method", "grpc_code"],
+    buckets=(0.1, 1.0, 10.0, 60.0, 300.0, 900.0, 1800.0, 3600.0, 7200.0),
+)
+MESSAGES_SENT = prometheus_client.Counter(
+    "grpc_server_msg_sent_total", "Messages sent on server streams.", ["grpc_service", "grpc_method"]
 )
 
 Behavior = Callable[[Any, grpc.ServicerContext], Any]
@@ -94,17 +110,29 @@ def _wrap(full_method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHan
     )
 
 
+def record_start(service: str, method: str) -> float:
+    """Count one RPC started; the perf_counter time it started at."""
+    STARTED.labels(service, method).inc()
+    return time.perf_counter()
+
+
 def record_rpc(service: str, method: str, code: str, started: float) -> None:
-    """Count one finished RPC and observe its duration."""
+    """Count one finished unary RPC and observe its duration."""
     HANDLED.labels(service, method, code).inc()
     HANDLING_SECONDS.labels(service, method, code).observe(time.perf_counter() - started)
+
+
+def record_stream(service: str, method: str, code: str, started: float) -> None:
+    """Count one finished streaming RPC and observe how long it stayed open."""
+    HANDLED.labels(service, method, code).inc()
+    STREAM_SECONDS.labels(service, method, code).observe(time.perf_counter() - started)
 
 
 def _timed_unary(behavior: Behavior, service: str, method: str) -> Behavior:
     """A behavior returning one response, wrapped to record its outcome."""
 
     def timed(request: Any, context: grpc.ServicerContext) -> Any:
-        started = time.perf_counter()
+        started = record_start(service, method)
         raised = True
         try:
             response = behavior(request, context)
@@ -120,13 +148,16 @@ def _timed_stream(behavior: Behavior, service: str, method: str) -> Behavior:
     """A behavior returning a response stream, wrapped to record its outcome when the stream ends."""
 
     def timed(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
-        started = time.perf_counter()
+        started = record_start(service, method)
+        sent = MESSAGES_SENT.labels(service, method)
         raised = True
         try:
-            yield from behavior(request, context)
+            for message in behavior(request, context):
+                sent.inc()
+                yield message
             raised = False
         finally:
-            record_rpc(service, method, _final_code(context, raised), started)
+            record_stream(service, method, _final_code(context, raised), started)
 
     return timed
 

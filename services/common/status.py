@@ -26,17 +26,16 @@ def error_status(
     reason: str,
     message: str,
     metadata: Mapping[str, str] | None = None,
-    more: Sequence[Message] = (),
+    details: Sequence[Message] = (),
 ) -> grpc.Status:
-    """A status with `code`, a readable `message`, an ErrorInfo detail (domain "boardgame") and the
-    `more` details after it (a `google.rpc.BadRequest`, say)."""
+    """A status with `code`, a readable `message`, an ErrorInfo detail (domain "boardgame") and any
+    further `details` (such as a RetryInfo)."""
     info = error_details_pb2.ErrorInfo(domain=ERROR_DOMAIN, reason=reason, metadata=dict(metadata or {}))
-    details = []
-    for item in (info, *more):
-        detail = any_pb2.Any()
-        detail.Pack(item, deterministic=True)
-        details.append(detail)
-    status = status_pb2.Status(code=code.value[0], message=message, details=details)
+    packed = []
+    for detail in (info, *details):
+        packed.append(any_pb2.Any())
+        packed[-1].Pack(detail, deterministic=True)
+    status = status_pb2.Status(code=code.value[0], message=message, details=packed)
     return rpc_status.to_status(status)
 
 

@@ -1,10 +1,20 @@
-"""`make bench`'s gateway table runs end to end: real processes, moves made, every figure measured."""
+"""`make bench`'s gateway table runs end to end: real processes, moves made, every figure measured;
+and its players keep playing when their connection is cut."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
+
+import grpc
 
 from bench import gateway
+from tests.clients.proxy import Proxy
+from tests.gateway.support import GatewayProcess, gateway_settings, redis_server, rules_servers
+
+CUT_EVERY_SECONDS = 0.7
+GAME_SECONDS = 120.0
 
 
 def test_the_gateway_benchmark_measures_every_figure() -> None:
@@ -29,3 +39,31 @@ def test_the_gateway_benchmark_measures_every_figure() -> None:
     )
     assert gateway_cpu > 0 and rules_cpu > 0
     assert 1_000 < int(rows["finished 4p game: state + log B"][0].replace(",", "")) <= 32 * 1024
+
+
+def test_the_benchmark_players_reopen_their_streams_when_the_connection_is_cut() -> None:
+    """Every connection is dropped again and again during a game (as a gateway restart would): each
+    player's watch stream is opened again from its last version, and the game is played to its end."""
+    out = gateway.new_record()
+
+    async def play(proxy: Proxy) -> None:
+        async with grpc.aio.insecure_channel(proxy.address) as channel:
+            table = await gateway._new_game(channel)
+            start = time.perf_counter()
+            game = asyncio.create_task(
+                gateway._play(channel, table, 1, gateway.Run((start, start + 300), 0.0, out))
+            )
+            while not game.done() and proxy.cuts < 20:
+                await asyncio.sleep(CUT_EVERY_SECONDS)
+                await asyncio.to_thread(proxy.cut)
+            await asyncio.wait_for(game, GAME_SECONDS)
+
+    with (
+        redis_server() as redis_url,
+        rules_servers() as rules,
+        GatewayProcess(gateway_settings(redis_url, rules)) as process,
+        Proxy(process.address) as proxy,
+    ):
+        asyncio.run(play(proxy))
+    assert out["finished"] == [1], "the game was played to its end"
+    assert proxy.cuts >= 2 and len(out["reconnects"]) >= 4, "each player's stream was cut at least once"

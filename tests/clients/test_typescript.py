@@ -1,21 +1,25 @@
 """The TypeScript client of clients/typescript, built from the protos and run on Node.js against a
-real gateway: it plays a whole game (of tests.titles.TITLE) by choosing among the legal actions it
-receives."""
+real gateway with the settings a user gets: it plays a whole game (of tests.titles.TITLE) by choosing
+among the legal actions it receives, waiting out rate limits and reconnecting when its connection is
+cut."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
+from tests.clients.proxy import Proxy
 from tests.gateway.support import GatewayProcess
 from tests.titles import TITLE
 
 CLIENT = Path(__file__).resolve().parents[2] / "clients" / "typescript"
 NPM = shutil.which("npm")
+CUT_EVERY_SECONDS = 0.7
 
 
 @pytest.fixture(scope="module")
@@ -81,3 +85,31 @@ def test_typescript_client_plays_against_three_bots(
     moves = summary["moves_by_this_client"]
     actions = summary["actions"]
     assert isinstance(moves, int) and isinstance(actions, int) and 0 < moves < actions
+
+
+def test_typescript_client_reopens_its_streams_when_the_connection_is_cut(
+    built: Path, gateway: GatewayProcess
+) -> None:
+    """Every connection is dropped again and again while the game is played (as a gateway restart
+    would): the client reconnects, resumes each stream from the last version it saw, and finishes."""
+    with Proxy(gateway.address) as proxy:
+        client = subprocess.Popen(
+            ["node", str(built), "--gateway", proxy.address, "--seats", "4", "--bots", "0", "--humans", "3"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            while client.poll() is None and proxy.cuts < 20:
+                time.sleep(CUT_EVERY_SECONDS)
+                proxy.cut()
+            out, err = client.communicate(timeout=300)
+        finally:
+            if client.poll() is None:
+                client.kill()
+    assert client.returncode == 0, err
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert proxy.cuts >= 2 and summary["replay_consistent"] is True
+    reopened = summary["watch_streams_reopened"]
+    assert isinstance(reopened, int) and reopened >= 4, "each seat's stream was cut at least once"
+    assert summary["moves_by_this_client"] == summary["actions"]

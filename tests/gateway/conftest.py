@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
+from tests.gateway.patience import patient_channel
 from tests.gateway.support import Client, GatewayProcess, gateway_settings, redis_server, rules_servers
 
 
@@ -30,18 +31,18 @@ def gateway(redis_url: str, rules: dict[str, str]) -> Iterator[GatewayProcess]:
 
 @pytest.fixture
 def client(gateway: GatewayProcess) -> Iterator[Client]:
-    """A fresh, signed-out client of the session's gateway."""
-    with grpc.insecure_channel(gateway.address) as channel:
+    """A fresh, signed-out client of the session's gateway (waiting out rate limits, as clients do)."""
+    with patient_channel(gateway.address) as channel:
         yield Client(channel)
 
 
 @pytest.fixture
 def new_client(gateway: GatewayProcess) -> Iterator:  # type: ignore[type-arg]
-    """A factory of signed-out clients (each on its own channel)."""
+    """A factory of signed-out clients (each on its own channel, waiting out rate limits)."""
     channels: list[grpc.Channel] = []
 
     def make() -> Client:
-        channel = grpc.insecure_channel(gateway.address)
+        channel = patient_channel(gateway.address)
         channels.append(channel)
         return Client(channel)
 

@@ -66,8 +66,8 @@ class GatewayProcess:
 
 
 def gateway_settings(redis_url: str, rules: dict[str, str], **changes: object) -> Settings:
-    """Settings for a test gateway."""
-    base = Settings(redis_url=redis_url, rules_addresses=tuple(rules.values()), rate_limit_per_second=10_000)
+    """Settings for a test gateway: the defaults a user gets, but for its Redis and rules services."""
+    base = Settings(redis_url=redis_url, rules_addresses=tuple(rules.values()))
     return replace(base, **changes)  # type: ignore[arg-type]
 
 

@@ -203,7 +203,7 @@ def test_an_expired_token_is_unauthenticated(redis_url: str, rules: dict[str, st
 
 
 def test_the_rate_limit_counts_calls_per_player_per_second(redis_url: str, rules: dict[str, str]) -> None:
-    with own_gateway(redis_url, rules, rate_limit_per_second=3) as own:
+    with own_gateway(redis_url, rules, rate_limits={"read": 3}) as own:
         hasty, patient = guest(own.make_client), guest(own.make_client)
         codes = []
         at_a_second_start()
@@ -225,7 +225,7 @@ def test_the_rate_limit_counts_calls_per_player_per_second(redis_url: str, rules
 def test_a_forged_token_naming_a_player_signs_nobody_in_and_costs_them_nothing(
     redis_url: str, rules: dict[str, str]
 ) -> None:
-    with own_gateway(redis_url, rules, rate_limit_per_second=3) as own:
+    with own_gateway(redis_url, rules, rate_limits={"read": 3}) as own:
         victim = guest(own.make_client)
         player_id = me(victim).player_id
         assert victim.token.startswith(f"{player_id}.")

@@ -458,7 +458,7 @@ def test_a_move_over_the_rate_limit_is_refused_and_plays_nothing(
     redis_url: str, rules: dict[str, str]
 ) -> None:
     """The caller's check shares a round trip with the game's read: a refused caller still plays nothing."""
-    with own_gateway(redis_url, rules, rate_limit_per_second=3) as own:
+    with own_gateway(redis_url, rules, rate_limits={"move": 1}) as own:
         clients = [guest(own.make_client, f"player {i}") for i in range(2)]
         game_id = new_game(own.gateway, TITLE, clients)
         view = clients[0].games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=clients[0].auth)
@@ -471,8 +471,8 @@ def test_a_move_over_the_rate_limit_is_refused_and_plays_nothing(
             request_id="r",
         )
         at_a_second_start()
-        for _ in range(3):
-            actor.accounts.GetMe(gateway_pb2.GetMeRequest(), metadata=actor.auth)
+        empty = gateway_pb2.SubmitActionRequest(game_id=game_id, expected_version=mine.version)
+        assert refused(actor.games.SubmitAction, empty, actor.auth)[1].reason == "MISSING_ACTION"
         code, info = refused(actor.games.SubmitAction, request, actor.auth)
         assert (code, info.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "RATE_LIMITED")
         assert own.store.get(keys.game_version(game_id)) == b"0"

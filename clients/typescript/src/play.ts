@@ -4,6 +4,8 @@
 // seat it holds by picking among the legal actions each view carries, and checks the finished game:
 // final scores for every seat, the revealed seed matching the hash published at the start, and a
 // consistent server-side replay. It prints one JSON summary line and exits 0, or exits 1 on failure.
+// Refused as RATE_LIMITED, it waits the delay the refusal gives and retries; a watch stream that ends
+// before the game is over is opened again from the last version seen.
 //
 //   node dist/play.js --gateway 127.0.0.1:50050 --title puertorico --seats 4 --bots 3
 
@@ -12,6 +14,7 @@ import * as path from "node:path";
 
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
+import * as protobuf from "protobufjs";
 
 import type { ProtoGrpcType } from "./generated/gateway";
 import type { GameView__Output } from "./generated/boardgame/gateway/v1/GameView";
@@ -74,6 +77,59 @@ function random(seed: number): () => number {
 
 type Api = ProtoGrpcType["boardgame"]["gateway"]["v1"];
 
+// The rich error status a refusal carries in its `grpc-status-details-bin` trailer: the few fields of
+// google.rpc.Status, google.protobuf.Any and google.rpc.ErrorInfo this client reads.
+const richStatus = protobuf.Root.fromJSON({
+  nested: {
+    Status: {
+      fields: {
+        code: { type: "int32", id: 1 },
+        message: { type: "string", id: 2 },
+        details: { rule: "repeated", type: "Any", id: 3 },
+      },
+    },
+    Any: { fields: { type_url: { type: "string", id: 1 }, value: { type: "bytes", id: 2 } } },
+    ErrorInfo: {
+      fields: {
+        reason: { type: "string", id: 1 },
+        domain: { type: "string", id: 2 },
+        metadata: { keyType: "string", type: "string", id: 3 },
+      },
+    },
+  },
+} as protobuf.INamespace);
+const StatusType = richStatus.lookupType("Status");
+const ErrorInfoType = richStatus.lookupType("ErrorInfo");
+
+const MAX_RATE_LIMITED_RETRIES = 50;
+const RECONNECT_FIRST_MS = 100;
+const RECONNECT_MAX_MS = 5_000;
+const MAX_RECONNECTS = 20; // in a row, without a message in between
+// A watch stream failing with one of these will not do better when opened again.
+const FINAL_WATCH_CODES = new Set([
+  grpc.status.INVALID_ARGUMENT,
+  grpc.status.NOT_FOUND,
+  grpc.status.PERMISSION_DENIED,
+  grpc.status.UNAUTHENTICATED,
+  grpc.status.FAILED_PRECONDITION,
+]);
+
+/** How long a RATE_LIMITED refusal asks to wait (its ErrorInfo's `retry_after_ms`); null for any other error. */
+function rateLimitDelay(error: grpc.ServiceError): number | null {
+  if (error.code !== grpc.status.RESOURCE_EXHAUSTED || !error.metadata) return null;
+  for (const bytes of error.metadata.get("grpc-status-details-bin")) {
+    const status = StatusType.decode(bytes as Buffer) as unknown as { details: { type_url: string; value: Uint8Array }[] };
+    for (const detail of status.details) {
+      if (!detail.type_url.endsWith("/google.rpc.ErrorInfo")) continue;
+      const info = ErrorInfoType.decode(detail.value) as unknown as { reason: string; metadata: Record<string, string> };
+      if (info.reason === "RATE_LIMITED") return Number(info.metadata.retry_after_ms ?? 1000);
+    }
+  }
+  return null;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Every gateway service over one channel, with the bearer token of one player. */
 class Session {
   readonly metadata = new grpc.Metadata();
@@ -87,8 +143,27 @@ class Session {
     readonly games: InstanceType<Api["GameService"]>,
   ) {}
 
-  /** A unary call as a promise, with this session's token. */
-  call<Req, Res>(client: grpc.Client, method: string, request: Req): Promise<Res> {
+  /** A unary call as a promise, with this session's token. Refused as RATE_LIMITED, it is sent again
+   * after the delay the refusal gives (a refused call did nothing); UNAVAILABLE (the connection was
+   * lost), after a growing pause (a move carries its request_id, so it is applied once). */
+  async call<Req, Res>(client: grpc.Client, method: string, request: Req): Promise<Res> {
+    for (let attempt = 0, lost = 0; ; attempt += 1) {
+      try {
+        return await this.callOnce<Req, Res>(client, method, request);
+      } catch (error) {
+        const failure = error as grpc.ServiceError;
+        let delay = rateLimitDelay(failure);
+        if (delay === null && failure.code === grpc.status.UNAVAILABLE && lost < MAX_RECONNECTS) {
+          delay = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** lost);
+          lost += 1;
+        }
+        if (delay === null || attempt >= MAX_RATE_LIMITED_RETRIES) throw error;
+        await sleep(delay);
+      }
+    }
+  }
+
+  private callOnce<Req, Res>(client: grpc.Client, method: string, request: Req): Promise<Res> {
     return new Promise((resolve, reject) => {
       const fn = (client as unknown as Record<string, Function>)[method].bind(client);
       fn(request, this.metadata, { deadline: Date.now() + 30_000 }, (error: grpc.ServiceError | null, response: Res) =>
@@ -127,33 +202,40 @@ function connect(options: Options): () => Session {
     );
 }
 
-/** Play one seat until the game is over, following the watch stream; the final view. */
-function playSeat(session: Session, gameId: string, choose: () => number, timeoutMs: number): Promise<{ final: GameView__Output; moves: number }> {
+/** Play one seat until the game is over, following the watch stream; the final view. A stream that
+ * fails or ends early is opened again from the last version received, after a growing pause (or the
+ * pause a RATE_LIMITED refusal asks for). */
+function playSeat(
+  session: Session, gameId: string, choose: () => number, timeoutMs: number,
+): Promise<{ final: GameView__Output; moves: number; reopened: number }> {
   return new Promise((resolve, reject) => {
     let moves = 0;
+    let reopened = 0;
     let lastActed = -1n;
+    let seen = 0n; // the last version a view came with: where a reopened stream resumes
+    let reconnects = 0;
     let done = false;
+    let stream: grpc.ClientReadableStream<WatchGameResponse__Output> | null = null;
     const pending: Promise<void>[] = [];
-    const stream = session.games.WatchGame({ game_id: gameId, from_version: 0 }, session.metadata);
     const timer = setTimeout(() => fail(new Error(`game not over within ${timeoutMs / 1000} s`)), timeoutMs);
     const fail = (error: Error) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      stream.cancel();
+      stream?.cancel();
       reject(error);
     };
-    stream.on("data", (message: WatchGameResponse__Output) => {
-      const game = message.game;
-      if (!game || done) return;
+    const onView = (game: GameView__Output) => {
+      const version = BigInt(game.version);
+      if (version > seen) seen = version;
       if (game.status === "GAME_STATUS_FINISHED") {
         done = true;
         clearTimeout(timer);
+        stream?.cancel();
         // The stream can bring the final view before the answer to this seat's last move.
-        Promise.allSettled(pending).then(() => resolve({ final: game, moves }));
+        Promise.allSettled(pending).then(() => resolve({ final: game, moves, reopened }));
         return;
       }
-      const version = BigInt(game.version);
       if (game.legal_actions.length === 0 || version <= lastActed) return;
       lastActed = version;
       const pick = game.legal_actions[Math.floor(choose() * game.legal_actions.length)];
@@ -170,13 +252,39 @@ function playSeat(session: Session, gameId: string, choose: () => number, timeou
           if (error.code !== grpc.status.ABORTED) fail(error);
         });
       pending.push(submitted);
-    });
-    stream.on("error", (error: grpc.ServiceError) => {
-      if (error.code !== grpc.status.CANCELLED) fail(error);
-    });
-    stream.on("end", () => {
-      if (!done) fail(new Error("the watch stream ended before the game was over"));
-    });
+    };
+    const reopen = (error: grpc.ServiceError | null) => {
+      if (done) return;
+      if (error && FINAL_WATCH_CODES.has(error.code)) return fail(error);
+      if (reconnects >= MAX_RECONNECTS) {
+        return fail(error ?? new Error("the watch stream keeps ending before the game is over"));
+      }
+      const delay = (error && rateLimitDelay(error)) ?? Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** reconnects);
+      reconnects += 1;
+      reopened += 1;
+      setTimeout(open, delay);
+    };
+    const open = () => {
+      if (done) return;
+      const current = session.games.WatchGame({ game_id: gameId, from_version: seen.toString() }, session.metadata);
+      stream = current;
+      let ended = false; // a stream reports its end once, as an error or as an end
+      current.on("data", (message: WatchGameResponse__Output) => {
+        reconnects = 0;
+        if (message.game && !done) onView(message.game);
+      });
+      current.on("error", (error: grpc.ServiceError) => {
+        if (ended) return;
+        ended = true;
+        reopen(error);
+      });
+      current.on("end", () => {
+        if (ended) return;
+        ended = true;
+        reopen(null);
+      });
+    };
+    open();
   });
 }
 
@@ -239,6 +347,7 @@ async function main(): Promise<void> {
     bots: options.bots,
     humans: players.length,
     moves_by_this_client: results.reduce((sum, result) => sum + result.moves, 0),
+    watch_streams_reopened: results.reduce((sum, result) => sum + result.reopened, 0),
     actions: record.actions.length,
     winners: scores.winners,
     totals: scores.scores.map((score) => score.total),

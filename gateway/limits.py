@@ -1,0 +1,102 @@
+"""The per-player rate limit: each signed-in player's calls are counted per second and per class of
+call, so that reading a game, moving in it and opening watch streams do not eat into each other.
+
+The class of a call comes from its method (`CLASSES`); the interceptor here records it for the call's
+task, where `gateway.auth` reads it when it counts the call. A call over its class's limit is refused
+with RESOURCE_EXHAUSTED, reason RATE_LIMITED, and the time until the counting second ends: as the
+ErrorInfo metadata `retry_after_ms` and as a `google.rpc.RetryInfo` detail.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+
+import grpc
+from google.protobuf import duration_pb2
+from google.protobuf.message import Message
+from google.rpc import error_details_pb2
+
+from gateway.errors import GatewayError
+
+
+@dataclass(frozen=True)
+class RateClass:
+    """A class of calls sharing one counter per player: its name, calls allowed per second by
+    default, and its methods (names are unique across the gateway's services)."""
+
+    name: str
+    per_second: int
+    methods: tuple[str, ...]
+
+
+CLASSES: tuple[RateClass, ...] = (
+    RateClass(
+        "read",
+        50,
+        ("GetMe", "ListTitles", "ListLobbies", "GetLobby", "GetGame", "GetGameRecord", "GetLeaderboard"),
+    ),
+    RateClass("move", 50, ("SubmitAction", "Resign")),
+    RateClass("watch", 10, ("WatchGame",)),
+    RateClass("lobby", 20, ("CreateLobby", "JoinLobby", "LeaveLobby", "AddBot", "StartGame")),
+    RateClass("account", 5, ("SignOut",)),
+    RateClass("replay", 2, ("ReplayGame",)),
+)
+DEFAULT_CLASS = "read"  # a call whose method is in no class (none of the public API's)
+DEFAULT_LIMITS: Mapping[str, int] = {rate.name: rate.per_second for rate in CLASSES}
+CLASS_OF_METHOD: Mapping[str, str] = {method: rate.name for rate in CLASSES for method in rate.methods}
+
+_call_class: contextvars.ContextVar[str] = contextvars.ContextVar("rate_class", default=DEFAULT_CLASS)
+
+
+def env_variable(rate_class: str) -> str:
+    """The environment variable setting a class's limit, such as RATE_LIMIT_MOVE_PER_SECOND."""
+    return f"RATE_LIMIT_{rate_class.upper()}_PER_SECOND"
+
+
+def call_class() -> str:
+    """The rate class of the call being served (the default class outside a call)."""
+    return _call_class.get()
+
+
+class RateClassInterceptor(grpc.aio.ServerInterceptor):
+    """Records each call's rate class for the task that serves it (grpc.aio finds a call's handler and
+    runs it in one task, so what is set here is what the handler sees)."""
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        """The call's handler, unchanged, after noting the call's class."""
+        _call_class.set(CLASS_OF_METHOD.get(details.method.rpartition("/")[2], DEFAULT_CLASS))
+        return await continuation(details)
+
+
+def retry_after_ms(second: int, now: float | None = None) -> int:
+    """Milliseconds until the counting second `second` (Unix time) is over; at least 1."""
+    now = time.time() if now is None else now
+    return max(1, int((second + 1 - now) * 1000) + 1)
+
+
+class RateLimited(GatewayError):
+    """RESOURCE_EXHAUSTED: a player's calls of one class went over its limit this second."""
+
+    def __init__(self, rate_class: str, limit: int, retry_ms: int) -> None:
+        super().__init__(
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            "RATE_LIMITED",
+            f"more than {limit} {rate_class} calls in one second; retry in {retry_ms} ms",
+            rate_class=rate_class,
+            limit=str(limit),
+            retry_after_ms=str(retry_ms),
+        )
+        self.retry_ms = retry_ms
+
+    def details(self) -> list[Message]:
+        """A RetryInfo with the delay, after the ErrorInfo."""
+        delay = duration_pb2.Duration()
+        delay.FromMilliseconds(self.retry_ms)
+        return [error_details_pb2.RetryInfo(retry_delay=delay)]

@@ -1,0 +1,117 @@
+"""The per-player rate limit: one count per class of call, refusals that say when to retry, a class for
+every call that needs a token, and limits documented where clients read them."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+from boardgame.gateway.v1 import gateway_pb2
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from gateway import limits
+from gateway.settings import Settings
+from services.common.status import error_info
+from tests.gateway._support_accounts import RPC_TIMEOUT, at_a_second_start, guest, me, own_gateway, refused
+
+ROOT = Path(__file__).resolve().parents[2]
+SIGNED_OUT_CALLS = {"CreateGuest", "Register", "SignIn", "IssuePlayerToken"}  # no player to count
+
+
+def retry_info(error: grpc.RpcError) -> error_details_pb2.RetryInfo | None:
+    """The RetryInfo detail of a failed call, if it carries one."""
+    status = rpc_status.from_call(error)
+    for detail in status.details if status else ():
+        if detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+            info = error_details_pb2.RetryInfo()
+            detail.Unpack(info)
+            return info
+    return None
+
+
+def test_each_class_of_call_is_counted_apart(redis_url: str, rules: dict[str, str]) -> None:
+    """Reads over their limit leave the same player's lobby calls, moves and watch streams alone."""
+    with own_gateway(redis_url, rules, rate_limits={"read": 3, "watch": 1}) as own:
+        player = guest(own.make_client)
+        at_a_second_start()
+        for _ in range(3):
+            me(player)
+        code, info = refused(player.accounts.GetMe, gateway_pb2.GetMeRequest(), player.auth)
+        assert (code, info.reason, info.metadata["rate_class"]) == (
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            "RATE_LIMITED",
+            "read",
+        )
+        lobby = player.lobbies.CreateLobby(
+            gateway_pb2.CreateLobbyRequest(title="puertorico", seat_count=2), metadata=player.auth
+        ).lobby
+        empty = gateway_pb2.SubmitActionRequest(game_id="no-such-game")
+        assert refused(player.games.SubmitAction, empty, player.auth)[1].reason == "MISSING_ACTION"
+        watch = gateway_pb2.WatchGameRequest(game_id="no-such-game")
+        first = player.games.WatchGame(watch, metadata=player.auth, timeout=RPC_TIMEOUT)
+        with pytest.raises(grpc.RpcError) as unknown:
+            next(first)
+        assert unknown.value.code() == grpc.StatusCode.NOT_FOUND, "one watch stream a second"
+        second = player.games.WatchGame(watch, metadata=player.auth, timeout=RPC_TIMEOUT)
+        with pytest.raises(grpc.RpcError) as limited:
+            next(second)
+        info = error_info(limited.value)
+        assert limited.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert info is not None and info.metadata["rate_class"] == "watch"
+        assert lobby.lobby_id
+
+
+def test_a_refused_call_says_when_to_retry_and_succeeds_then(redis_url: str, rules: dict[str, str]) -> None:
+    with own_gateway(redis_url, rules, rate_limits={"read": 2}) as own:
+        player = guest(own.make_client)
+        at_a_second_start()
+        me(player), me(player)
+        with pytest.raises(grpc.RpcError) as raised:
+            player.accounts.GetMe(gateway_pb2.GetMeRequest(), metadata=player.auth, timeout=RPC_TIMEOUT)
+        _, info = refused(player.accounts.GetMe, gateway_pb2.GetMeRequest(), player.auth)
+        delay_ms = int(info.metadata["retry_after_ms"])
+        assert 0 < delay_ms <= 1000 and info.metadata["limit"] == "2"
+        assert "retry in" in raised.value.details()
+        retry = retry_info(raised.value)
+        assert retry is not None, "a RetryInfo detail beside the ErrorInfo"
+        assert 0 < retry.retry_delay.ToMilliseconds() <= 1000
+        time.sleep(delay_ms / 1000)
+        assert me(player).display_name == "guest", "the delay given is enough"
+
+
+def test_every_call_that_needs_a_token_has_a_rate_class() -> None:
+    methods = {
+        method.name
+        for service in gateway_pb2.DESCRIPTOR.services_by_name.values()
+        for method in service.methods
+    }
+    assert set(limits.CLASS_OF_METHOD) <= methods, "a class names a method the API does not have"
+    assert methods - SIGNED_OUT_CALLS == set(limits.CLASS_OF_METHOD)
+
+
+def test_each_class_limit_is_read_from_its_environment_variable() -> None:
+    settings = Settings.from_env({"RATE_LIMIT_MOVE_PER_SECOND": "7", "MAX_PENDING_CALLS": "123"})
+    assert settings.rate_limit("move") == 7 and settings.max_pending_calls == 123
+    assert settings.rate_limit("read") == limits.DEFAULT_LIMITS["read"]
+
+
+def test_every_class_and_its_default_limit_is_documented() -> None:
+    text = (ROOT / "docs/clients.md").read_text()
+    for rate in limits.CLASSES:
+        row = re.search(rf"^\|[^\n]*`{limits.env_variable(rate.name)}`[^\n]*$", text, re.MULTILINE)
+        assert row is not None, f"docs/clients.md has no row for {rate.name}"
+        assert f"| {rate.per_second} |" in row.group(0), f"another default for {rate.name}"
+        assert all(method in row.group(0) for method in rate.methods), rate.name
+    readme = (ROOT / "README.md").read_text()
+    assert "retry_after_ms" in readme and "docs/clients.md#rate-limits" in readme
+
+
+def test_the_proto_documents_the_limits() -> None:
+    proto = (ROOT / "protos/boardgame/gateway/v1/gateway.proto").read_text()
+    assert "RATE_LIMITED" in proto and "retry_after_ms" in proto and "google.rpc.RetryInfo" in proto
+    for rate in limits.CLASSES:
+        assert limits.env_variable(rate.name) in proto, rate.name
