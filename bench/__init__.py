@@ -1,18 +1,28 @@
 """Benchmarks of the rules services: `python -m bench` (`make bench`) prints plain-text tables.
 
 They measure, never assert: in-process random playouts per game and player count on one core,
-ApplyAction latency over gRPC on loopback next to a bare echo of the same payload, and the size of
-serialized mid-game states, each next to the target its game declares (`Game.targets`).
+ApplyAction latency over gRPC on loopback next to a bare echo of the same payload, the size of
+serialized mid-game states, each next to the target its game declares (`Game.targets`), and where a
+rules call's time goes in-process (`bench.conversion`).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import Any
 
 # A game's example configs (services.common.game.example_configs) are measured at the reference
 # player count and should reach this share of the default options' games per second.
 EXAMPLE_CONFIG_MIN_SHARE = 0.75
+REFERENCE_PLAYERS = 4
+
+
+def reference_players(game: Any) -> int:
+    """The player count the latency, size and conversion figures use: 4, or the nearest the game
+    supports."""
+    info = game.info
+    return min(max(REFERENCE_PLAYERS, info.min_players), info.max_players)
 
 
 def usable_cpus() -> list[int]:

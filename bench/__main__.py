@@ -8,7 +8,16 @@ import platform
 import sys
 import time
 
-from bench import EXAMPLE_CONFIG_MIN_SHARE, pin_to_cpu, table, usable_cpus, verdict
+from bench import (
+    EXAMPLE_CONFIG_MIN_SHARE,
+    REFERENCE_PLAYERS,
+    conversion,
+    pin_to_cpu,
+    reference_players,
+    table,
+    usable_cpus,
+    verdict,
+)
 from bench.latency import measure_latency, median, percentile
 from bench.playouts import PlayoutRate, measure_playouts
 from bench.sizes import measure_sizes
@@ -16,14 +25,6 @@ from bench.sizes import median as median_bytes
 from bench.workers import strength_table, worker_tables
 from services.common import registry
 from services.common.game import Game
-
-REFERENCE_PLAYERS = 4
-
-
-def reference_players(game: Game) -> int:
-    """The player count the latency and size figures use: 4, or the nearest the game supports."""
-    info = game.info
-    return min(max(REFERENCE_PLAYERS, info.min_players), info.max_players)
 
 
 def playout_table(games: list[Game], seconds: float) -> str:
@@ -136,6 +137,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=2000, help="ApplyAction calls to time (default 2000)")
     parser.add_argument("--playouts", type=int, default=20, help="games for the size table (default 20)")
     parser.add_argument("--game", action="append", help="only this registered game (repeatable)")
+    parser.add_argument("--conversion-samples", type=int, default=200, help="states per game (200)")
+    parser.add_argument("--conversion-json", help="write the conversion figures to this file")
+    parser.add_argument("--conversion-baseline", help="compare the conversion figures with this file")
+    parser.add_argument("--skip-conversion", action="store_true", help="skip the conversion table")
     parser.add_argument("--skip-grpc", action="store_true", help="skip the gRPC latency table")
     parser.add_argument("--skip-gateway", action="store_true", help="skip the gateway load table")
     parser.add_argument("--bot-games", type=int, default=100, help="heuristic vs random games (100)")
@@ -170,6 +175,11 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(size_table(games, args.playouts))
     print()
+    if not args.skip_conversion:
+        print(
+            conversion.report(games, args.conversion_samples, args.conversion_json, args.conversion_baseline)
+        )
+        print()
     if not args.skip_gateway:
         from bench.gateway import measure as measure_gateway
 
