@@ -21,8 +21,10 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from prometheus_client.parser import text_string_to_metric_families
 
 from deploy.probe import serving
+from services.common import registry
 from tests.gateway.patience import patient_channel
 from tests.gateway.support import free_port, redis_server
+from tests.titles import TITLE
 from tests.workers.support import start_worker_process, stop_worker_process
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,7 +64,7 @@ def _play_against_a_bot(address: str) -> None:
         token = accounts.CreateGuest(gateway_pb2.CreateGuestRequest(display_name="metrics")).session.token
         auth = (("authorization", f"Bearer {token}"),)
         lobby = lobbies.CreateLobby(
-            gateway_pb2.CreateLobbyRequest(title="puertorico", seat_count=2), metadata=auth
+            gateway_pb2.CreateLobbyRequest(title=TITLE, seat_count=2), metadata=auth
         ).lobby
         lobbies.AddBot(gateway_pb2.AddBotRequest(lobby_id=lobby.lobby_id), metadata=auth)
         game_id = lobbies.StartGame(
@@ -110,7 +112,7 @@ def exported() -> Iterator[dict[str, set[str]]]:
         rules_address, gateway_address = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
         ports = {job: free_port() for job in PROCESS_JOBS}
         rules = _start(
-            "services.puertorico", {"RULES_ADDRESS": rules_address, "METRICS_PORT": str(ports["rules"])}
+            registry.GAME_MODULES[0], {"RULES_ADDRESS": rules_address, "METRICS_PORT": str(ports["rules"])}
         )
         gateway = _start(
             "gateway",

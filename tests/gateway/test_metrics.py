@@ -15,6 +15,7 @@ from tests.gateway._support_accounts import guest, own_gateway
 from tests.gateway.support import Client, GatewayProcess
 from tests.gateway.test_backlog import BUSY_MICROSECONDS, BUSY_REDIS_SCRIPT
 from tests.gateway.test_play import new_game, signed_in
+from tests.titles import TITLE
 
 WATCH = {"grpc_service": "boardgame.gateway.v1.GameService", "grpc_method": "WatchGame"}
 
@@ -32,7 +33,7 @@ def test_a_watch_stream_the_client_cancels_counts_as_cancelled_and_is_timed_as_a
     gateway: GatewayProcess, new_client
 ) -> None:  # type: ignore[no-untyped-def]
     players: list[Client] = signed_in(new_client, 2)
-    game_id = new_game(gateway, "puertorico", players)
+    game_id = new_game(gateway, TITLE, players)
     before = {code: closed_watches(code) for code in ("CANCELLED", "UNKNOWN", "OK")}
     opened = sample("grpc_server_started_total", **WATCH)
     lifetimes = sample("grpc_server_stream_seconds_count", **WATCH, grpc_code="CANCELLED")

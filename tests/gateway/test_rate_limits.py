@@ -17,6 +17,7 @@ from gateway import limits
 from gateway.settings import Settings
 from services.common.status import error_info
 from tests.gateway._support_accounts import RPC_TIMEOUT, at_a_second_start, guest, me, own_gateway, refused
+from tests.titles import TITLE
 
 ROOT = Path(__file__).resolve().parents[2]
 SIGNED_OUT_CALLS = {"CreateGuest", "Register", "SignIn", "IssuePlayerToken"}  # no player to count
@@ -47,7 +48,7 @@ def test_each_class_of_call_is_counted_apart(redis_url: str, rules: dict[str, st
             "read",
         )
         lobby = player.lobbies.CreateLobby(
-            gateway_pb2.CreateLobbyRequest(title="puertorico", seat_count=2), metadata=player.auth
+            gateway_pb2.CreateLobbyRequest(title=TITLE, seat_count=2), metadata=player.auth
         ).lobby
         empty = gateway_pb2.SubmitActionRequest(game_id="no-such-game")
         assert refused(player.games.SubmitAction, empty, player.auth)[1].reason == "MISSING_ACTION"

@@ -15,6 +15,7 @@ from gateway import keys
 from services.common.status import error_info
 from tests.gateway.support import Client, GatewayProcess
 from tests.gateway.test_play import new_game, signed_in
+from tests.titles import TITLE
 
 DIGEST_BYTES = 16  # what an id may cost per move beyond itself and its version
 
@@ -22,7 +23,7 @@ DIGEST_BYTES = 16  # what an id may cost per move beyond itself and its version
 def _opening(gateway: GatewayProcess, new_client) -> tuple[str, list[Client], Client, gateway_pb2.GameView]:  # type: ignore[no-untyped-def]
     """A new game of three players, and the acting player with its view."""
     clients = signed_in(new_client, 3)
-    game_id = new_game(gateway, "puertorico", clients)
+    game_id = new_game(gateway, TITLE, clients)
     view = (
         clients[0].games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=clients[0].auth).game
     )

@@ -20,6 +20,7 @@ from gateway.errors import GatewayError, not_found
 from services.common.status import error_info
 from tests.gateway.support import Client, GatewayProcess
 from tests.gateway.test_play import new_game, signed_in
+from tests.titles import TITLE
 
 SERVICES = {
     "AccountService": "accounts",
@@ -126,14 +127,14 @@ def test_every_string_a_request_carries_has_a_limit(
         (
             "LobbyService",
             "CreateLobby",
-            gateway_pb2.CreateLobbyRequest(title="puertorico", seat_count=-3),
+            gateway_pb2.CreateLobbyRequest(title=TITLE, seat_count=-3),
             "seat_count",
         ),
         (
             "LobbyService",
             "CreateLobby",
             gateway_pb2.CreateLobbyRequest(
-                title="puertorico", seat_count=3, clock=gateway_pb2.TurnClock(total_seconds=-1)
+                title=TITLE, seat_count=3, clock=gateway_pb2.TurnClock(total_seconds=-1)
             ),
             "clock.total_seconds",
         ),
@@ -141,7 +142,7 @@ def test_every_string_a_request_carries_has_a_limit(
             "LobbyService",
             "CreateLobby",
             gateway_pb2.CreateLobbyRequest(
-                title="puertorico", seat_count=3, options=[gateway_pb2.GameOptionValue(name="n" * LONG)]
+                title=TITLE, seat_count=3, options=[gateway_pb2.GameOptionValue(name="n" * LONG)]
             ),
             "options[0].name",
         ),
@@ -186,7 +187,7 @@ def test_every_number_is_range_checked_and_required_fields_are_required(
 
 def test_a_bad_watch_or_move_changes_nothing(gateway: GatewayProcess, new_client, redis_url: str) -> None:  # type: ignore[no-untyped-def]
     clients = signed_in(new_client, 3)
-    game_id = new_game(gateway, "puertorico", clients)
+    game_id = new_game(gateway, TITLE, clients)
     store = redis.Redis.from_url(redis_url)
     before = (store.get(keys.game_version(game_id)), store.hlen(keys.game_requests(game_id)))
     view = (

@@ -25,11 +25,11 @@ from services.common.rng import Rng
 from services.common.status import error_info
 from tests.gateway.support import Client, GatewayProcess, gateway_settings
 from tests.gateway.test_play import new_game, seat_players, signed_in
+from tests.titles import TITLE
 from workers import turns
 
 TRIALS = 40
 STAGGER_SECONDS = 0.002
-TITLE = "puertorico"
 
 
 class Recorder:

@@ -10,6 +10,7 @@ from boardgame.gateway.v1 import gateway_pb2
 from services.common.rng import Rng
 from tests.gateway.support import Client, GatewayProcess
 from tests.gateway.test_play import new_game, signed_in
+from tests.titles import TITLE
 
 MOVES = 60
 
@@ -37,7 +38,7 @@ def test_a_watch_from_the_start_opens_with_the_current_view_then_the_history(
     gateway: GatewayProcess, new_client
 ) -> None:  # type: ignore[no-untyped-def]
     clients = signed_in(new_client, 3)
-    game_id = new_game(gateway, "puertorico", clients)
+    game_id = new_game(gateway, TITLE, clients)
     rng = Rng(5)
     version = _play(clients, game_id, MOVES, rng)
     watcher = clients[1]
@@ -62,7 +63,7 @@ def test_a_watch_from_the_start_opens_with_the_current_view_then_the_history(
 
 def test_a_watch_from_the_view_held_gets_no_history(gateway: GatewayProcess, new_client) -> None:  # type: ignore[no-untyped-def]
     clients = signed_in(new_client, 3)
-    game_id = new_game(gateway, "puertorico", clients)
+    game_id = new_game(gateway, TITLE, clients)
     rng = Rng(6)
     version = _play(clients, game_id, 3, rng)
     watcher = clients[2]
