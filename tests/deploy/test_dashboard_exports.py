@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -82,13 +83,19 @@ def _play_against_a_bot(address: str) -> None:
             if not update.HasField("game") or not view.legal_actions:
                 continue
             move = gateway_pb2.SubmitActionRequest(
-                game_id=game_id, action=view.legal_actions[0].action, expected_version=view.version
+                game_id=game_id,
+                action=view.legal_actions[0].action,
+                expected_version=view.version,
+                request_id=uuid.uuid4().hex,
             )
             if stale:  # once: a move at a version that is not the game's, a write conflict
                 with pytest.raises(grpc.RpcError) as refused:
                     games.SubmitAction(
                         gateway_pb2.SubmitActionRequest(
-                            game_id=game_id, action=move.action, expected_version=view.version + 1
+                            game_id=game_id,
+                            action=move.action,
+                            expected_version=view.version + 1,
+                            request_id=uuid.uuid4().hex,
                         ),
                         metadata=auth,
                     )

@@ -471,7 +471,9 @@ def test_a_move_over_the_rate_limit_is_refused_and_plays_nothing(
             request_id="r",
         )
         at_a_second_start()
-        empty = gateway_pb2.SubmitActionRequest(game_id=game_id, expected_version=mine.version)
+        empty = gateway_pb2.SubmitActionRequest(
+            game_id=game_id, expected_version=mine.version, request_id="e"
+        )
         assert refused(actor.games.SubmitAction, empty, actor.auth)[1].reason == "MISSING_ACTION"
         code, info = refused(actor.games.SubmitAction, request, actor.auth)
         assert (code, info.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "RATE_LIMITED")

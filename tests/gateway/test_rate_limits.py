@@ -50,7 +50,7 @@ def test_each_class_of_call_is_counted_apart(redis_url: str, rules: dict[str, st
         lobby = player.lobbies.CreateLobby(
             gateway_pb2.CreateLobbyRequest(title=TITLE, seat_count=2), metadata=player.auth
         ).lobby
-        empty = gateway_pb2.SubmitActionRequest(game_id="no-such-game")
+        empty = gateway_pb2.SubmitActionRequest(game_id="no-such-game", request_id="e")
         assert refused(player.games.SubmitAction, empty, player.auth)[1].reason == "MISSING_ACTION"
         watch = gateway_pb2.WatchGameRequest(game_id="no-such-game")
         first = player.games.WatchGame(watch, metadata=player.auth, timeout=RPC_TIMEOUT)

@@ -23,6 +23,7 @@ from gateway.games import start_game
 from services.common import registry
 from services.common.rng import Rng
 from services.common.status import error_info
+from tests.gateway.patience import patient_channel
 from tests.gateway.support import Client, GatewayProcess, gateway_settings
 from tests.gateway.test_play import new_game, seat_players, signed_in
 from tests.titles import TITLE
@@ -66,7 +67,7 @@ def recorded(redis_url: str, rules: dict[str, str]) -> Iterator[tuple[GatewayPro
 @pytest.fixture
 def players(recorded: tuple[GatewayProcess, Recorder]) -> Iterator[list[Client]]:
     """Three signed-in players of the recorded gateway (they sit at a new table in every trial)."""
-    channels = [grpc.insecure_channel(recorded[0].address) for _ in range(3)]
+    channels = [patient_channel(recorded[0].address) for _ in range(3)]
     clients = [Client(channel) for channel in channels]
     for i, client in enumerate(clients):
         client.sign_in_as_guest(f"player {i}")
