@@ -31,7 +31,8 @@ def _with_cubes(cubes, coins=0):
 
 
 def test_t8_fair_3_pays_different_kinds():
-    """T8: fair(3) with 1 wood, 1 stone, 1 sheep paid -> 5 VP; a second wood is never offered."""
+    """T8: fair(3) with 1 wood, 1 stone, 1 sheep paid -> 5 VP; a second wood is never offered.
+    Ruling 14: a fair takes 1 cube each of different kinds."""
     state = _with_cubes({WOOD: 2, STONE: 1, SHEEP: 1})
     put(state, 0, FAIR_3, 1, 1)
     activating(state, 0, 1, 1)

@@ -33,7 +33,8 @@ def _take_stone_village(state):
 
 @pytest.mark.parametrize(("filled", "price"), [(0, 1), (1, 2), (2, 3)])
 def test_buying_pays_the_next_empty_slot(filled, price):
-    """T4 (4p): from an empty stone row, buys cost 1, 2, 3; the bought cube is spent at once."""
+    """T4 (4p): from an empty stone row, buys cost 1, 2, 3; the bought cube is spent at once.
+    Ruling 3: a bought cube is spent at once, never kept."""
     state = blank_game(4)
     state.market[STONE] = filled
     events = _take_stone_village(state)
@@ -44,7 +45,8 @@ def test_buying_pays_the_next_empty_slot(filled, price):
 
 
 def test_a_full_row_cannot_be_bought_from():
-    """T4: with all 3 stone slots filled the stone village cannot be paid, so it is not offered."""
+    """T4: with all 3 stone slots filled the stone village cannot be paid, so it is not offered.
+    Rulings 2 and 3: a row with 3 filled slots cannot be bought from, so a tile needing it cannot be taken."""
     state = blank_game(4)
     state.market[STONE] = 3
     set_track(state, 0, [STONE_VILLAGE, *SPARE])
@@ -86,7 +88,8 @@ def test_two_players_start_with_the_price_1_slots_filled():
 
 
 def test_an_empty_row_cannot_be_sold_to():
-    """§6: selling needs a filled slot (4p rows start empty)."""
+    """§6: selling needs a filled slot (4p rows start empty).
+    Ruling 3: an empty row cannot be sold to."""
     state = blank_game(4)
     put(state, 0, tile("Quarry", edge=ROAD), 1, 0, cubes={STONE: 2})
     set_track(state, 0, [tile("Forest", edge=1)])
@@ -94,7 +97,8 @@ def test_an_empty_row_cannot_be_sold_to():
 
 
 def test_own_cubes_are_used_before_buying():
-    """OP-17: owning a stone, the player pays with it and buys nothing."""
+    """OP-17: owning a stone, the player pays with it and buys nothing.
+    Ruling 3: purchases are only for the shortfall."""
     state = blank_game(4)
     put(state, 0, tile("Quarry", edge=ROAD, nth=1), -1, 0, cubes={STONE: 1})
     events = _take_stone_village(state)
@@ -104,7 +108,8 @@ def test_own_cubes_are_used_before_buying():
 
 
 def test_payment_chooses_the_tile_a_cube_comes_from():
-    """With stone on two tiles, the payment is a decision between them."""
+    """With stone on two tiles, the payment is a decision between them.
+    Ruling 5: cubes stay on their production tile, and any tile's cubes may pay."""
     state = blank_game(4)
     put(state, 0, tile("Quarry", edge=ROAD, nth=1), -1, 0, cubes={STONE: 1})
     put(state, 0, tile("Quarry", edge=1), 0, 1, cubes={STONE: 2})

@@ -18,7 +18,8 @@ def test_t1_difference_table():
 
 
 def test_t1_intermediate_scoring_whisky_and_cards():
-    """T1: whisky 5/2/2 -> 3/0/0; cards 0/1/6 -> 0/1/8; nothing is spent (OP-8)."""
+    """T1: whisky 5/2/2 -> 3/0/0; cards 0/1/6 -> 0/1/8; nothing is spent (OP-8).
+    Ruling 16: differences against the lowest real player (here 2, and 0), never the die (3p)."""
     state = blank_game(3)
     for player, whisky in zip(state.players, (5, 2, 2), strict=True):
         player.whisky = whisky
@@ -52,7 +53,8 @@ def _finish(state):
 
 
 def test_t3_tile_penalty():
-    """T3: tiles 10 / 8 / 12 -> -6 / 0 / -12."""
+    """T3: tiles 10 / 8 / 12 -> -6 / 0 / -12.
+    Ruling 18: territories compared with the start village counted in each."""
     state = blank_game(3)
     for seat, count in enumerate((10, 8, 12)):
         for i in range(count - 1):
@@ -63,7 +65,8 @@ def test_t3_tile_penalty():
 
 
 def test_final_score_adds_cards_coins_and_penalty():
-    """Final: VP chips + end-game cards + 1 VP per coin - the tile penalty."""
+    """Final: VP chips + end-game cards + 1 VP per coin - the tile penalty.
+    Ruling 17: in the final scoring each coin is 1 VP."""
     state = blank_game(2)
     a, b = state.players
     a.vp, a.scoring_vp, a.coins = 20, 5, 4
@@ -99,7 +102,8 @@ def test_tie_break_by_cubes_then_shared():
 
 
 def test_running_scores_are_not_final():
-    """Before the end, scores are the VP chips so far and name no winner."""
+    """Before the end, scores are the VP chips so far and name no winner.
+    Ruling 17: coins are not VP before the final scoring."""
     state = blank_game(4)
     state.players[2].vp = 7
     scores = final_scores(state)

@@ -44,7 +44,8 @@ def test_setup_holdings_and_market(players, filled):
 
 
 def test_chain_turn_order_examples():
-    """T7: moving to the next entry keeps the turn; tiles passed by every figure are discarded."""
+    """T7: moving to the next entry keeps the turn; tiles passed by every figure are discarded.
+    Ruling 1: the rearmost figure moves next; one moving to the next entry keeps the turn."""
     state = blank_game(2)
     a, b = figure(0), figure(1)
     t1, t2, t3, t4 = 20, 21, 22, 23
@@ -75,7 +76,8 @@ def test_refill_tops_the_chain_up_to_13_entries():
 
 
 def test_a_turn_moves_the_figure_and_discards_what_nobody_can_reach():
-    """The rearmost figure jumps a tile that no figure stands behind: that tile is discarded at once."""
+    """The rearmost figure jumps a tile that no figure stands behind: that tile is discarded at once.
+    Ruling 20: a tile passed by every figure is discarded."""
     state = blank_game(4)
     quarry, forest, field = tile("Quarry", edge=2), tile("Forest", edge=1), tile("Field", edge=2)
     set_track(state, 0, [quarry, forest, field])
@@ -86,7 +88,8 @@ def test_a_turn_moves_the_figure_and_discards_what_nobody_can_reach():
 
 
 def test_no_takeable_tile_discards_the_first_tile_ahead():
-    """OP-14: with nothing payable and placeable, the figure moves onto the first tile, which is removed."""
+    """OP-14: with nothing payable and placeable, the figure moves onto the first tile, which is removed.
+    Ruling 2: a tile that cannot be placed legally cannot be taken."""
     state = blank_game(4)
     pasture, field = tile("Sheep pasture", edge=0), tile("Field", edge=0)  # no cell takes them yet
     set_track(state, 0, [pasture, field])

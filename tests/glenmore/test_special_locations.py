@@ -69,7 +69,8 @@ def test_loch_lochy_gives_two_cubes_of_choice():
 
 
 def test_loch_morar_scores_green_tiles_at_the_end():
-    """Loch Morar: 2 VP per green tile; the loch itself is blue."""
+    """Loch Morar: 2 VP per green tile; the loch itself is blue.
+    Ruling 19: Loch Morar is blue, so it does not count itself."""
     state = blank_game(4)
     put(state, 0, tile("Loch Morar"), 0, 1)
     put(state, 0, tile("Field", edge=ROAD), 1, 0)
@@ -89,7 +90,8 @@ def test_loch_morar_scores_green_tiles_at_the_end():
     ],
 )
 def test_loch_ness_costs_a_clan_member_or_a_chieftain(clans, chieftains, expected):
-    """Loch Ness: 1 clan member (1 must remain) or 1 chieftain; otherwise it cannot be taken."""
+    """Loch Ness: 1 clan member (1 must remain) or 1 chieftain; otherwise it cannot be taken.
+    Ruling 10: paying Loch Ness with a clan member also leaves at least 1 in the territory."""
     state = blank_game(4)
     ness = tile("Loch Ness")
     state.players[0].clans[0] = clans
@@ -136,7 +138,8 @@ def test_loch_ness_gives_nothing_in_the_turn_it_is_taken():
 
 
 def test_loch_shiel_fills_every_empty_production_tile():
-    """Loch Shiel: 1 cube on each empty production tile; full ones keep theirs; an empty abbey asks."""
+    """Loch Shiel: 1 cube on each empty production tile; full ones keep theirs; an empty abbey asks.
+    Ruling 13: Loch Shiel also fills an empty Iona Abbey."""
     state = blank_game(4)
     put(state, 0, RIVER_FOREST, 0, 1)
     put(state, 0, ROAD_QUARRY, 1, 0, cubes={STONE: 1})
@@ -172,7 +175,8 @@ def test_loch_oich_costs_two_kinds_and_opens_the_whole_territory():
 
 
 def test_iona_abbey_produces_a_kind_of_choice_and_scores_yellow_tiles():
-    """Iona Abbey: activation makes 1 cube of any kind; at the end 2 VP per yellow tile, itself included."""
+    """Iona Abbey: activation makes 1 cube of any kind; at the end 2 VP per yellow tile, itself included.
+    Rulings 13 and 19: the abbey offers the 5 resource kinds, never whisky; yellow, it counts itself."""
     state = blank_game(4)
     _castle_ground(state)
     put(state, 0, tile("Forest", edge=ROAD, stack=0), -1, 0)
@@ -198,7 +202,8 @@ def test_iona_abbey_produces_a_kind_of_choice_and_scores_yellow_tiles():
     ],
 )
 def test_castle_immediate_effects(name, x, y, card, clans, whisky, coins):
-    """Stalker: a second clan member; Moil: 1 whisky; Armadale: 3 coins; Donan: 2 whisky."""
+    """Stalker: a second clan member; Moil: 1 whisky; Armadale: 3 coins; Donan: 2 whisky.
+    Ruling 12: Castle Stalker puts 2 clan members on its tile."""
     state = blank_game(4)
     _castle_ground(state)
     events = _take(state, tile(name), x, y, coins=20)

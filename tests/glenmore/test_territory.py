@@ -61,7 +61,8 @@ def test_p3_needs_a_clan_member_in_the_8_cells_around():
 
 
 def test_p5_river_and_road_never_turn_or_branch():
-    """P4/P5: a river tile needs a river north or south of it, and a road only continues east-west."""
+    """P4/P5: a river tile needs a river north or south of it, and a road only continues east-west.
+    Ruling 9: the river and the road each form one straight line through the start village."""
     state = blank_game(4)
     put(state, 0, RIVER_TILE, 0, 1, clans=1)
     assert cells(state, RIVER) == [(0, -1), (0, 2)]
@@ -102,7 +103,8 @@ def test_activation_neighbourhood_is_the_new_tile_and_its_8_neighbours():
 
 
 def test_each_tile_activates_once_per_turn_in_any_order():
-    """After activating the quarry at (1, 0) it is no longer offered; the order is the player's."""
+    """After activating the quarry at (1, 0) it is no longer offered; the order is the player's.
+    Ruling 6: each tile is activated at most once per turn."""
     state = _neighbourhood_territory()
     activating(state, 0, 1, 1)
     play(state, act.Action(act.ACTIVATE, 0, 1))
@@ -115,7 +117,8 @@ def test_each_tile_activates_once_per_turn_in_any_order():
 
 
 def test_production_is_capped_at_3_cubes_per_tile():
-    """A production tile holding 3 cubes is not offered (it would produce nothing)."""
+    """A production tile holding 3 cubes is not offered (it would produce nothing).
+    Ruling 5: production onto a tile holding 3 cubes is lost."""
     state = _neighbourhood_territory()
     slot = state.players[0].grid[state.players[0].cells[2]]
     for _ in range(3):
@@ -125,7 +128,8 @@ def test_production_is_capped_at_3_cubes_per_tile():
 
 
 def test_village_gives_a_movement_point_spent_after_activating():
-    """The start village's activation gives 1 point; the clan member may move to any of the 8 tiles around."""
+    """The start village's activation gives 1 point; the clan member may move to any of the 8 tiles around.
+    Ruling 10: the last clan member cannot become a chieftain."""
     state = _neighbourhood_territory()
     activating(state, 0, 1, 1)
     play(state, act.Action(act.ACTIVATE, 0, 0))
@@ -141,7 +145,8 @@ def test_village_gives_a_movement_point_spent_after_activating():
 
 
 def test_chieftain_needs_a_clan_member_left_behind():
-    """With 2 clan members, 1 point makes a chieftain; the last clan member stays."""
+    """With 2 clan members, 1 point makes a chieftain; the last clan member stays.
+    Ruling 10: 1 movement point makes a permanent chieftain; 1 clan member must remain."""
     state = _neighbourhood_territory()
     state.players[0].clans[0] = 2
     activating(state, 0, 1, 1)
