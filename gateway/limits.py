@@ -19,7 +19,7 @@ from google.protobuf import duration_pb2
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 
-from gateway.errors import GatewayError
+from live.errors import GatewayError
 
 
 @dataclass(frozen=True)

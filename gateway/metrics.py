@@ -17,8 +17,8 @@ from grpc._cython import cygrpc
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from gateway import keys
-from gateway.app import Gateway
+from live import keys
+from live.table import Table
 from services.common.metrics import MESSAGES_SENT, record_rpc, record_start, record_stream, split_method
 
 MOVES_APPLIED = prometheus_client.Counter(
@@ -50,7 +50,7 @@ def _code(context: grpc.aio.ServicerContext, error: BaseException | None) -> str
     return "OK" if error is None else "UNKNOWN"
 
 
-async def refresh_gauges(app: Gateway) -> None:
+async def refresh_gauges(app: Table) -> None:
     """Every few seconds, set the live-game and open-lobby gauges from Redis (shared by all replicas),
     and log calls gRPC core dropped meanwhile (nothing else would)."""
     unserved = 0

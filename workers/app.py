@@ -18,7 +18,7 @@ import tempfile
 
 from celery import Celery
 
-from gateway.settings import Settings
+from live.settings import Settings
 from workers.settings import WorkerSettings
 
 SWEEP_SECONDS = 1.0

@@ -6,7 +6,7 @@ from typing import Any
 
 from celery import signals
 
-from gateway import clocks
+from live import clocks
 from workers import metrics, runtime, scoring, selfplay, turns
 from workers.app import celery
 

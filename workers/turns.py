@@ -1,10 +1,10 @@
 """Bot turns and timeouts: choose an action for a seat and submit it through the one move path.
 
 A bot decides on the engine in-process, from the stored state decoded with the title's codec; its
-move then goes through `gateway.moves.play` like a human's, with a request id derived from the game
+move then goes through `live.moves.play` like a human's, with a request id derived from the game
 and version (`bot:<game>:<version>`, `timeout:<game>:<version>`), so a redelivered task is a no-op. The
 bot's generator is seeded from the game, version and seat, so a repeated decision is the same one. A
-forfeit is a change of hands (`gateway.resignations`) under the timeout's request id; the bot that
+forfeit is a change of hands (`live.resignations`) under the timeout's request id; the bot that
 takes the seat then plays its turn as any bot does.
 """
 
@@ -20,10 +20,10 @@ import grpc
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf import any_pb2
 
-from gateway import clocks, keys, moves, resignations
-from gateway.app import Gateway
-from gateway.errors import GatewayError
-from gateway.store import STATUS_FINISHED, Meta
+from live import clocks, keys, moves, resignations
+from live.errors import GatewayError
+from live.store import STATUS_FINISHED, Meta
+from live.table import Table
 from services.common import registry
 from services.common.game import AnyGame
 from services.common.rng import Rng
@@ -58,7 +58,7 @@ def bot_rng(game_id: str, version: int, seat: int) -> Rng:
     return Rng(int.from_bytes(digest[:8], "little"))
 
 
-async def load(app: Gateway, game_id: str) -> Loaded | None:
+async def load(app: Table, game_id: str) -> Loaded | None:
     """The game decoded for the engine, or None for an unknown game."""
     store = app.store
     meta = await store.meta(game_id)
@@ -79,7 +79,7 @@ def pack_action(game: AnyGame, action: Any) -> any_pb2.Any:
 
 
 async def submit(
-    app: Gateway, loaded: Loaded, seat: int, strength: str, budget: Budget, request_id: str
+    app: Table, loaded: Loaded, seat: int, strength: str, budget: Budget, request_id: str
 ) -> bool:
     """Choose `seat`'s action with a bot of `strength` and play it; False if the game moved on."""
     title = loaded.meta.record.title
@@ -109,7 +109,7 @@ async def submit(
     return True
 
 
-async def take_turn(app: Gateway, game_id: str, version: int, budget: Budget) -> bool:
+async def take_turn(app: Table, game_id: str, version: int, budget: Budget) -> bool:
     """Play the acting bot seat's move at `version`; False (and nothing done) if there is none now."""
     loaded = await load(app, game_id)
     if loaded is None or loaded.meta.status == STATUS_FINISHED or loaded.version != version:
@@ -122,7 +122,7 @@ async def take_turn(app: Gateway, game_id: str, version: int, budget: Budget) ->
     return False
 
 
-async def forfeit(app: Gateway, loaded: Loaded, seat: int, request_id: str) -> bool:
+async def forfeit(app: Table, loaded: Loaded, seat: int, request_id: str) -> bool:
     """The seat's player forfeits at the loaded version: a bot takes the seat to the end (its turn is
     queued by the commit's dispatch) and the player ranks last; False if the game moved on."""
     try:
@@ -142,7 +142,7 @@ async def forfeit(app: Gateway, loaded: Loaded, seat: int, request_id: str) -> b
     return True
 
 
-async def on_deadline(app: Gateway, game_id: str, budget: Budget) -> str:
+async def on_deadline(app: Table, game_id: str, budget: Budget) -> str:
     """Handle a due clock entry: a lost dispatch, a lost bot turn, or a timeout; returns what was done."""
     entry = await clocks.read_entry(app.redis, game_id)
     loaded = await load(app, game_id)

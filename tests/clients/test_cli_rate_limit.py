@@ -12,7 +12,7 @@ import pytest
 from boardgame.gateway.v1 import gateway_pb2
 
 from cli.client import DEFAULT_RETRY_AFTER_MS, RETRY_AFTER_KEY, Client, retry_after
-from gateway.settings import Settings
+from live.settings import Settings
 from services.common.status import error_info
 from tests.gateway.support import GatewayProcess
 

@@ -14,7 +14,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from gateway import limits
-from gateway.settings import Settings
+from live.settings import Settings
 from services.common.status import error_info
 from tests.gateway._support_accounts import RPC_TIMEOUT, at_a_second_start, guest, me, own_gateway, refused
 from tests.titles import TITLE

@@ -17,13 +17,13 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from gateway import auth, clocks, metrics
-from gateway.app import Gateway
+from gateway import auth, metrics
 from gateway.auth import Credentials
-from gateway.clocks import Commit, Known, entry_of
-from gateway.errors import GatewayError, echoed, invalid, not_found, permission_denied, precondition
-from gateway.games import now
-from gateway.store import (
+from live import clocks
+from live.clocks import Commit, Known, entry_of
+from live.errors import GatewayError, echoed, invalid, not_found, permission_denied, precondition
+from live.games import now
+from live.store import (
     REQUEST_DIGEST_BYTES,
     STATUS_FINISHED,
     GameStore,
@@ -32,6 +32,7 @@ from gateway.store import (
     queue_snapshot,
     snapshot_of,
 )
+from live.table import Table
 
 
 @dataclass(frozen=True)
@@ -135,9 +136,9 @@ async def load_meta(store: GameStore, game_id: str) -> Meta:
 
 
 async def read_snapshot(
-    app: Gateway, game_id: str, request_id: str, caller: Credentials | None = None
+    app: Table, game_id: str, request_id: str, caller: Credentials | None = None
 ) -> Snapshot:
-    """The game's snapshot (see `gateway.store.queue_snapshot`) in one round trip with the check of
+    """The game's snapshot (see `live.store.queue_snapshot`) in one round trip with the check of
     `caller`, whose failure is raised first; NOT_FOUND for an unknown game."""
     async with app.redis.pipeline(transaction=False) as pipe:
         if caller is not None:
@@ -153,7 +154,7 @@ async def read_snapshot(
 
 
 async def play(
-    app: Gateway,
+    app: Table,
     game_id: str,
     seat: int | SeatChooser,
     action: any_pb2.Any,

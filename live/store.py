@@ -23,8 +23,8 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from redis.asyncio.client import Pipeline
 
-from gateway import keys
-from gateway.replies import blob, text
+from live import keys
+from live.replies import blob, text
 
 META_FIELDS = ["record", "status", "clock", "lobby_id", "acting"]
 STATUS_ACTIVE = "active"
@@ -129,7 +129,7 @@ def _request(stored: bytes | str | None) -> Request | None:
 @dataclass(frozen=True)
 class Snapshot:
     """What a move needs, read at once: meta, what its request id names already (None: nothing),
-    state, version, and the game's clock hash (see `gateway.clocks`)."""
+    state, version, and the game's clock hash (see `live.clocks`)."""
 
     meta: Meta
     request: Request | None
@@ -267,7 +267,7 @@ class GameStore:
     ) -> CommitResult:
         """The write path (see the module docstring); atomic. `state` None keeps the state and logs no
         action (a change of hands, which passes the new `record`). `clock_entry` (name/value pairs) is
-        the game's new clock entry (see `gateway.clocks`), written with the new version; empty: the
+        the game's new clock entry (see `live.clocks`), written with the new version; empty: the
         stored entry stands. `request_digest` (REQUEST_DIGEST_BYTES) is stored with the request id."""
         kept = rules_pb2.ApplyActionResponse(
             events=change.events, acting_seats=change.acting_seats, game_over=change.game_over

@@ -34,7 +34,7 @@ def game_events(game_id: str) -> str:
 
 def game_requests(game_id: str) -> str:
     """Hash: request_id -> the 16-byte digest of the request it named, then the version that request
-    produced (idempotency; see `gateway.store`)."""
+    produced (idempotency; see `live.store`)."""
     return f"game:{{{game_id}}}:requests"
 
 

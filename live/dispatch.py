@@ -2,7 +2,7 @@
 
 The gateway never imports the tasks: it sends them by name to the broker (CELERY_BROKER_URL, or the
 Redis of REDIS_URL), so it needs Celery's client only. Publishing is a blocking call, so it runs on a
-thread and never stalls the event loop. The clock bookkeeping is `gateway.clocks.after_commit`.
+thread and never stalls the event loop. The clock bookkeeping is `live.clocks.after_commit`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from collections.abc import Sequence
 import redis.asyncio as aioredis
 from celery import Celery
 
-from gateway import clocks
-from gateway.app import Dispatcher
-from gateway.settings import Settings
+from live import clocks
+from live.settings import Settings
+from live.table import Dispatcher
 
 
 class CeleryDispatch:

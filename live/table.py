@@ -1,4 +1,5 @@
-"""The gateway's shared parts: settings, the Redis client, the rules services, and the dispatcher."""
+"""The live table: what the gateway and the workers share: settings, the Redis client, the rules services,
+and the dispatcher."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from typing import Protocol
 import redis.asyncio as aioredis
 from redis.commands.core import AsyncScript
 
-from gateway.clocks import Commit
-from gateway.rules import RulesDirectory
-from gateway.settings import Settings
-from gateway.store import GameStore
+from live.clocks import Commit
+from live.rules import RulesDirectory
+from live.settings import Settings
+from live.store import GameStore
 
 
 class Dispatcher(Protocol):
@@ -73,8 +74,9 @@ class Background:
 
 
 @dataclass
-class Gateway:
-    """What every gateway servicer shares."""
+class Table:
+    """What the gateway's servicers and the workers' tasks share: settings, Redis, the rules services, the
+    dispatcher and the write path's scripts."""
 
     settings: Settings
     redis: aioredis.Redis
@@ -88,7 +90,7 @@ class Gateway:
         return GameStore(self.redis, self.settings.event_history)
 
     def script(self, source: str) -> AsyncScript:
-        """A Lua script on the gateway's Redis, registered once."""
+        """A Lua script on the table's Redis, registered once."""
         if source not in self.scripts:
             self.scripts[source] = self.redis.register_script(source)
         return self.scripts[source]
