@@ -26,10 +26,10 @@ from boardgame.gateway.v1 import gateway_pb2
 from bench import table, unpin, verdict
 from bench.latency import percentile
 from deploy import throwaway
-from gateway.server import connect
 from live import keys
 from live.games import start_game
 from live.settings import Settings
+from live.table import connect
 from workers.bots import HEURISTIC, RANDOM, SEARCH
 from workers.simulate import jobs_for, run_local, run_on_workers, win_share
 

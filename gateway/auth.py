@@ -27,6 +27,7 @@ from redis.asyncio.client import Pipeline
 from gateway import limits
 from live import keys
 from live.errors import not_found, unauthenticated
+from live.moves import Caller
 from live.replies import text
 from live.table import Table
 
@@ -150,6 +151,16 @@ def principal(app: Table, caller: Credentials, reply: list[object]) -> Principal
     if calls > limit:
         raise limits.RateLimited(caller.rate_class, limit, limits.retry_after_ms(caller.second))
     return Principal(player_from_record(caller.player_id, dict(zip(flat[::2], flat[1::2], strict=True))))
+
+
+def checked_caller(app: Table, caller: Credentials) -> Caller:
+    """`caller` as the write path checks it, in the round trip of its read of the game: the
+    authentication script queued on that read's pipeline, its reply read by `principal`."""
+    return Caller(
+        caller.player_id,
+        lambda pipe: queue_check(caller, pipe),
+        lambda replies: principal(app, caller, replies[0]),
+    )
 
 
 async def authenticate(app: Table, context: grpc.aio.ServicerContext) -> Principal:

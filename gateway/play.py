@@ -11,7 +11,7 @@ from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
 from gateway import metrics
-from gateway.auth import Principal, authenticate, credentials
+from gateway.auth import Principal, authenticate, checked_caller, credentials
 from gateway.errors import rpc, stream_rpc
 from gateway.fanout import Fanout
 from live import moves, resignations
@@ -169,7 +169,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             request.action,
             request.expected_version,
             request.request_id,
-            caller=caller,
+            caller=checked_caller(self.app, caller),
         )
         meta, seat = played.meta, played.seat
         if played.change is None:  # a repeated request: its first result again

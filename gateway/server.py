@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import grpc
-import redis.asyncio as aioredis
 import uvloop
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -30,9 +29,8 @@ from gateway.fanout import Fanout
 from gateway.limits import RateClassInterceptor
 from gateway.metrics import create_counted_server, refresh_gauges
 from gateway.play import GameServicer
-from live.rules import RulesDirectory
 from live.settings import Settings
-from live.table import Background, Table
+from live.table import Background, Table, connect
 from services.common.logs import configure_logging
 from services.common.metrics import metrics_port_from_env, start_metrics_server
 
@@ -88,29 +86,6 @@ def create_server(app: Table, address: str) -> GatewayServer:
     if port == 0:
         raise OSError(f"cannot bind {address}")
     return GatewayServer(server, port, fanout, health_servicer)
-
-
-def redis_client(settings: Settings) -> aioredis.Redis:
-    """A Redis client of at most REDIS_MAX_CONNECTIONS connections, on which a command waits for a
-    free one (up to REDIS_POOL_TIMEOUT_SECONDS) rather than failing when all are busy, as redis-py's
-    own pool does past 100: a thousand games' watchers reading at once need more."""
-    pool = aioredis.BlockingConnectionPool.from_url(
-        settings.redis_url,
-        max_connections=settings.redis_max_connections,
-        timeout=settings.redis_pool_timeout_seconds,
-        **settings.redis_tls.options(settings.redis_url),
-    )
-    return aioredis.Redis.from_pool(pool)
-
-
-async def connect(settings: Settings) -> Table:
-    """The shared parts: Redis and every configured rules service."""
-    redis = redis_client(settings)
-    rules = RulesDirectory(settings.rules_timeout_seconds)
-    await rules.connect(settings.rules_addresses)
-    from live.dispatch import dispatcher_from_settings
-
-    return Table(settings, redis, rules, dispatcher_from_settings(settings, redis))
 
 
 async def serve() -> None:

@@ -14,9 +14,8 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from gateway.server import connect
 from live.settings import Settings
-from live.table import Table
+from live.table import Table, connect
 from workers.settings import WorkerSettings
 
 T = TypeVar("T")
@@ -24,7 +23,7 @@ T = TypeVar("T")
 
 @dataclass
 class Runtime:
-    """A process's loop, gateway parts and worker settings."""
+    """A process's loop, live table and worker settings."""
 
     loop: asyncio.AbstractEventLoop
     app: Table

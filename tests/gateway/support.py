@@ -13,9 +13,9 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from grpc_health.v1 import health_pb2
 
 from deploy.throwaway import free_port, redis_server, rules_servers  # noqa: F401 (tests import them from here)
-from gateway.server import connect, create_server
+from gateway.server import create_server
 from live.settings import Settings
-from live.table import Dispatcher, Table
+from live.table import Dispatcher, Table, connect
 
 
 class GatewayProcess:
