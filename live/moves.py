@@ -158,7 +158,7 @@ async def read_snapshot(app: Table, game_id: str, request_id: str, caller: Calle
         replies = await pipe.execute()
     if caller is not None:
         caller.check(replies[:checks])
-    snapshot = snapshot_of(replies[checks:])
+    snapshot = snapshot_of(replies[checks:], request_id)
     if snapshot is None:
         raise not_found("game", game_id)
     return snapshot
@@ -172,15 +172,27 @@ async def play(
     expected_version: int,
     request_id: str,
     caller: Caller | None = None,
+    snapshot: Snapshot | None = None,
 ) -> Played:
     """Apply a seat's action at `expected_version` through the write path.
 
     `seat` is a seat, or a chooser (see `seat_of`) called with the game's meta and acting seats.
     `caller` (a client) is checked in the same round trip as the read, and its failure is raised
-    before anything else.
+    before anything else. `snapshot`, the game as the mover read it just before (`read_snapshot` for
+    this request id; a bot decides on it), is not read again: the commit's compare-and-set still
+    refuses the move if the game moved on since. A caller's move always reads, to check the caller.
     """
     store = app.store
-    snapshot = await read_snapshot(app, game_id, request_id, caller)
+    if (
+        snapshot is None
+        or caller is not None
+        or (snapshot.meta.record.game_id, snapshot.request_id)
+        != (
+            game_id,
+            request_id,
+        )
+    ):
+        snapshot = await read_snapshot(app, game_id, request_id, caller)
     meta = snapshot.meta
     state = any_pb2.Any.FromString(snapshot.state)
     if callable(seat):

@@ -129,13 +129,14 @@ def _request(stored: bytes | str | None) -> Request | None:
 @dataclass(frozen=True)
 class Snapshot:
     """What a move needs, read at once: meta, what its request id names already (None: nothing),
-    state, version, and the game's clock hash (see `live.clocks`)."""
+    state, version, the game's clock hash (see `live.clocks`), and the request id it was read for."""
 
     meta: Meta
     request: Request | None
     state: bytes
     version: int
     clock: dict[bytes, bytes]
+    request_id: str = ""
 
 
 def _meta(fields: list[bytes | str | None]) -> Meta | None:
@@ -187,13 +188,14 @@ def queue_snapshot(pipe: Pipeline, game_id: str, request_id: str) -> None:
     pipe.hgetall(keys.game_clock(game_id))
 
 
-def snapshot_of(replies: list[Any]) -> Snapshot | None:
-    """The snapshot read by the commands `queue_snapshot` queued (their replies, in order)."""
+def snapshot_of(replies: list[Any], request_id: str) -> Snapshot | None:
+    """The snapshot read by the commands `queue_snapshot` queued for `request_id` (their replies, in
+    order)."""
     (state, version), fields, previous, clock = replies
     meta = _meta(fields)
     if meta is None:
         return None
-    return Snapshot(meta, _request(previous), blob(state or b""), int(version or 0), clock)
+    return Snapshot(meta, _request(previous), blob(state or b""), int(version or 0), clock, request_id)
 
 
 def _seats_text(seats: Iterable[int]) -> str:
