@@ -183,15 +183,7 @@ async def play(
     refuses the move if the game moved on since. A caller's move always reads, to check the caller.
     """
     store = app.store
-    if (
-        snapshot is None
-        or caller is not None
-        or (snapshot.meta.record.game_id, snapshot.request_id)
-        != (
-            game_id,
-            request_id,
-        )
-    ):
+    if snapshot is None or caller is not None or not snapshot.read_for(game_id, request_id):
         snapshot = await read_snapshot(app, game_id, request_id, caller)
     meta = snapshot.meta
     state = any_pb2.Any.FromString(snapshot.state)

@@ -138,6 +138,10 @@ class Snapshot:
     clock: dict[bytes, bytes]
     request_id: str = ""
 
+    def read_for(self, game_id: str, request_id: str) -> bool:
+        """Whether this is a snapshot of `game_id` read for `request_id`."""
+        return self.meta.record.game_id == game_id and self.request_id == request_id
+
 
 def _meta(fields: list[bytes | str | None]) -> Meta | None:
     if fields[0] is None:
