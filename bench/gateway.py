@@ -43,7 +43,7 @@ from bench import table, unpin, verdict
 from bench.latency import percentile
 from deploy.probe import serving
 from deploy.throwaway import free_port, redis_server
-from gateway import keys
+from live import keys
 from services.common import registry
 from services.common.rng import Rng
 from services.common.status import error_info

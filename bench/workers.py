@@ -4,7 +4,7 @@ self-play throughput of two real worker processes.
 - Strength: in-process games (two local processes), 2 players, seats rotated every game: heuristic
   against random, and search (a time budget per move) against heuristic.
 - Latency: a throwaway redis-server, every rules service, two `python -m workers` processes, and
-  all-bot games of random bots started one at a time through `gateway.games.start_game`. The time of
+  all-bot games of random bots started one at a time through `live.games.start_game`. The time of
   every commit is taken from the game's pub/sub channel; a bot turn's latency is the time from one
   commit to the next (the previous move's commit to the bot's), p50 and p99.
 - Throughput: `play_game` tasks fanned out to the same two workers (random against heuristic).
@@ -26,10 +26,10 @@ from boardgame.gateway.v1 import gateway_pb2
 from bench import table, unpin, verdict
 from bench.latency import percentile
 from deploy import throwaway
-from gateway import keys
-from gateway.games import start_game
-from gateway.server import connect
-from gateway.settings import Settings
+from live import keys
+from live.games import start_game
+from live.settings import Settings
+from live.table import connect
 from workers.bots import HEURISTIC, RANDOM, SEARCH
 from workers.simulate import jobs_for, run_local, run_on_workers, win_share
 

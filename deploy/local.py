@@ -101,7 +101,7 @@ class WorkerPing:
         """Celery's remote control on the worker's broker (TLS options included), made on first use."""
         from celery import Celery
 
-        from gateway.settings import Settings
+        from live.settings import Settings
 
         settings = Settings.from_env(self.environ)
         app = Celery("launcher", broker=settings.broker_url, set_as_current=False)

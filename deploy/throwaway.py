@@ -18,7 +18,7 @@ from pathlib import Path
 import redis
 
 from deploy import programs
-from gateway.settings import RedisTls
+from live.settings import RedisTls
 from services.common import registry
 from services.common.server import create_server as create_rules_server
 

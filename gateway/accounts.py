@@ -7,10 +7,12 @@ import re
 import grpc
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 
-from gateway import auth, keys
-from gateway.app import Gateway
-from gateway.errors import GatewayError, invalid, rpc, unauthenticated
-from gateway.replies import text
+from gateway import auth
+from gateway.errors import rpc
+from live import keys
+from live.errors import GatewayError, invalid, unauthenticated
+from live.replies import text
+from live.table import Table
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,32}")
 DISPLAY_NAME_MAX = 32
@@ -55,7 +57,7 @@ def _password(value: str) -> str:
 class AccountService(gateway_pb2_grpc.AccountServiceServicer):
     """Signs players in and out."""
 
-    def __init__(self, app: Gateway) -> None:
+    def __init__(self, app: Table) -> None:
         self.app = app
 
     @rpc
@@ -157,6 +159,6 @@ def _taken(username: str) -> GatewayError:
     )
 
 
-def add_to_server(app: Gateway, server: grpc.aio.Server) -> None:
+def add_to_server(app: Table, server: grpc.aio.Server) -> None:
     """Serve AccountService on `server`."""
     gateway_pb2_grpc.add_AccountServiceServicer_to_server(AccountService(app), server)

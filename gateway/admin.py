@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import redis.asyncio as aioredis
 
 from gateway.auth import create_api_key, revoke_api_key
-from gateway.settings import DEFAULT_REDIS_URL, RedisTls
+from live.settings import DEFAULT_REDIS_URL, RedisTls
 
 
 async def _run(args: argparse.Namespace, redis_url: str) -> str:

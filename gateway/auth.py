@@ -24,10 +24,12 @@ from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf.timestamp_pb2 import Timestamp
 from redis.asyncio.client import Pipeline
 
-from gateway import keys, limits
-from gateway.app import Gateway
-from gateway.errors import not_found, unauthenticated
-from gateway.replies import text
+from gateway import limits
+from live import keys
+from live.errors import not_found, unauthenticated
+from live.moves import Caller
+from live.replies import text
+from live.table import Table
 
 TOKEN_BYTES = 32
 BEARER = "bearer "
@@ -137,7 +139,7 @@ def queue_check(caller: Credentials, pipe: Pipeline) -> None:
     pipe.eval(AUTHENTICATE_SCRIPT, len(keys), *keys)
 
 
-def principal(app: Gateway, caller: Credentials, reply: list[object]) -> Principal:
+def principal(app: Table, caller: Credentials, reply: list[object]) -> Principal:
     """The signed-in caller, from the authentication script's reply; UNAUTHENTICATED for an unknown
     session or player, RESOURCE_EXHAUSTED past the rate limit."""
     if reply[0] == b"unknown":
@@ -151,13 +153,23 @@ def principal(app: Gateway, caller: Credentials, reply: list[object]) -> Princip
     return Principal(player_from_record(caller.player_id, dict(zip(flat[::2], flat[1::2], strict=True))))
 
 
-async def authenticate(app: Gateway, context: grpc.aio.ServicerContext) -> Principal:
+def checked_caller(app: Table, caller: Credentials) -> Caller:
+    """`caller` as the write path checks it, in the round trip of its read of the game: the
+    authentication script queued on that read's pipeline, its reply read by `principal`."""
+    return Caller(
+        caller.player_id,
+        lambda pipe: queue_check(caller, pipe),
+        lambda replies: principal(app, caller, replies[0]),
+    )
+
+
+async def authenticate(app: Table, context: grpc.aio.ServicerContext) -> Principal:
     """The caller signed in by the call's bearer token, after counting the call against its rate limit."""
     caller = credentials(context)
     return principal(app, caller, await app.script(AUTHENTICATE_SCRIPT)(keys=caller.keys()))
 
 
-async def authenticate_operator(app: Gateway, context: grpc.aio.ServicerContext) -> str:
+async def authenticate_operator(app: Table, context: grpc.aio.ServicerContext) -> str:
     """The operator named by the call's `x-api-key` metadata; UNAUTHENTICATED for a missing or bad key."""
     key = _metadata(context, "x-api-key")
     if not key:
@@ -168,7 +180,7 @@ async def authenticate_operator(app: Gateway, context: grpc.aio.ServicerContext)
     return text(operator)
 
 
-async def new_session(app: Gateway, player_id: str) -> gateway_pb2.Session:
+async def new_session(app: Table, player_id: str) -> gateway_pb2.Session:
     """A fresh token for the player, stored hashed with the configured lifetime."""
     player = await get_player(app, player_id)
     token = f"{player_id}.{secrets.token_urlsafe(TOKEN_BYTES)}"
@@ -179,7 +191,7 @@ async def new_session(app: Gateway, player_id: str) -> gateway_pb2.Session:
     return gateway_pb2.Session(token=token, expires_at=expires_at, player=player)
 
 
-async def revoke(app: Gateway, token: str) -> None:
+async def revoke(app: Table, token: str) -> None:
     """Sign a token out; it stops working at once."""
     await app.redis.delete(keys.session(token_player(token), digest(token)))
 
@@ -195,7 +207,7 @@ def player_from_record(player_id: str, record: dict[bytes | str, bytes | str]) -
     )
 
 
-async def get_player(app: Gateway, player_id: str) -> gateway_pb2.Player:
+async def get_player(app: Table, player_id: str) -> gateway_pb2.Player:
     """The player's public record; NOT_FOUND if there is none."""
     record = await app.redis.hgetall(keys.player(player_id))
     if not record:
@@ -209,7 +221,7 @@ def new_player_id() -> str:
 
 
 async def create_player(
-    app: Gateway,
+    app: Table,
     display_name: str,
     *,
     guest: bool,
@@ -231,12 +243,12 @@ async def create_player(
     return player
 
 
-async def delete_player(app: Gateway, player_id: str) -> None:
+async def delete_player(app: Table, player_id: str) -> None:
     """Remove a player record that was never used (a refused request must leave nothing behind)."""
     await app.redis.delete(keys.player(player_id), keys.password(player_id))
 
 
-async def create_bot_player(app: Gateway, strength: int) -> gateway_pb2.Player:
+async def create_bot_player(app: Table, strength: int) -> gateway_pb2.Player:
     """A new bot player named after its strength, such as "Random bot 3f2a"."""
     kind = BOT_NAMES.get(strength, BOT_NAMES[gateway_pb2.BOT_STRENGTH_RANDOM])
     return await create_player(app, f"{kind} {secrets.token_hex(2)}", guest=False, bot=True)

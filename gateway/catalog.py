@@ -6,14 +6,14 @@ import grpc
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 
 from gateway import auth
-from gateway.app import Gateway
 from gateway.errors import rpc
+from live.table import Table
 
 
 class CatalogService(gateway_pb2_grpc.CatalogServiceServicer):
     """Lists the titles with their static facts and options."""
 
-    def __init__(self, app: Gateway) -> None:
+    def __init__(self, app: Table) -> None:
         self.app = app
 
     @rpc
@@ -26,6 +26,6 @@ class CatalogService(gateway_pb2_grpc.CatalogServiceServicer):
         return gateway_pb2.ListTitlesResponse(titles=[title.info for title in titles])
 
 
-def add_to_server(app: Gateway, server: grpc.aio.Server) -> None:
+def add_to_server(app: Table, server: grpc.aio.Server) -> None:
     """Serve CatalogService on `server`."""
     gateway_pb2_grpc.add_CatalogServiceServicer_to_server(CatalogService(app), server)

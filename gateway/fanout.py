@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator
 import redis.asyncio as aioredis
 from boardgame.rules.v1 import rules_pb2
 
-from gateway import keys
+from live import keys
 
 log = logging.getLogger(__name__)
 

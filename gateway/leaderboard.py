@@ -11,10 +11,12 @@ from typing import cast
 import grpc
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 
-from gateway import auth, keys, paging
-from gateway.app import Gateway
-from gateway.errors import invalid, rpc
-from gateway.replies import text
+from gateway import auth, paging
+from gateway.errors import rpc
+from live import keys
+from live.errors import invalid
+from live.replies import text
+from live.table import Table
 
 
 def _count(value: bytes | str | None) -> int:
@@ -27,7 +29,7 @@ def _count(value: bytes | str | None) -> int:
 class LeaderboardService(gateway_pb2_grpc.LeaderboardServiceServicer):
     """Reads the rating tables the scoring worker keeps."""
 
-    def __init__(self, app: Gateway) -> None:
+    def __init__(self, app: Table) -> None:
         self.app = app
 
     @rpc
@@ -73,6 +75,6 @@ class LeaderboardService(gateway_pb2_grpc.LeaderboardServiceServicer):
         return gateway_pb2.GetLeaderboardResponse(entries=entries, next_page_token=token)
 
 
-def add_to_server(app: Gateway, server: grpc.aio.Server) -> None:
+def add_to_server(app: Table, server: grpc.aio.Server) -> None:
     """Serve LeaderboardService on `server`."""
     gateway_pb2_grpc.add_LeaderboardServiceServicer_to_server(LeaderboardService(app), server)

@@ -19,41 +19,36 @@ from google.protobuf import duration_pb2
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 
-from gateway.errors import GatewayError
+from live.errors import GatewayError
+from live.settings import DEFAULT_RATE_LIMITS
 
 
 @dataclass(frozen=True)
 class RateClass:
     """A class of calls sharing one counter per player: its name, calls allowed per second by
-    default, and its methods (names are unique across the gateway's services)."""
+    default (`live.settings.DEFAULT_RATE_LIMITS`), and its methods (names are unique across the
+    gateway's services)."""
 
     name: str
     per_second: int
     methods: tuple[str, ...]
 
 
-CLASSES: tuple[RateClass, ...] = (
-    RateClass(
-        "read",
-        50,
-        ("GetMe", "ListTitles", "ListLobbies", "GetLobby", "GetGame", "GetGameRecord", "GetLeaderboard"),
-    ),
-    RateClass("move", 50, ("SubmitAction", "Resign")),
-    RateClass("watch", 10, ("WatchGame",)),
-    RateClass("lobby", 20, ("CreateLobby", "JoinLobby", "LeaveLobby", "AddBot", "StartGame")),
-    RateClass("account", 5, ("SignOut",)),
-    RateClass("replay", 2, ("ReplayGame",)),
+METHODS_OF_CLASS: Mapping[str, tuple[str, ...]] = {
+    "read": ("GetMe", "ListTitles", "ListLobbies", "GetLobby", "GetGame", "GetGameRecord", "GetLeaderboard"),
+    "move": ("SubmitAction", "Resign"),
+    "watch": ("WatchGame",),
+    "lobby": ("CreateLobby", "JoinLobby", "LeaveLobby", "AddBot", "StartGame"),
+    "account": ("SignOut",),
+    "replay": ("ReplayGame",),
+}
+CLASSES: tuple[RateClass, ...] = tuple(
+    RateClass(name, per_second, METHODS_OF_CLASS[name]) for name, per_second in DEFAULT_RATE_LIMITS.items()
 )
 DEFAULT_CLASS = "read"  # a call whose method is in no class (none of the public API's)
-DEFAULT_LIMITS: Mapping[str, int] = {rate.name: rate.per_second for rate in CLASSES}
 CLASS_OF_METHOD: Mapping[str, str] = {method: rate.name for rate in CLASSES for method in rate.methods}
 
 _call_class: contextvars.ContextVar[str] = contextvars.ContextVar("rate_class", default=DEFAULT_CLASS)
-
-
-def env_variable(rate_class: str) -> str:
-    """The environment variable setting a class's limit, such as RATE_LIMIT_MOVE_PER_SECOND."""
-    return f"RATE_LIMIT_{rate_class.upper()}_PER_SECOND"
 
 
 def call_class() -> str:

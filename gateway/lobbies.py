@@ -23,11 +23,13 @@ import redis.exceptions
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from gateway import auth, games, keys, paging
-from gateway.app import Gateway
+from gateway import auth, paging
 from gateway.auth import Principal
-from gateway.errors import GatewayError, invalid, not_found, permission_denied, precondition, rpc
-from gateway.replies import blob, text
+from gateway.errors import rpc
+from live import games, keys
+from live.errors import GatewayError, invalid, not_found, permission_denied, precondition
+from live.replies import blob, text
+from live.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +105,7 @@ def _check_lobby_id(lobby_id: str) -> str:
 class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
     """Creates, lists, fills and starts lobbies."""
 
-    def __init__(self, app: Gateway) -> None:
+    def __init__(self, app: Table) -> None:
         self.app = app
 
     async def _load(self, lobby_id: str) -> Lobby:
@@ -393,6 +395,6 @@ def _reopen(lobby: Lobby) -> None:
         lobby.status = gateway_pb2.LOBBY_STATUS_OPEN
 
 
-def add_to_server(app: Gateway, server: grpc.aio.Server) -> None:
+def add_to_server(app: Table, server: grpc.aio.Server) -> None:
     """Serve LobbyService on `server`."""
     gateway_pb2_grpc.add_LobbyServiceServicer_to_server(LobbyService(app), server)

@@ -1,6 +1,7 @@
-"""Gateway metrics: RPCs by method and code with latency (unary calls) or lifetime (streams), moves,
-write conflicts, live games and lobbies by title, open watch streams, and the calls gRPC core took
-but never handed to the gateway. The RPC metrics share names with the rules services'."""
+"""Gateway metrics: RPCs by method and code with latency (unary calls) or lifetime (streams), live
+games and lobbies by title, open watch streams, and the calls gRPC core took but never handed to the
+gateway. The RPC metrics share names with the rules services'; moves and write conflicts are counted
+by the write path (`live.metrics`)."""
 
 from __future__ import annotations
 
@@ -17,16 +18,10 @@ from grpc._cython import cygrpc
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from gateway import keys
-from gateway.app import Gateway
+from live import keys
+from live.table import Table
 from services.common.metrics import MESSAGES_SENT, record_rpc, record_start, record_stream, split_method
 
-MOVES_APPLIED = prometheus_client.Counter(
-    "gateway_moves_applied_total", "Moves committed, by title.", ["title"]
-)
-WRITE_CONFLICTS = prometheus_client.Counter(
-    "gateway_write_conflicts_total", "Moves refused for a stale version, by title.", ["title"]
-)
 LIVE_GAMES = prometheus_client.Gauge("gateway_live_games", "Games being played, by title.", ["title"])
 OPEN_LOBBIES = prometheus_client.Gauge("gateway_open_lobbies", "Public open lobbies, by title.", ["title"])
 WATCH_STREAMS = prometheus_client.Gauge("gateway_watch_streams", "Watch streams open on this gateway.")
@@ -50,7 +45,7 @@ def _code(context: grpc.aio.ServicerContext, error: BaseException | None) -> str
     return "OK" if error is None else "UNKNOWN"
 
 
-async def refresh_gauges(app: Gateway) -> None:
+async def refresh_gauges(app: Table) -> None:
     """Every few seconds, set the live-game and open-lobby gauges from Redis (shared by all replicas),
     and log calls gRPC core dropped meanwhile (nothing else would)."""
     unserved = 0

@@ -11,7 +11,7 @@ import binascii
 import json
 from typing import Any
 
-from gateway.errors import GatewayError, invalid
+from live.errors import GatewayError, invalid
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100

@@ -10,14 +10,16 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from gateway import metrics, moves, resignations
-from gateway.app import Gateway
-from gateway.auth import Principal, authenticate, credentials
-from gateway.clocks import KIND_CLOCK, read_entry
-from gateway.errors import GatewayError, invalid, precondition, rpc, stream_rpc
+from gateway import metrics
+from gateway.auth import Principal, authenticate, checked_caller, credentials
+from gateway.errors import rpc, stream_rpc
 from gateway.fanout import Fanout
-from gateway.games import full_record
-from gateway.store import STATUS_FINISHED, Meta, changes_hands
+from live import moves, resignations
+from live.clocks import KIND_CLOCK, read_entry
+from live.errors import GatewayError, invalid, precondition
+from live.games import full_record
+from live.store import STATUS_FINISHED, Meta, changes_hands
+from live.table import Table
 
 META_REFRESH_SECONDS = 1.0  # how stale the seats a watcher is shown may be (they change hands rarely)
 META_CACHE_LIMIT = 10_000
@@ -37,7 +39,7 @@ def visible_events(
 class GameServicer(gateway_pb2_grpc.GameServiceServicer):
     """Live play for clients."""
 
-    def __init__(self, app: Gateway, fanout: Fanout) -> None:
+    def __init__(self, app: Table, fanout: Fanout) -> None:
         self.app = app
         self.store = app.store
         self.fanout = fanout
@@ -167,7 +169,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             request.action,
             request.expected_version,
             request.request_id,
-            caller=caller,
+            caller=checked_caller(self.app, caller),
         )
         meta, seat = played.meta, played.seat
         if played.change is None:  # a repeated request: its first result again

@@ -5,7 +5,7 @@ and metrics.
 - `serve()` reads the environment, connects Redis and the rules services, serves until SIGTERM/SIGINT;
 - `main()` configures logging and runs `serve()`.
 
-Environment: gateway.settings.Settings.from_env lists the variables; also METRICS_PORT and
+Environment: live.settings.Settings.from_env lists the variables; also METRICS_PORT and
 SHUTDOWN_GRACE_SECONDS (default 5).
 """
 
@@ -19,20 +19,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import grpc
-import redis.asyncio as aioredis
 import uvloop
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from gateway import accounts, catalog, leaderboard, lobbies
-from gateway.app import Background, Gateway
 from gateway.fanout import Fanout
 from gateway.limits import RateClassInterceptor
 from gateway.metrics import create_counted_server, refresh_gauges
 from gateway.play import GameServicer
-from gateway.rules import RulesDirectory
-from gateway.settings import Settings
+from live.settings import Settings
+from live.table import Background, Table, connect
 from services.common.logs import configure_logging
 from services.common.metrics import metrics_port_from_env, start_metrics_server
 
@@ -57,7 +55,7 @@ class GatewayServer:
             await self.health.set(service, status)
 
 
-def create_server(app: Gateway, address: str) -> GatewayServer:
+def create_server(app: Table, address: str) -> GatewayServer:
     """A server (not started) with every gateway service, bound to `address` ("…:0": any free port)."""
     settings = app.settings
     server = create_counted_server(
@@ -72,7 +70,7 @@ def create_server(app: Gateway, address: str) -> GatewayServer:
         ],
     )
     fanout = Fanout(app.redis)
-    registrations: list[Callable[[Gateway, grpc.aio.Server], None]] = [
+    registrations: list[Callable[[Table, grpc.aio.Server], None]] = [
         accounts.add_to_server,
         catalog.add_to_server,
         lobbies.add_to_server,
@@ -88,29 +86,6 @@ def create_server(app: Gateway, address: str) -> GatewayServer:
     if port == 0:
         raise OSError(f"cannot bind {address}")
     return GatewayServer(server, port, fanout, health_servicer)
-
-
-def redis_client(settings: Settings) -> aioredis.Redis:
-    """A Redis client of at most REDIS_MAX_CONNECTIONS connections, on which a command waits for a
-    free one (up to REDIS_POOL_TIMEOUT_SECONDS) rather than failing when all are busy, as redis-py's
-    own pool does past 100: a thousand games' watchers reading at once need more."""
-    pool = aioredis.BlockingConnectionPool.from_url(
-        settings.redis_url,
-        max_connections=settings.redis_max_connections,
-        timeout=settings.redis_pool_timeout_seconds,
-        **settings.redis_tls.options(settings.redis_url),
-    )
-    return aioredis.Redis.from_pool(pool)
-
-
-async def connect(settings: Settings) -> Gateway:
-    """The shared parts: Redis and every configured rules service."""
-    redis = redis_client(settings)
-    rules = RulesDirectory(settings.rules_timeout_seconds)
-    await rules.connect(settings.rules_addresses)
-    from gateway.dispatch import dispatcher_from_settings
-
-    return Gateway(settings, redis, rules, dispatcher_from_settings(settings, redis))
 
 
 async def serve() -> None:

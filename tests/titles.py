@@ -7,7 +7,7 @@ from __future__ import annotations
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf.message import Message
 
-from gateway.games import build_config
+from live.games import build_config
 from services.common import registry
 from services.common.game import Game
 from services.common.servicer import info_to_proto

@@ -1,6 +1,6 @@
 """Worker entry point: `python -m workers` runs a Celery worker with an embedded beat (the clock sweep).
 
-Environment: REDIS_URL, RULES_ADDRESSES and CELERY_BROKER_URL (see gateway.settings), the bot budget
+Environment: REDIS_URL, RULES_ADDRESSES and CELERY_BROKER_URL (see live.settings), the bot budget
 (see workers.settings), WORKER_CONCURRENCY (processes; default: one per CPU), WORKER_BEAT (default 1;
 0 runs no sweep here, for extra workers: a second sweep is harmless, only redundant), METRICS_PORT
 (/metrics of every worker process, summed), LOG_LEVEL.
@@ -44,7 +44,7 @@ def prepare(extra: list[str]) -> list[str]:
     import prometheus_client
     from prometheus_client import multiprocess
 
-    from gateway.settings import Settings
+    from live.settings import Settings
     from services.common.metrics import metrics_port_from_env
     from workers.metrics import QueueDepth
 

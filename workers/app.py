@@ -18,11 +18,15 @@ import tempfile
 
 from celery import Celery
 
-from gateway.settings import Settings
+from live.settings import Settings
 from workers.settings import WorkerSettings
 
 SWEEP_SECONDS = 1.0
-ROUTINE_TASKS = ("workers.sweep_clocks",)  # run by beat every SWEEP_SECONDS
+# The workers' own tasks; those the write path queues (bot turns, scoring, deadlines) are named in
+# `live.clocks`, so that the gateway sends them without naming the workers.
+SWEEP_CLOCKS = "workers.sweep_clocks"
+PLAY_GAME = "workers.play_game"
+ROUTINE_TASKS = (SWEEP_CLOCKS,)  # run by beat every SWEEP_SECONDS
 TASK_LOGGERS = ("celery.beat", "celery.worker.strategy", "celery.app.trace")  # sent, received, finished
 
 
@@ -63,7 +67,7 @@ def create_app(settings: Settings, worker: WorkerSettings) -> Celery:
         result_backend_transport_options={"visibility_timeout": worker.visibility_timeout_seconds},
         beat_schedule={
             "sweep-clocks": {
-                "task": "workers.sweep_clocks",
+                "task": SWEEP_CLOCKS,
                 "schedule": SWEEP_SECONDS,
                 "options": {"expires": 5 * SWEEP_SECONDS},
             }

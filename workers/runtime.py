@@ -1,4 +1,4 @@
-"""One event loop and one `Gateway` (Redis + rules services) per worker process, made on first use.
+"""One event loop and one `Table` (Redis + rules services) per worker process, made on first use.
 
 Celery tasks are plain functions; each runs its coroutine to completion on the process's loop. The
 loop is per process and thread, so a prefork child, a solo worker and a test worker thread each get
@@ -14,9 +14,8 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from gateway.app import Gateway
-from gateway.server import connect
-from gateway.settings import Settings
+from live.settings import Settings
+from live.table import Table, connect
 from workers.settings import WorkerSettings
 
 T = TypeVar("T")
@@ -24,10 +23,10 @@ T = TypeVar("T")
 
 @dataclass
 class Runtime:
-    """A process's loop, gateway parts and worker settings."""
+    """A process's loop, live table and worker settings."""
 
     loop: asyncio.AbstractEventLoop
-    app: Gateway
+    app: Table
     settings: WorkerSettings
     pid: int
 

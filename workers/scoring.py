@@ -22,10 +22,10 @@ from boardgame.rules.v1 import rules_pb2
 from openskill.models import PlackettLuce
 from redis.exceptions import WatchError
 
-from gateway import keys
-from gateway.app import Gateway
-from gateway.games import full_record
-from gateway.store import STATUS_FINISHED
+from live import keys
+from live.games import full_record
+from live.store import STATUS_FINISHED
+from live.table import Table
 from workers import metrics
 
 MODEL = PlackettLuce()
@@ -98,7 +98,7 @@ def rate(ratings: dict[str, Rating], player_ranks: dict[str, int]) -> dict[str, 
     }
 
 
-async def finalize(app: Gateway, game_id: str) -> bool:
+async def finalize(app: Table, game_id: str) -> bool:
     """Record a finished game's result, ratings, leaderboard and record once; False if already done."""
     redis = app.redis
     meta = await app.store.meta(game_id)

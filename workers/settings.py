@@ -1,5 +1,5 @@
-"""Worker configuration from environment variables (Redis and rules addresses come from the gateway's
-settings: REDIS_URL, RULES_ADDRESSES, CELERY_BROKER_URL)."""
+"""Worker configuration from environment variables (Redis and rules addresses come from the settings the
+workers share with the gateway, `live.settings`: REDIS_URL, RULES_ADDRESSES, CELERY_BROKER_URL)."""
 
 from __future__ import annotations
 

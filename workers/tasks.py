@@ -6,9 +6,9 @@ from typing import Any
 
 from celery import signals
 
-from gateway import clocks
+from live import clocks
 from workers import metrics, runtime, scoring, selfplay, turns
-from workers.app import celery
+from workers.app import PLAY_GAME, SWEEP_CLOCKS, celery
 
 __all__ = ["finalize", "metrics", "on_deadline", "play_game", "sweep_clocks", "take_turn"]
 
@@ -33,7 +33,7 @@ def on_deadline(game_id: str) -> str:
     return runtime.run(turns.on_deadline(rt.app, game_id, rt.settings.budget))
 
 
-@celery.task(name="workers.sweep_clocks")
+@celery.task(name=SWEEP_CLOCKS)
 def sweep_clocks() -> int:
     """Queue `on_deadline` for every due game (run every second by beat); the number queued."""
     due = runtime.run(clocks.due_games(runtime.current().app.redis))
@@ -42,7 +42,7 @@ def sweep_clocks() -> int:
     return len(due)
 
 
-@celery.task(name="workers.play_game", ignore_result=False)
+@celery.task(name=PLAY_GAME, ignore_result=False)
 def play_game(title: str, strengths: list[str], seed: str, search_seconds: float) -> dict[str, Any]:
     """Play one bot-vs-bot game in-process (batch self-play) and return its summary."""
     return selfplay.play(title, strengths, seed, search_seconds).as_dict()

@@ -1,10 +1,12 @@
 """Bot turns and timeouts: choose an action for a seat and submit it through the one move path.
 
 A bot decides on the engine in-process, from the stored state decoded with the title's codec; its
-move then goes through `gateway.moves.play` like a human's, with a request id derived from the game
-and version (`bot:<game>:<version>`, `timeout:<game>:<version>`), so a redelivered task is a no-op. The
+move then goes through `live.moves.play` like a human's, with a request id derived from the game
+and version (`bot:<game>:<version>`, `timeout:<game>:<version>`), so a redelivered task is a no-op.
+A bot turn reads the game once, with its request id: the move commits on that read (the commit's
+compare-and-set refuses it if the game moved on meanwhile). The
 bot's generator is seeded from the game, version and seat, so a repeated decision is the same one. A
-forfeit is a change of hands (`gateway.resignations`) under the timeout's request id; the bot that
+forfeit is a change of hands (`live.resignations`) under the timeout's request id; the bot that
 takes the seat then plays its turn as any bot does.
 """
 
@@ -20,10 +22,10 @@ import grpc
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf import any_pb2
 
-from gateway import clocks, keys, moves, resignations
-from gateway.app import Gateway
-from gateway.errors import GatewayError
-from gateway.store import STATUS_FINISHED, Meta
+from live import clocks, keys, moves, resignations
+from live.errors import GatewayError
+from live.store import STATUS_FINISHED, Meta, Snapshot
+from live.table import Table
 from services.common import registry
 from services.common.game import AnyGame
 from services.common.rng import Rng
@@ -44,12 +46,22 @@ FORFEIT_STRENGTH = gateway_pb2.BOT_STRENGTH_HEURISTIC  # who takes a forfeited s
 
 @dataclass(frozen=True)
 class Loaded:
-    """A game as a worker sees it: meta, version, the title's engine and the native state."""
+    """A game as a worker sees it: the snapshot read (meta, version, clock entry), the title's engine
+    and the native state."""
 
-    meta: Meta
-    version: int
+    snapshot: Snapshot
     game: AnyGame
     state: Any
+
+    @property
+    def meta(self) -> Meta:
+        """The game's meta as read."""
+        return self.snapshot.meta
+
+    @property
+    def version(self) -> int:
+        """The game's version as read."""
+        return self.snapshot.version
 
 
 def bot_rng(game_id: str, version: int, seat: int) -> Rng:
@@ -58,17 +70,19 @@ def bot_rng(game_id: str, version: int, seat: int) -> Rng:
     return Rng(int.from_bytes(digest[:8], "little"))
 
 
-async def load(app: Gateway, game_id: str) -> Loaded | None:
-    """The game decoded for the engine, or None for an unknown game."""
-    store = app.store
-    meta = await store.meta(game_id)
-    if meta is None:
-        return None
-    state_bytes, version = await store.state(game_id)
-    game = registry.get(meta.record.title)
+async def load(app: Table, game_id: str, request_id: str = "") -> Loaded | None:
+    """The game decoded for the engine, read in one round trip (with what `request_id` names, for the
+    move that follows), or None for an unknown game."""
+    try:
+        snapshot = await moves.read_snapshot(app, game_id, request_id)
+    except GatewayError as error:
+        if error.code == grpc.StatusCode.NOT_FOUND:
+            return None
+        raise
+    game = registry.get(snapshot.meta.record.title)
     message = game.messages.state()
-    any_pb2.Any.FromString(state_bytes).Unpack(message)
-    return Loaded(meta, version, game, game.state_from_proto(message))
+    any_pb2.Any.FromString(snapshot.state).Unpack(message)
+    return Loaded(snapshot, game, game.state_from_proto(message))
 
 
 def pack_action(game: AnyGame, action: Any) -> any_pb2.Any:
@@ -79,7 +93,7 @@ def pack_action(game: AnyGame, action: Any) -> any_pb2.Any:
 
 
 async def submit(
-    app: Gateway, loaded: Loaded, seat: int, strength: str, budget: Budget, request_id: str
+    app: Table, loaded: Loaded, seat: int, strength: str, budget: Budget, request_id: str
 ) -> bool:
     """Choose `seat`'s action with a bot of `strength` and play it; False if the game moved on."""
     title = loaded.meta.record.title
@@ -101,6 +115,7 @@ async def submit(
             pack_action(loaded.game, action),
             loaded.version,
             request_id,
+            snapshot=loaded.snapshot,
         )
     except GatewayError as error:
         if error.code in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
@@ -109,20 +124,21 @@ async def submit(
     return True
 
 
-async def take_turn(app: Gateway, game_id: str, version: int, budget: Budget) -> bool:
+async def take_turn(app: Table, game_id: str, version: int, budget: Budget) -> bool:
     """Play the acting bot seat's move at `version`; False (and nothing done) if there is none now."""
-    loaded = await load(app, game_id)
+    request_id = f"bot:{game_id}:{version}"
+    loaded = await load(app, game_id, request_id)
     if loaded is None or loaded.meta.status == STATUS_FINISHED or loaded.version != version:
         return False
     seats = {seat.seat: seat for seat in loaded.meta.record.seats}
     for seat in loaded.game.acting_seats(loaded.state):
         if seat in seats and clocks.is_bot_seat(seats[seat]):
             strength = STRENGTH_NAMES.get(seats[seat].bot_strength, RANDOM)
-            return await submit(app, loaded, seat, strength, budget, f"bot:{game_id}:{version}")
+            return await submit(app, loaded, seat, strength, budget, request_id)
     return False
 
 
-async def forfeit(app: Gateway, loaded: Loaded, seat: int, request_id: str) -> bool:
+async def forfeit(app: Table, loaded: Loaded, seat: int, request_id: str) -> bool:
     """The seat's player forfeits at the loaded version: a bot takes the seat to the end (its turn is
     queued by the commit's dispatch) and the player ranks last; False if the game moved on."""
     try:
@@ -142,10 +158,10 @@ async def forfeit(app: Gateway, loaded: Loaded, seat: int, request_id: str) -> b
     return True
 
 
-async def on_deadline(app: Gateway, game_id: str, budget: Budget) -> str:
+async def on_deadline(app: Table, game_id: str, budget: Budget) -> str:
     """Handle a due clock entry: a lost dispatch, a lost bot turn, or a timeout; returns what was done."""
-    entry = await clocks.read_entry(app.redis, game_id)
     loaded = await load(app, game_id)
+    entry = clocks.entry_of(loaded.snapshot.clock) if loaded is not None else None
     if entry is None or loaded is None:
         await clocks.clear(app.redis, game_id)
         return "gone"

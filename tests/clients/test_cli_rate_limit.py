@@ -12,17 +12,17 @@ import pytest
 from boardgame.gateway.v1 import gateway_pb2
 
 from cli.client import DEFAULT_RETRY_AFTER_MS, RETRY_AFTER_KEY, Client, retry_after
-from gateway.limits import DEFAULT_LIMITS
+from live.settings import DEFAULT_RATE_LIMITS
 from services.common.status import error_info
 from tests.gateway.support import GatewayProcess
 
-READ_LIMIT = DEFAULT_LIMITS["read"]  # GetMe is a read
+READ_LIMIT = DEFAULT_RATE_LIMITS["read"]  # GetMe is a read
 
 
 @pytest.fixture
 def limited(gateway: GatewayProcess) -> Iterator[GatewayProcess]:
     """A gateway on the same Redis and rules services with the default rate limits."""
-    settings = replace(gateway.settings, rate_limits=dict(DEFAULT_LIMITS))
+    settings = replace(gateway.settings, rate_limits=dict(DEFAULT_RATE_LIMITS))
     with GatewayProcess(settings) as process:
         yield process
 

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 IMAGE = "boardgame-backend"
 # The packages whose processes the image runs, and so whose code reads the environment.
-PROCESS_PACKAGES = ("services", "gateway", "workers", "deploy")
+PROCESS_PACKAGES = ("services", "live", "gateway", "workers", "deploy")
 
 
 ENV_READ = re.compile(r"""(?:environ(?:\.get)?\s*[(\[]|getenv\s*\()\s*["']([A-Z][A-Z0-9_]*)["']""")

@@ -50,7 +50,7 @@ def test_final_stage_runs_as_a_numeric_non_root_user() -> None:
 
 def test_build_context_holds_every_package_a_command_runs() -> None:
     allowed = {line.lstrip("!").rstrip("/") for line in IGNORE if line.startswith("!")}
-    for package in ("services", "gateway", "workers", "protos"):
+    for package in ("services", "live", "gateway", "workers", "protos"):
         assert package in allowed
     for path in ("deploy/probe.py", "deploy/runtime_requirements.py", "requirements.lock", "pyproject.toml"):
         assert path in allowed

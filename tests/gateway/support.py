@@ -13,9 +13,9 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from grpc_health.v1 import health_pb2
 
 from deploy.throwaway import free_port, redis_server, rules_servers  # noqa: F401 (tests import them from here)
-from gateway.app import Dispatcher, Gateway
-from gateway.server import connect, create_server
-from gateway.settings import Settings
+from gateway.server import create_server
+from live.settings import Settings
+from live.table import Dispatcher, Table, connect
 
 
 class GatewayProcess:
@@ -27,7 +27,7 @@ class GatewayProcess:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.port = 0
-        self.app: Gateway | None = None
+        self.app: Table | None = None
 
     def run(self, coroutine):  # type: ignore[no-untyped-def]
         """Run a coroutine on the gateway's loop and wait for its result."""

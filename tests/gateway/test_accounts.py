@@ -14,7 +14,7 @@ import pytest
 import redis
 from boardgame.gateway.v1 import gateway_pb2
 
-from gateway import keys
+from live import keys
 from services.common import registry
 from tests.gateway._support_accounts import (
     RPC_TIMEOUT,

@@ -1,4 +1,4 @@
-"""The clock bookkeeping after each commit (`gateway.clocks.after_commit`), against a real Redis: what
+"""The clock bookkeeping after each commit (`live.clocks.after_commit`), against a real Redis: what
 it writes and queues, and that a committer's `Known` reads give the same result as reading again."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 
-from gateway import clocks, keys
-from gateway.store import STATUS_ACTIVE, GameStore, Meta
+from live import clocks, keys
+from live.store import STATUS_ACTIVE, GameStore, Meta
 from tests.titles import TITLE
 
 NOW = 1_000_000_000

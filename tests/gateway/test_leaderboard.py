@@ -7,7 +7,7 @@ import grpc
 import redis
 from boardgame.gateway.v1 import gateway_pb2
 
-from gateway import keys
+from live import keys
 from tests.gateway._support_accounts import RPC_TIMEOUT, guest, own_gateway, refused
 from tests.gateway.support import Client
 from tests.titles import TITLE

@@ -8,7 +8,7 @@ import pytest
 import redis
 from boardgame.gateway.v1 import gateway_pb2
 
-from gateway import keys
+from live import keys
 from services.common.server import create_server as create_rules_server
 from tests.gateway._support_accounts import RPC_TIMEOUT, guest, me, own_gateway, refused
 from tests.gateway.support import Client

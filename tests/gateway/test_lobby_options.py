@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from boardgame.gateway.v1 import gateway_pb2
 
-from gateway.games import build_config
+from live.games import build_config
 from services.common import registry
 from services.common.game import Game
 from services.common.servicer import info_to_proto

@@ -16,9 +16,9 @@ import redis
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf import any_pb2, message
 
-from gateway import keys, moves
-from gateway.games import start_game
-from gateway.store import GameStore
+from live import keys, moves
+from live.games import start_game
+from live.store import GameStore
 from services.common import registry
 from services.common.rng import Rng
 from services.common.status import error_info
@@ -350,7 +350,7 @@ def test_config_types_resolve_in_a_fresh_process() -> None:
     """A gateway process imports no game module, yet finds every title's Config type by name."""
     script = (
         "from boardgame.rules.v1 import rules_pb2\n"
-        "from gateway.games import build_config\n"
+        "from live.games import build_config\n"
         "import sys\n"
         "for name in sys.argv[1:]:\n"
         "    build_config(rules_pb2.GameInfo(name=name, config_type=f'boardgame.{name}.v1.Config'), [])\n"

@@ -14,7 +14,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from gateway import limits
-from gateway.settings import Settings
+from live.settings import DEFAULT_RATE_LIMITS, Settings, rate_limit_variable
 from services.common.status import error_info
 from tests.gateway._support_accounts import RPC_TIMEOUT, at_a_second_start, guest, me, own_gateway, refused
 from tests.titles import TITLE
@@ -94,16 +94,20 @@ def test_every_call_that_needs_a_token_has_a_rate_class() -> None:
     assert methods - SIGNED_OUT_CALLS == set(limits.CLASS_OF_METHOD)
 
 
+def test_every_class_with_a_default_limit_has_its_methods() -> None:
+    assert set(limits.METHODS_OF_CLASS) == set(DEFAULT_RATE_LIMITS)
+
+
 def test_each_class_limit_is_read_from_its_environment_variable() -> None:
     settings = Settings.from_env({"RATE_LIMIT_MOVE_PER_SECOND": "7", "MAX_PENDING_CALLS": "123"})
     assert settings.rate_limit("move") == 7 and settings.max_pending_calls == 123
-    assert settings.rate_limit("read") == limits.DEFAULT_LIMITS["read"]
+    assert settings.rate_limit("read") == DEFAULT_RATE_LIMITS["read"]
 
 
 def test_every_class_and_its_default_limit_is_documented() -> None:
     text = (ROOT / "docs/clients.md").read_text()
     for rate in limits.CLASSES:
-        row = re.search(rf"^\|[^\n]*`{limits.env_variable(rate.name)}`[^\n]*$", text, re.MULTILINE)
+        row = re.search(rf"^\|[^\n]*`{rate_limit_variable(rate.name)}`[^\n]*$", text, re.MULTILINE)
         assert row is not None, f"docs/clients.md has no row for {rate.name}"
         assert f"| {rate.per_second} |" in row.group(0), f"another default for {rate.name}"
         assert all(method in row.group(0) for method in rate.methods), rate.name
@@ -115,4 +119,4 @@ def test_the_proto_documents_the_limits() -> None:
     proto = (ROOT / "protos/boardgame/gateway/v1/gateway.proto").read_text()
     assert "RATE_LIMITED" in proto and "retry_after_ms" in proto and "google.rpc.RetryInfo" in proto
     for rate in limits.CLASSES:
-        assert limits.env_variable(rate.name) in proto, rate.name
+        assert rate_limit_variable(rate.name) in proto, rate.name

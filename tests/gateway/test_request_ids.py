@@ -11,7 +11,7 @@ import redis
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf import any_pb2
 
-from gateway import keys
+from live import keys
 from services.common.status import error_info
 from tests.gateway.support import Client, GatewayProcess
 from tests.gateway.test_play import new_game, signed_in

@@ -15,8 +15,8 @@ from google.protobuf import descriptor, message
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from gateway import keys
-from gateway.errors import GatewayError, not_found
+from live import keys
+from live.errors import GatewayError, not_found
 from services.common.status import error_info
 from tests.gateway.support import Client, GatewayProcess
 from tests.gateway.test_play import new_game, signed_in

@@ -17,9 +17,9 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from gateway import clocks, keys, moves
-from gateway.app import Background
-from gateway.games import start_game
+from live import clocks, keys, moves
+from live.games import start_game
+from live.table import Background
 from services.common import registry
 from services.common.rng import Rng
 from services.common.status import error_info

@@ -14,7 +14,7 @@ import redis
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf import any_pb2
 
-from gateway import keys
+from live import keys
 from services.common import registry
 from services.common.server import create_server as create_rules_server
 from tests.gateway.support import Client, GatewayProcess, gateway_settings, redis_server

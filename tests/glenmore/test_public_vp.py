@@ -12,8 +12,8 @@ from boardgame.glenmore.v1 import glenmore_pb2 as pb
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from gateway.errors import GatewayError
-from gateway.games import build_config
+from live.errors import GatewayError
+from live.games import build_config
 from services.common.errors import MalformedRequest
 from services.common.playout import random_playout
 from services.common.rng import Rng

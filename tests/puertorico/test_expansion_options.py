@@ -15,7 +15,7 @@ import pytest
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.puertorico.v1 import puertorico_pb2 as pb
 
-from gateway.games import build_config
+from live.games import build_config
 from services.common.errors import InvalidConfig, MalformedRequest
 from services.common.servicer import info_to_proto
 from services.puertorico import GAME, codec, engine

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from gateway.settings import Settings
+from live.settings import Settings
 from tests.gateway.support import GatewayProcess, gateway_settings, redis_server, rules_servers
 from tests.workers.support import worker
 from workers.settings import WorkerSettings

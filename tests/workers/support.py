@@ -14,9 +14,10 @@ from celery.beat import EmbeddedService
 from celery.contrib.testing.worker import start_worker
 
 from cli.app import STRENGTHS
-from gateway import auth, keys
-from gateway.games import start_game
-from gateway.settings import Settings
+from gateway import auth
+from live import keys
+from live.games import start_game
+from live.settings import Settings
 from tests.gateway.support import GatewayProcess
 from workers import runtime
 from workers.app import celery

@@ -7,7 +7,7 @@ import grpc
 import redis
 from boardgame.gateway.v1 import gateway_pb2
 
-from gateway import clocks, keys
+from live import clocks, keys
 from tests.gateway.support import Client, GatewayProcess
 from tests.titles import TITLE
 from tests.workers.support import bot_seat, finalized, new_game, wait_for

@@ -7,7 +7,7 @@ import pytest
 import redis
 from boardgame.gateway.v1 import gateway_pb2
 
-from gateway import keys
+from live import keys
 from services.common import registry
 from tests.gateway.support import Client, GatewayProcess
 from tests.workers.support import STRENGTHS, bot_seat, finalized, new_game, wait_for

@@ -13,8 +13,8 @@ import pytest
 import redis
 
 from deploy import throwaway
-from gateway import keys
-from gateway.settings import Settings
+from live import keys
+from live.settings import Settings
 from tests.gateway.support import GatewayProcess, gateway_settings, redis_server
 from tests.titles import TITLE
 from tests.workers.support import bot_seat, finalized, new_game, wait_for

@@ -11,9 +11,9 @@ import redis
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 
-from gateway import keys
-from gateway.app import NoDispatch
-from gateway.settings import Settings
+from live import keys
+from live.settings import Settings
+from live.table import NoDispatch
 from tests.gateway.support import GatewayProcess
 from tests.titles import TITLE
 from tests.workers.support import bot_seat, new_game

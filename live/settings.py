@@ -1,4 +1,4 @@
-"""Gateway configuration, read once from environment variables."""
+"""The configuration of the gateway and the workers, read once from environment variables."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gateway.limits import DEFAULT_LIMITS, env_variable
-
 DEFAULT_ADDRESS = "[::]:50050"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 # Calls gRPC core holds for the gateway before its event loop takes them: core's own default (1,000,
@@ -17,6 +15,21 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_MAX_PENDING_CALLS = 20_000
 CERT_REQS = {"required": ssl.CERT_REQUIRED, "optional": ssl.CERT_OPTIONAL, "none": ssl.CERT_NONE}
 TLS_FILES = {"ssl_ca_certs": "ca_file", "ssl_certfile": "cert_file", "ssl_keyfile": "key_file"}
+# Calls a signed-in player may make per second, per class of gateway call (`gateway.limits` says which
+# methods each class holds).
+DEFAULT_RATE_LIMITS: Mapping[str, int] = {
+    "read": 50,
+    "move": 50,
+    "watch": 10,
+    "lobby": 20,
+    "account": 5,
+    "replay": 2,
+}
+
+
+def rate_limit_variable(rate_class: str) -> str:
+    """The environment variable setting a class's limit, such as RATE_LIMIT_MOVE_PER_SECOND."""
+    return f"RATE_LIMIT_{rate_class.upper()}_PER_SECOND"
 
 
 @dataclass(frozen=True)
@@ -53,13 +66,14 @@ class RedisTls:
 
 @dataclass(frozen=True)
 class Settings:
-    """Every knob of the gateway; `from_env` documents the variable of each."""
+    """Every knob of the gateway and of the workers' connections; `from_env` documents the variable of
+    each."""
 
     address: str = DEFAULT_ADDRESS
     redis_url: str = DEFAULT_REDIS_URL
     rules_addresses: tuple[str, ...] = ()
     token_ttl_seconds: int = 30 * 24 * 3600
-    rate_limits: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_LIMITS))  # per class
+    rate_limits: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_RATE_LIMITS))  # per class
     max_pending_calls: int = DEFAULT_MAX_PENDING_CALLS
     redis_max_connections: int = 256
     redis_pool_timeout_seconds: float = 10.0
@@ -75,13 +89,13 @@ class Settings:
         return self.celery_broker_url or self.redis_url
 
     def rate_limit(self, rate_class: str) -> int:
-        """Calls of a class (gateway.limits.CLASSES) a player may make per second."""
-        return self.rate_limits.get(rate_class, DEFAULT_LIMITS[rate_class])
+        """Calls of a class (DEFAULT_RATE_LIMITS) a player may make per second."""
+        return self.rate_limits.get(rate_class, DEFAULT_RATE_LIMITS[rate_class])
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
         """Settings from GATEWAY_ADDRESS, REDIS_URL, RULES_ADDRESSES (comma-separated host:port),
-        TOKEN_TTL_SECONDS, RATE_LIMIT_<CLASS>_PER_SECOND (one per class of gateway.limits.CLASSES:
+        TOKEN_TTL_SECONDS, RATE_LIMIT_<CLASS>_PER_SECOND (one per class of DEFAULT_RATE_LIMITS:
         READ, MOVE, WATCH, LOBBY, ACCOUNT, REPLAY), MAX_PENDING_CALLS (calls gRPC core may hold
         before the gateway takes them; beyond it core refuses a growing share of new calls, and every
         one at twice as many), REDIS_MAX_CONNECTIONS and REDIS_POOL_TIMEOUT_SECONDS (how long a
@@ -93,7 +107,10 @@ class Settings:
             redis_url=environ.get("REDIS_URL", DEFAULT_REDIS_URL),
             rules_addresses=rules,
             token_ttl_seconds=int(environ.get("TOKEN_TTL_SECONDS", cls.token_ttl_seconds)),
-            rate_limits={name: int(environ.get(env_variable(name), n)) for name, n in DEFAULT_LIMITS.items()},
+            rate_limits={
+                name: int(environ.get(rate_limit_variable(name), n))
+                for name, n in DEFAULT_RATE_LIMITS.items()
+            },
             max_pending_calls=int(environ.get("MAX_PENDING_CALLS", DEFAULT_MAX_PENDING_CALLS)),
             redis_max_connections=int(environ.get("REDIS_MAX_CONNECTIONS", cls.redis_max_connections)),
             redis_pool_timeout_seconds=float(

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 
-from gateway import keys
-from gateway.store import STATUS_FINISHED, Meta, read_meta
+from live import keys
+from live.store import STATUS_FINISHED, Meta, read_meta
 
 KIND_CLOCK, KIND_BOT, KIND_WATCH = "clock", "bot", "watch"
 BOT_WATCHDOG_MS = 30_000

@@ -1,8 +1,9 @@
 """What follows a commit: Celery tasks queued by name (bot turns, scoring) and the game's turn clock.
 
-The gateway never imports the tasks: it sends them by name to the broker (CELERY_BROKER_URL, or the
-Redis of REDIS_URL), so it needs Celery's client only. Publishing is a blocking call, so it runs on a
-thread and never stalls the event loop. The clock bookkeeping is `gateway.clocks.after_commit`.
+The write path never imports the tasks: it sends them by name (`live.clocks`) to the broker
+(CELERY_BROKER_URL, or the Redis of REDIS_URL), so it needs Celery's client only, and the gateway never
+imports the workers. Publishing is a blocking call, so it runs on a thread and never stalls the event
+loop. The clock bookkeeping is `live.clocks.after_commit`.
 """
 
 from __future__ import annotations
@@ -13,9 +14,8 @@ from collections.abc import Sequence
 import redis.asyncio as aioredis
 from celery import Celery
 
-from gateway import clocks
-from gateway.app import Dispatcher
-from gateway.settings import Settings
+from live import clocks
+from live.settings import Settings
 
 
 class CeleryDispatch:
@@ -37,6 +37,6 @@ class CeleryDispatch:
         await clocks.after_commit(self.redis, self.queue, commit)
 
 
-def dispatcher_from_settings(settings: Settings, redis: aioredis.Redis) -> Dispatcher:
+def dispatcher_from_settings(settings: Settings, redis: aioredis.Redis) -> CeleryDispatch:
     """The dispatcher the settings ask for: Celery on the configured broker."""
     return CeleryDispatch(settings, redis)

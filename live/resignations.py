@@ -19,12 +19,12 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from gateway import clocks
-from gateway.app import Gateway
-from gateway.clocks import Commit, Known, entry_of
-from gateway.errors import GatewayError, not_found, precondition
-from gateway.moves import played_seats, read_snapshot, request_digest, reused, stale
-from gateway.store import STATUS_FINISHED, Meta
+from live import clocks
+from live.clocks import Commit, Known, entry_of
+from live.errors import GatewayError, not_found, precondition
+from live.moves import played_seats, read_snapshot, request_digest, reused, stale
+from live.store import STATUS_FINISHED, Meta
+from live.table import Table
 
 MAX_ATTEMPTS = 50  # a resignation retries while other commits overtake it
 RESIGNED = "resigned"
@@ -75,7 +75,7 @@ def _change(
 
 
 async def hand_over(
-    app: Gateway,
+    app: Table,
     game_id: str,
     seats: SeatsToHand,
     strength: gateway_pb2.BotStrength,

@@ -1,4 +1,5 @@
-"""The gateway's shared parts: settings, the Redis client, the rules services, and the dispatcher."""
+"""The live table: what the gateway and the workers share: settings, the Redis client, the rules services,
+and the dispatcher."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from typing import Protocol
 import redis.asyncio as aioredis
 from redis.commands.core import AsyncScript
 
-from gateway.clocks import Commit
-from gateway.rules import RulesDirectory
-from gateway.settings import Settings
-from gateway.store import GameStore
+from live.clocks import Commit
+from live.dispatch import dispatcher_from_settings
+from live.rules import RulesDirectory
+from live.settings import Settings
+from live.store import GameStore
 
 
 class Dispatcher(Protocol):
@@ -73,8 +75,9 @@ class Background:
 
 
 @dataclass
-class Gateway:
-    """What every gateway servicer shares."""
+class Table:
+    """What the gateway's servicers and the workers' tasks share: settings, Redis, the rules services, the
+    dispatcher and the write path's scripts."""
 
     settings: Settings
     redis: aioredis.Redis
@@ -88,7 +91,28 @@ class Gateway:
         return GameStore(self.redis, self.settings.event_history)
 
     def script(self, source: str) -> AsyncScript:
-        """A Lua script on the gateway's Redis, registered once."""
+        """A Lua script on the table's Redis, registered once."""
         if source not in self.scripts:
             self.scripts[source] = self.redis.register_script(source)
         return self.scripts[source]
+
+
+def redis_client(settings: Settings) -> aioredis.Redis:
+    """A Redis client of at most REDIS_MAX_CONNECTIONS connections, on which a command waits for a
+    free one (up to REDIS_POOL_TIMEOUT_SECONDS) rather than failing when all are busy, as redis-py's
+    own pool does past 100: a thousand games' watchers reading at once need more."""
+    pool = aioredis.BlockingConnectionPool.from_url(
+        settings.redis_url,
+        max_connections=settings.redis_max_connections,
+        timeout=settings.redis_pool_timeout_seconds,
+        **settings.redis_tls.options(settings.redis_url),
+    )
+    return aioredis.Redis.from_pool(pool)
+
+
+async def connect(settings: Settings) -> Table:
+    """The table of the settings: Redis, every configured rules service, and Celery's dispatch."""
+    redis = redis_client(settings)
+    rules = RulesDirectory(settings.rules_timeout_seconds)
+    await rules.connect(settings.rules_addresses)
+    return Table(settings, redis, rules, dispatcher_from_settings(settings, redis))

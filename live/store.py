@@ -23,8 +23,8 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from redis.asyncio.client import Pipeline
 
-from gateway import keys
-from gateway.replies import blob, text
+from live import keys
+from live.replies import blob, text
 
 META_FIELDS = ["record", "status", "clock", "lobby_id", "acting"]
 STATUS_ACTIVE = "active"
@@ -129,13 +129,18 @@ def _request(stored: bytes | str | None) -> Request | None:
 @dataclass(frozen=True)
 class Snapshot:
     """What a move needs, read at once: meta, what its request id names already (None: nothing),
-    state, version, and the game's clock hash (see `gateway.clocks`)."""
+    state, version, the game's clock hash (see `live.clocks`), and the request id it was read for."""
 
     meta: Meta
     request: Request | None
     state: bytes
     version: int
     clock: dict[bytes, bytes]
+    request_id: str = ""
+
+    def read_for(self, game_id: str, request_id: str) -> bool:
+        """Whether this is a snapshot of `game_id` read for `request_id`."""
+        return self.meta.record.game_id == game_id and self.request_id == request_id
 
 
 def _meta(fields: list[bytes | str | None]) -> Meta | None:
@@ -187,13 +192,14 @@ def queue_snapshot(pipe: Pipeline, game_id: str, request_id: str) -> None:
     pipe.hgetall(keys.game_clock(game_id))
 
 
-def snapshot_of(replies: list[Any]) -> Snapshot | None:
-    """The snapshot read by the commands `queue_snapshot` queued (their replies, in order)."""
+def snapshot_of(replies: list[Any], request_id: str) -> Snapshot | None:
+    """The snapshot read by the commands `queue_snapshot` queued for `request_id` (their replies, in
+    order)."""
     (state, version), fields, previous, clock = replies
     meta = _meta(fields)
     if meta is None:
         return None
-    return Snapshot(meta, _request(previous), blob(state or b""), int(version or 0), clock)
+    return Snapshot(meta, _request(previous), blob(state or b""), int(version or 0), clock, request_id)
 
 
 def _seats_text(seats: Iterable[int]) -> str:
@@ -267,7 +273,7 @@ class GameStore:
     ) -> CommitResult:
         """The write path (see the module docstring); atomic. `state` None keeps the state and logs no
         action (a change of hands, which passes the new `record`). `clock_entry` (name/value pairs) is
-        the game's new clock entry (see `gateway.clocks`), written with the new version; empty: the
+        the game's new clock entry (see `live.clocks`), written with the new version; empty: the
         stored entry stands. `request_digest` (REQUEST_DIGEST_BYTES) is stored with the request id."""
         kept = rules_pb2.ApplyActionResponse(
             events=change.events, acting_seats=change.acting_seats, game_over=change.game_over

@@ -1,6 +1,7 @@
-"""Every Redis key the gateway uses. Keys of a game carry the hash tag {game_id}, so a game lives in
-one Redis Cluster slot and the write path's Lua script touches a single slot. Likewise the keys that
-sign a player in (record, sessions, rate counters) carry {player_id}, so authentication is one script."""
+"""Every Redis key the gateway and the workers use. Keys of a game carry the hash tag {game_id}, so a
+game lives in one Redis Cluster slot and the write path's Lua script touches a single slot. Likewise the
+keys that sign a player in (record, sessions, rate counters) carry {player_id}, so the gateway's
+authentication is one script."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def game_events(game_id: str) -> str:
 
 def game_requests(game_id: str) -> str:
     """Hash: request_id -> the 16-byte digest of the request it named, then the version that request
-    produced (idempotency; see `gateway.store`)."""
+    produced (idempotency; see `live.store`)."""
     return f"game:{{{game_id}}}:requests"
 
 
@@ -89,7 +90,8 @@ def api_key(key_hash: str) -> str:
 
 
 def rate(player_id: str, rate_class: str, second: int) -> str:
-    """Counter with expiry: the player's calls of one rate class (gateway.limits) in one second."""
+    """Counter with expiry: the player's calls of one rate class (`live.settings.DEFAULT_RATE_LIMITS`) in
+    one second."""
     return f"rate:{{{player_id}}}:{rate_class}:{second}"
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import grpc
 from boardgame.rules.v1 import rules_pb2, rules_pb2_grpc
 
-from gateway.errors import GatewayError, not_found, unavailable
+from live.errors import GatewayError, not_found, unavailable
 
 log = logging.getLogger(__name__)
 

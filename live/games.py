@@ -17,12 +17,12 @@ from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2, descriptor, message, symbol_database
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from gateway import keys
-from gateway.app import Gateway
-from gateway.clocks import Commit
-from gateway.errors import invalid
-from gateway.replies import text
-from gateway.store import Meta
+from live import keys
+from live.clocks import Commit
+from live.errors import invalid
+from live.replies import text
+from live.store import Meta
+from live.table import Table
 from services.common.servicer import pack
 
 SEED_BYTES = 32
@@ -87,7 +87,7 @@ def build_config(info: rules_pb2.GameInfo, options: list[gateway_pb2.GameOptionV
 
 
 def validate_options(
-    app: Gateway, title: str, seat_count: int, options: list[gateway_pb2.GameOptionValue]
+    app: Table, title: str, seat_count: int, options: list[gateway_pb2.GameOptionValue]
 ) -> any_pb2.Any:
     """The title's packed Config of the options; raises unless the title exists, the seat count suits
     it and the options are valid."""
@@ -108,7 +108,7 @@ def now() -> Timestamp:
 
 
 async def start_game(
-    app: Gateway,
+    app: Table,
     *,
     title: str,
     player_count: int,
@@ -141,7 +141,7 @@ async def start_game(
     return game_id
 
 
-async def full_record(app: Gateway, meta: Meta) -> tuple[gateway_pb2.GameRecord, int]:
+async def full_record(app: Table, meta: Meta) -> tuple[gateway_pb2.GameRecord, int]:
     """A finished game's whole record (seed, finish time, action log and final scores) and the version
     it ended at."""
     game_id = meta.record.game_id

@@ -11,19 +11,19 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import grpc
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
+from redis.asyncio.client import Pipeline
 
-from gateway import auth, clocks, metrics
-from gateway.app import Gateway
-from gateway.auth import Credentials
-from gateway.clocks import Commit, Known, entry_of
-from gateway.errors import GatewayError, echoed, invalid, not_found, permission_denied, precondition
-from gateway.games import now
-from gateway.store import (
+from live import clocks, metrics
+from live.clocks import Commit, Known, entry_of
+from live.errors import GatewayError, echoed, invalid, not_found, permission_denied, precondition
+from live.games import now
+from live.store import (
     REQUEST_DIGEST_BYTES,
     STATUS_FINISHED,
     GameStore,
@@ -32,6 +32,19 @@ from gateway.store import (
     queue_snapshot,
     snapshot_of,
 )
+from live.table import Table
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who asks for a move, when a client does: `who` (the player id the request's digest names), and
+    the check of the caller by the process serving it, made in the game read's round trip: `queue`
+    queues the check's commands on the read's pipeline, and `check` raises its refusal from their
+    replies (in order) before anything else is done. The write path knows nothing of the check."""
+
+    who: str
+    queue: Callable[[Pipeline], None]
+    check: Callable[[list[Any]], object]
 
 
 @dataclass(frozen=True)
@@ -134,41 +147,44 @@ async def load_meta(store: GameStore, game_id: str) -> Meta:
     return meta
 
 
-async def read_snapshot(
-    app: Gateway, game_id: str, request_id: str, caller: Credentials | None = None
-) -> Snapshot:
-    """The game's snapshot (see `gateway.store.queue_snapshot`) in one round trip with the check of
+async def read_snapshot(app: Table, game_id: str, request_id: str, caller: Caller | None = None) -> Snapshot:
+    """The game's snapshot (see `live.store.queue_snapshot`) in one round trip with the check of
     `caller`, whose failure is raised first; NOT_FOUND for an unknown game."""
     async with app.redis.pipeline(transaction=False) as pipe:
         if caller is not None:
-            auth.queue_check(caller, pipe)
+            caller.queue(pipe)
+        checks = len(pipe)
         queue_snapshot(pipe, game_id, request_id)
         replies = await pipe.execute()
     if caller is not None:
-        auth.principal(app, caller, replies.pop(0))
-    snapshot = snapshot_of(replies)
+        caller.check(replies[:checks])
+    snapshot = snapshot_of(replies[checks:], request_id)
     if snapshot is None:
         raise not_found("game", game_id)
     return snapshot
 
 
 async def play(
-    app: Gateway,
+    app: Table,
     game_id: str,
     seat: int | SeatChooser,
     action: any_pb2.Any,
     expected_version: int,
     request_id: str,
-    caller: Credentials | None = None,
+    caller: Caller | None = None,
+    snapshot: Snapshot | None = None,
 ) -> Played:
     """Apply a seat's action at `expected_version` through the write path.
 
     `seat` is a seat, or a chooser (see `seat_of`) called with the game's meta and acting seats.
-    `caller` (a client's credentials) is checked in the same round trip as the read, and its failure
-    is raised before anything else.
+    `caller` (a client) is checked in the same round trip as the read, and its failure is raised
+    before anything else. `snapshot`, the game as the mover read it just before (`read_snapshot` for
+    this request id; a bot decides on it), is not read again: the commit's compare-and-set still
+    refuses the move if the game moved on since. A caller's move always reads, to check the caller.
     """
     store = app.store
-    snapshot = await read_snapshot(app, game_id, request_id, caller)
+    if snapshot is None or caller is not None or not snapshot.read_for(game_id, request_id):
+        snapshot = await read_snapshot(app, game_id, request_id, caller)
     meta = snapshot.meta
     state = any_pb2.Any.FromString(snapshot.state)
     if callable(seat):
@@ -176,7 +192,7 @@ async def play(
     title = app.rules.get(meta.record.title)
     if action.type_url and action.TypeName() != title.info.action_type:
         raise invalid("WRONG_ACTION_TYPE", f"expected a {title.info.action_type}, got {action.type_url!r}")
-    digest = request_digest(caller.player_id if caller is not None else str(seat), expected_version, action)
+    digest = request_digest(caller.who if caller is not None else str(seat), expected_version, action)
     if request_id and snapshot.request is not None:
         if not snapshot.request.names(digest):
             raise reused(request_id)
