@@ -548,7 +548,18 @@ def view_to_proto(state: State, seat: int | None) -> pb.View:
     of the seats whose VP it may not see."""
     if seat is not None:
         check_seat(state, seat)
-    view = pb.View(table=_table_to_proto(state))
+    return _view(state, seat, _table_to_proto(state))
+
+
+def views_to_proto(state: State, state_message: pb.State | None = None) -> list[pb.View]:
+    """Every seat's view, then the spectator's, sharing one conversion of the table (the table of
+    `state_message`, the caller's `state_to_proto(state)`, when it is given)."""
+    table = state_message.table if state_message is not None else _table_to_proto(state)
+    return [_view(state, seat, table) for seat in [*range(state.n), None]]
+
+
+def _view(state: State, seat: int | None, table: pb.Table) -> pb.View:
+    view = pb.View(table=table)
     for s, player in enumerate(view.table.players):
         if not vp_visible(state, seat, s):
             player.vp = 0

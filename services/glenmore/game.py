@@ -95,6 +95,7 @@ GLEN_MORE: Game[State, Action, Config] = modular_game(
     engine=engine,
     labels=labels,
     codec=codec,
+    views_to_proto=codec.views_to_proto,
     scores=final_scores,
     disturb_hidden=disturb_hidden,
     determinize=bot.determinize,
