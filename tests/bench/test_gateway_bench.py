@@ -10,8 +10,9 @@ import time
 import grpc
 
 from bench import gateway
+from deploy.throwaway import redis_server, rules_servers
 from tests.clients.proxy import Proxy
-from tests.gateway.support import GatewayProcess, gateway_settings, redis_server, rules_servers
+from tests.gateway.support import GatewayProcess, gateway_settings
 
 CUT_EVERY_SECONDS = 0.7
 GAME_SECONDS = 120.0

@@ -12,9 +12,10 @@ import uuid
 from dataclasses import replace
 from pathlib import Path
 
+from deploy.throwaway import free_port, redis_server
 from tests.clients.conftest import Bg
 from tests.deploy import facts
-from tests.gateway.support import GatewayProcess, free_port, redis_server
+from tests.gateway.support import GatewayProcess
 
 
 def test_bg_registers_an_account_and_signs_it_in_again(bg: Bg, tmp_path: Path) -> None:

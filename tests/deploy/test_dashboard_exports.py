@@ -22,10 +22,9 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from prometheus_client.parser import text_string_to_metric_families
 
 from deploy.probe import serving
-from deploy.throwaway import start_worker_process, stop_worker_process
+from deploy.throwaway import free_port, redis_server, start_worker_process, stop_worker_process
 from services.common import registry
 from tests.gateway.patience import patient_channel
-from tests.gateway.support import free_port, redis_server
 from tests.titles import TITLE
 
 ROOT = Path(__file__).resolve().parents[2]

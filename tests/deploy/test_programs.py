@@ -16,7 +16,7 @@ import pytest
 import redis
 
 from deploy import programs
-from tests.gateway.support import redis_server
+from deploy.throwaway import redis_server
 
 ROOT = Path(__file__).resolve().parents[2]
 LEFT_OUT = {"redis-server", "apt-get"}

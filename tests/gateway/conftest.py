@@ -7,8 +7,9 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
+from deploy.throwaway import redis_server, rules_servers
 from tests.gateway.patience import patient_channel
-from tests.gateway.support import Client, GatewayProcess, gateway_settings, redis_server, rules_servers
+from tests.gateway.support import Client, GatewayProcess, gateway_settings
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,6 @@
-"""Real parts for gateway tests: a redis-server on a free port and the rules services (from
-deploy.throwaway, shared with the benchmarks), a gateway server running in its own event loop on a
-thread, and sync client stubs."""
+"""Real parts for gateway tests: a gateway server running in its own event loop on a thread, and sync
+client stubs (the redis-server and rules services come from deploy.throwaway, shared with the
+benchmarks)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import grpc
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from grpc_health.v1 import health_pb2
 
-from deploy.throwaway import free_port, redis_server, rules_servers  # noqa: F401 (tests import them from here)
 from gateway.server import create_server
 from live.settings import Settings
 from live.table import Dispatcher, Table, connect

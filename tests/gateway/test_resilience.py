@@ -14,10 +14,11 @@ import redis
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf import any_pb2
 
+from deploy.throwaway import redis_server
 from live import keys
 from services.common import registry
 from services.common.server import create_server as create_rules_server
-from tests.gateway.support import Client, GatewayProcess, gateway_settings, redis_server
+from tests.gateway.support import Client, GatewayProcess, gateway_settings
 from tests.gateway.test_play import new_game, signed_in
 
 TITLE = sorted(registry.games())[0]

@@ -7,8 +7,9 @@ from collections.abc import Iterator
 import pytest
 import redis
 
+from deploy.throwaway import redis_server, rules_servers
 from live.settings import Settings
-from tests.gateway.support import GatewayProcess, gateway_settings, redis_server, rules_servers
+from tests.gateway.support import GatewayProcess, gateway_settings
 from tests.workers.support import worker
 from workers.settings import WorkerSettings
 

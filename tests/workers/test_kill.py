@@ -13,9 +13,10 @@ import pytest
 import redis
 
 from deploy import throwaway
+from deploy.throwaway import redis_server
 from live import keys
 from live.settings import Settings
-from tests.gateway.support import GatewayProcess, gateway_settings, redis_server
+from tests.gateway.support import GatewayProcess, gateway_settings
 from tests.titles import TITLE
 from tests.workers.support import bot_seat, finalized, new_game, wait_for
 from workers import scoring

@@ -16,9 +16,9 @@ import redis
 import yaml
 
 from deploy import programs
-from deploy.throwaway import start_worker_process, stop_worker_process
+from deploy.throwaway import redis_server, start_worker_process, stop_worker_process
 from live.settings import RedisTls
-from tests.gateway.support import Client, GatewayProcess, gateway_settings, redis_server
+from tests.gateway.support import Client, GatewayProcess, gateway_settings
 from tests.titles import TITLE
 from tests.workers.support import bot_seat, finalized, new_game, wait_for
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from celery import Celery
 
-from tests.gateway.support import free_port, redis_server
+from deploy.throwaway import free_port, redis_server
 from tests.workers.support import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
