@@ -12,6 +12,7 @@ from typing import Any
 import grpc
 from boardgame.rules.v1 import rules_pb2, rules_pb2_grpc
 
+from live import balancing
 from live.errors import GatewayError, not_found, unavailable
 
 log = logging.getLogger(__name__)
@@ -64,15 +65,24 @@ class RulesDirectory:
         self.titles: dict[str, Title] = {}
 
     async def connect(self, addresses: tuple[str, ...]) -> None:
-        """Ask every address for its GameInfo; a service that does not answer is retried on first use."""
+        """Ask every address for its GameInfo, then dial one channel per title over all the addresses
+        that serve it (`live.balancing`): a title may be listed several times, one address per
+        replica, or once as dns:///NAME:PORT for a name that resolves to every replica."""
+        infos: dict[str, rules_pb2.GameInfo] = {}
+        served: dict[str, list[str]] = {}
         for address in addresses:
-            channel = grpc.aio.insecure_channel(address)
+            async with grpc.aio.insecure_channel(address) as probe:
+                response = await rules_pb2_grpc.RulesServiceStub(probe).GetGameInfo(
+                    rules_pb2.GetGameInfoRequest(), timeout=self.timeout, wait_for_ready=True
+                )
+            infos[response.info.name] = response.info
+            served.setdefault(response.info.name, []).append(address)
+        for name, title_addresses in served.items():
+            target = balancing.target(name, title_addresses)
+            channel = grpc.aio.insecure_channel(target, options=balancing.CHANNEL_OPTIONS)
             stub = rules_pb2_grpc.RulesServiceStub(channel)
-            response = await stub.GetGameInfo(
-                rules_pb2.GetGameInfoRequest(), timeout=self.timeout, wait_for_ready=True
-            )
-            self.titles[response.info.name] = Title(response.info, stub, channel, self.timeout)
-            log.info("rules service found", extra={"title": response.info.name, "address": address})
+            self.titles[name] = Title(infos[name], stub, channel, self.timeout)
+            log.info("rules service found", extra={"title": name, "target": target})
 
     def get(self, name: str) -> Title:
         """The title called `name`; NOT_FOUND if no rules service plays it."""

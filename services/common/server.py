@@ -19,7 +19,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from concurrent import futures
 from types import FrameType
 
@@ -48,13 +48,15 @@ def create_server(
     max_workers: int = DEFAULT_MAX_WORKERS,
     state_cache: int = DEFAULT_STATE_CACHE,
     health_servicer: health.HealthServicer | None = None,
+    interceptors: Sequence[grpc.ServerInterceptor] = (),
 ) -> tuple[grpc.Server, int]:
     """A server (not started) for `game` bound to `address`, and the port it bound ("…:0": any free port).
 
-    `state_cache` is how many decoded states the servicer keeps (0: none)."""
+    `state_cache` is how many decoded states the servicer keeps (0: none); `interceptors` run before
+    the metrics one."""
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="rules"),
-        interceptors=[MetricsInterceptor()],
+        interceptors=[*interceptors, MetricsInterceptor()],
         # Without this, a second server on a busy port would start and silently share it.
         options=[("grpc.so_reuseport", 0)],
     )
