@@ -57,8 +57,8 @@ def declared(field: FieldDescriptor) -> Rule | None:
     )
 
 
-def declarations(root: Descriptor) -> Iterator[Rule]:
-    """Every declaration on the fields of `root` and of the message types it reaches, each once."""
+def message_types(root: Descriptor) -> Iterator[Descriptor]:
+    """`root` and every message type its fields reach, each once."""
     seen: set[str] = set()
     pending = [root]
     while pending:
@@ -66,12 +66,17 @@ def declarations(root: Descriptor) -> Iterator[Rule]:
         if current.full_name in seen:
             continue
         seen.add(current.full_name)
+        yield current
+        pending.extend(field.message_type for field in current.fields if field.message_type is not None)
+
+
+def declarations(root: Descriptor) -> Iterator[Rule]:
+    """Every declaration on the fields of `root` and of the message types it reaches, each once."""
+    for current in message_types(root):
         for field in current.fields:
             rule = declared(field)
             if rule is not None:
                 yield rule
-            if field.message_type is not None:
-                pending.append(field.message_type)
 
 
 @dataclass(frozen=True)

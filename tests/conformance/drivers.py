@@ -431,21 +431,6 @@ def run_trace(
     return Trace(player_count, seed, initial, tuple(steps))
 
 
-def message_types(descriptor: Any) -> Iterator[Descriptor]:
-    """`descriptor` and every message type its fields reach, each once."""
-    seen: set[str] = set()
-    pending = [descriptor]
-    while pending:
-        current = pending.pop()
-        if current.full_name in seen:
-            continue
-        seen.add(current.full_name)
-        yield current
-        for field in current.fields:
-            if field.message_type is not None:
-                pending.append(field.message_type)
-
-
 def enum_mutations(message: Message) -> Iterator[tuple[str, Message]]:
     """Copies of `message`, each with one set enum value replaced by a number its enum does not define.
 

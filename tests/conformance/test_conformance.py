@@ -22,7 +22,7 @@ from services.common.errors import GameOver, IllegalAction, MalformedRequest, No
 from services.common.game import Game
 from services.common.playout import random_playout, replay
 from services.common.rng import Rng
-from services.common.visibility import bool_options, config_in
+from services.common.visibility import bool_options, config_in, message_types
 from tests.conformance.drivers import (
     RNG_STATE_TYPE,
     SAMPLES,
@@ -40,7 +40,6 @@ from tests.conformance.drivers import (
     config_with,
     enum_mutations,
     info_message,
-    message_types,
     option_value,
     pack,
     rng_paths,

@@ -30,13 +30,14 @@ from services.common.visibility import (
     declarations,
     declared,
     governing,
+    message_types,
     owned_per_element,
     seers,
     sees,
 )
 from tests.conformance.changes import changes
 from tests.conformance.conftest import all_cases
-from tests.conformance.drivers import RNG_STATE_TYPE, Case, InProcessDriver, Pool, message_types, serialize
+from tests.conformance.drivers import RNG_STATE_TYPE, Case, InProcessDriver, Pool, serialize
 from tests.conformance.visibility import Coverage, check_views, leaking, seen_differences
 
 ViewFunction = Callable[[Any, int | None], Message]
