@@ -100,6 +100,14 @@ def _reconnect_delay(failures: int) -> float:
     return min(RECONNECT_MAX_SECONDS, RECONNECT_FIRST_SECONDS * 2**failures)
 
 
+async def _submit(games, game_id: str, action, version: int, metadata: Auth, out=None):  # type: ignore[no-untyped-def]
+    """Submit `action` at `version` under a fresh request id, patiently (see `_patiently`)."""
+    request = gateway_pb2.SubmitActionRequest(
+        game_id=game_id, action=action, expected_version=version, request_id=uuid.uuid4().hex
+    )
+    return await _patiently(games.SubmitAction, request, metadata, out)
+
+
 async def _patiently(call, request, metadata: Auth, out: dict[str, list[float]] | None = None):  # type: ignore[no-untyped-def]
     """The reply of a unary call, sent again after the delay a RATE_LIMITED refusal asks for (each
     refusal counted in out["limited"]) or, a few times, after a lost connection (UNAVAILABLE; a move
@@ -257,17 +265,7 @@ async def _play(channel: grpc.aio.Channel, table: Table, seed: int, run: Run) ->
             played = view.version
             now = time.perf_counter()
             sent[view.version + 1] = now
-            await _patiently(
-                games.SubmitAction,
-                gateway_pb2.SubmitActionRequest(
-                    game_id=game_id,
-                    action=choice.action,
-                    expected_version=view.version,
-                    request_id=uuid.uuid4().hex,
-                ),
-                players[seat],
-                out,
-            )
+            await _submit(games, game_id, choice.action, view.version, players[seat], out)
             if start <= now <= until:
                 out["moves"].append(1)
     finally:
@@ -361,16 +359,7 @@ def _finished_game_bytes(channel_address: str, redis_url: str) -> tuple[int, int
                 actor = players[view.acting_seats[0]]
                 mine = (await _patiently(games.GetGame, request, actor)).game
                 choice = mine.legal_actions[rng.below(len(mine.legal_actions))]
-                await _patiently(
-                    games.SubmitAction,
-                    gateway_pb2.SubmitActionRequest(
-                        game_id=game_id,
-                        action=choice.action,
-                        expected_version=mine.version,
-                        request_id=uuid.uuid4().hex,
-                    ),
-                    actor,
-                )
+                await _submit(games, game_id, choice.action, mine.version, actor)
 
     game_id = asyncio.run(play())
     client = redis.Redis.from_url(redis_url)
