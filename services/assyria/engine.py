@@ -1,0 +1,73 @@
+"""The engine's public API: legal actions, playing an action in place, and the pure `apply`.
+
+Every step of a turn is a (legal, play) pair of the module that owns it (STEPS); a step's play that
+finishes it hands over to the expansion sequence. Decisions with a single legal action are taken by
+themselves and their events reported like any other; chance (sowing, reveals) happens inside the
+decision that causes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from services.assyria import expansion, farming, feeding, huts, phase_actions, setup, wells
+from services.assyria.actions import Action
+from services.assyria.state import (
+    ACTIONS,
+    DRAFT,
+    FEED,
+    GAME_OVER,
+    HARVEST,
+    PLACE_HUTS,
+    START_SPACE,
+    WELLS,
+    State,
+)
+from services.common.decisions import DecisionLoop
+
+Legal = Callable[[State], list[Action]]
+Play = Callable[[State, Action, list], None]  # type: ignore[type-arg]
+
+
+def _play_place(state: State, action: Action, events: list) -> None:  # type: ignore[type-arg]
+    if huts.play(state, action, events):
+        expansion.after_placing(state, events)
+
+
+def _play_feed(state: State, action: Action, events: list) -> None:  # type: ignore[type-arg]
+    if feeding.play(state, action, events):
+        expansion.after_feeding(state, events)
+
+
+def _play_wells(state: State, action: Action, events: list) -> None:  # type: ignore[type-arg]
+    if wells.play(state, action, events):
+        expansion.after_wells(state, events)
+
+
+STEPS: dict[int, tuple[Legal, Play]] = {
+    START_SPACE: (setup.legal_start_space, setup.play_start_space),
+    DRAFT: (setup.legal_draft, setup.play_draft),
+    HARVEST: (farming.legal_harvest, farming.play_harvest),
+    PLACE_HUTS: (huts.legal, _play_place),
+    FEED: (feeding.legal, _play_feed),
+    WELLS: (wells.legal, _play_wells),
+    ACTIONS: (phase_actions.legal, phase_actions.play),
+}
+
+
+def _legal(state: State) -> list[Action]:
+    return STEPS[state.step][0](state)
+
+
+def _take(state: State, action: Action, events: list) -> None:  # type: ignore[type-arg]
+    STEPS[state.step][1](state, action, events)
+
+
+LOOP: DecisionLoop[State, Action] = DecisionLoop(GAME_OVER, _legal, _take)
+legal_now = LOOP.legal_now
+check_seat = LOOP.check_seat
+legal_actions = LOOP.legal_actions
+acting_seats = LOOP.acting_seats
+settle = LOOP.settle
+play = LOOP.play
+apply = LOOP.apply

@@ -1,0 +1,49 @@
+"""Phase 2a, new huts (§4, rulings 2, 3, 15, 16): each on an empty usable hex next to one of the
+player's own huts or ziggurats, huts placed earlier in the step included; new huts are unfed."""
+
+from __future__ import annotations
+
+from services.assyria import actions as act
+from services.assyria import events as ev
+from services.assyria.board import BOARDS
+from services.assyria.data import HUTS_MANDATORY
+from services.assyria.state import NOBODY, State
+
+
+def open_hexes(state: State, seat: int) -> list[int]:
+    """The empty hexes next to the seat's pieces, ascending."""
+    neighbours = BOARDS[state.n].neighbours
+    huts, ziggurats = state.hut_seats, state.ziggurat_seats
+    found: set[int] = set()
+    for h in BOARDS[state.n].hexes:
+        if huts[h] == seat or ziggurats[h] == seat:
+            for m in neighbours[h]:
+                if huts[m] == NOBODY and ziggurats[m] == NOBODY:
+                    found.add(m)
+    return sorted(found)
+
+
+def can_place(state: State) -> bool:
+    """Whether the acting seat still has a hut to place and a hex to place it on."""
+    return state.huts_to_place > 0 and bool(open_hexes(state, state.actor))
+
+
+def legal(state: State) -> list[act.Action]:
+    """A hut on each open hex (and, if placements were optional, stopping: OP-9)."""
+    actions = [act.Action(act.PLACE_HUT, h) for h in open_hexes(state, state.actor)]
+    if not HUTS_MANDATORY:
+        actions.append(act.STOP_PLACING_ACTION)
+    return actions
+
+
+def play(state: State, action: act.Action, events: list) -> bool:  # type: ignore[type-arg]
+    """Place a hut (or stop); True when the placements are over."""
+    if action.kind == act.STOP_PLACING:
+        state.huts_to_place = 0
+        return True
+    state.hut_seats[action.a] = state.actor
+    state.fed[action.a] = False
+    state.players[state.actor].huts -= 1
+    state.huts_to_place -= 1
+    events.append(ev.HutPlaced(state.actor, action.a))
+    return not can_place(state)
