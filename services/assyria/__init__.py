@@ -1,2 +1,5 @@
-"""Assyria rules (in progress): so far only its static data, checked on load (`data`). Not a
-registered game yet."""
+"""Assyria rules: a pure engine over native data, its codec, and its gRPC service."""
+
+from services.assyria.game import ASSYRIA as GAME
+
+__all__ = ["GAME"]

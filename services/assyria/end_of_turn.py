@@ -36,9 +36,8 @@ def end_turn(state: State, events: list) -> None:  # type: ignore[type-arg]
             return
         state.reign += 1
         reveal(state, events)
-        state.assur_cards = [state.expansion_card]
-        if SETUP[state.n].bonus_card and state.reign in BONUS_CARD_REIGNS:
-            state.assur_cards.append(BONUS_CARD)
+        bonus = SETUP[state.n].bonus_card and state.reign in BONUS_CARD_REIGNS
+        state.assur_cards = [BONUS_CARD, state.expansion_card] if bonus else [state.expansion_card]
         state.fed = [False] * HEX_COUNT  # §5 V
     else:
         reveal(state, events)

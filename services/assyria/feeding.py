@@ -87,8 +87,8 @@ def play(state: State, action: act.Action, events: list) -> bool:  # type: ignor
     if not unfed:
         _close(state)
         return True
-    if state.feeding_symbols and not _feedable(state.feeding_food, unfed):
-        _close(state)  # nothing left that this card could feed
+    if not state.feeding_symbols or not _feedable(state.feeding_food, unfed):
+        _close(state)  # the card is used up, or nothing is left that it could feed
     return False
 
 

@@ -165,14 +165,14 @@ def test_ruling_11_offerings_multiply_ziggurats_not_pieces() -> None:
 
 
 def test_ruling_12_the_bonus_card_counts_in_assur_only() -> None:
-    for n, row in ((4, [2, 4]), (3, [2])):
+    for n, row in ((4, [4, 2]), (3, [2])):
         state = table(n, reign=1, turn=2)
         state.expansion_deck = [3, 2]
         end_of_turn.end_turn(state, [])
         assert (state.reign, state.turn, state.expansion_card) == (2, 3, 2)
         assert state.assur_cards == row
     state = expanding(table(4, reign=2, turn=3), 0)
-    state.assur_cards = [2, 4]
+    state.assur_cards = [4, 2]
     state.expansion_card = 2
     ziggurat(state, 0, 1, 0)
     events: list = []  # type: ignore[type-arg]
