@@ -1,8 +1,6 @@
 """Assyria's static facts as data: the hex map, the reduced boards, start spaces and well sites, the
 card decks, costs, the Assur and dignitary tables, and the named DEFAULT of every open point.
 
-This is the first step of the game and nothing else reads it yet; the engine will come later.
-
 Sources (keys of the Assyria rules specification): BGA-A (the BoardGameArena implementation: map,
 cards, costs, scoring; the only machine-readable map), BGA-DOC (its game help), ASY-RB (the Ystari /
 Rio Grande rulebook), REV (reviews) and S001 (a Chinese rules summary with the Assur example). The
@@ -352,7 +350,7 @@ END_PLOW_VP = 1
 END_CAMELS_PER_VP = 2
 
 # Open points (§10): each DEFAULT. Lower-case options of §10 become upper-case constants here; the
-# engine's Config will take them as the options' defaults.
+# engine's Config (state.Config) takes them as the options' defaults.
 # OP-1 is FOOD_CARDS, OP-2 FOOD_CARD_COST and WILD_CARD_COST, OP-3 EXPANSION_CARDS, OP-4 BOARDS and
 # START_SPACES (MAP, at the end, is derived from them), OP-7 DIGNITARY_SPACES (all above).
 ASSUR_2P_RULE = True  # OP-5: with 2 players 2nd place scores 0 in reign 1, the lowest card in reigns 2-3
