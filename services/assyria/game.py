@@ -72,20 +72,20 @@ GAME_INFO = GameInfo(
     options=(
         OptionInfo(
             "fed_status_lasts",
-            "OP-23: how long a fed hut stays fed: until the end of the turn (every hut needs food every"
+            "How long a fed hut stays fed: until the end of the turn (every hut needs food every"
             " turn) or until the Flood",
             ("turn", "reign"),
             "turn",
         ),
         _bool_option(
             "assur_2p_rule",
-            "OP-5: with 2 players, 2nd place in Assur scores 0 in reign 1 and only the lowest card after",
+            "With 2 players, 2nd place in Assur scores 0 in reign 1 and only the lowest card after",
             DEFAULTS.assur_2p_rule,
         ),
-        _bool_option("start_plow", "OP-18: each player starts with a plow card", DEFAULTS.start_plow),
+        _bool_option("start_plow", "Each player starts with a plow card", DEFAULTS.start_plow),
         OptionInfo(
             "unused_plows",
-            "OP-18: the plow cards no player starts with form the plow stack, or are removed",
+            "The plow cards no player starts with form the plow stack, or are removed",
             ("stack", "removed"),
             "stack",
         ),
