@@ -12,15 +12,14 @@ from services.assyria.state import NOBODY, State
 
 def open_hexes(state: State, seat: int) -> list[int]:
     """The empty hexes next to the seat's pieces, ascending."""
-    neighbours = BOARDS[state.n].neighbours
+    board = BOARDS[state.n]
+    neighbours = board.neighbours
     huts, ziggurats = state.hut_seats, state.ziggurat_seats
     found: set[int] = set()
-    for h in BOARDS[state.n].hexes:
+    for h in board.hexes:
         if huts[h] == seat or ziggurats[h] == seat:
-            for m in neighbours[h]:
-                if huts[m] == NOBODY and ziggurats[m] == NOBODY:
-                    found.add(m)
-    return sorted(found)
+            found.update(neighbours[h])
+    return sorted([m for m in found if huts[m] == NOBODY and ziggurats[m] == NOBODY])
 
 
 def can_place(state: State) -> bool:
@@ -46,4 +45,10 @@ def play(state: State, action: act.Action, events: list) -> bool:  # type: ignor
     state.players[state.actor].huts -= 1
     state.huts_to_place -= 1
     events.append(ev.HutPlaced(state.actor, action.a))
-    return not can_place(state)
+    if not state.huts_to_place:
+        return True
+    legal_next = legal(state)
+    if not legal_next or legal_next[0].kind != act.PLACE_HUT:
+        return True
+    state.legal = legal_next  # the decision loop's memo: computed once, not again for the next step
+    return False
