@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from services.assyria import expansion, farming, feeding, huts, phase_actions, setup, wells
+from services.assyria import data, expansion, farming, feeding, huts, phase_actions, setup, wells
 from services.assyria.actions import Action
 from services.assyria.state import (
     ACTIONS,
@@ -24,6 +24,20 @@ from services.assyria.state import (
     State,
 )
 from services.common.decisions import DecisionLoop
+
+# Open points implemented only at their DEFAULT (the rules name no other reading to implement): a
+# change to one of these constants must come with the engine's change, so it is refused here.
+ONLY_DEFAULTS = {
+    "FOOD_HAND_LIMIT": None,  # OP-11
+    "SHARED_VICTORY": True,  # OP-13
+    "WELL_ZIGGURAT_CHECK": "site_hexes",  # OP-14
+    "MIDDLE_PLOWS_IN_TURN_ORDER": True,  # OP-16
+    "ASSUR_TIE_BEST_HUT": True,  # OP-20
+    "EXPANSION_MODE": "per_player",  # OP-21
+}
+_changed = sorted(name for name, value in ONLY_DEFAULTS.items() if getattr(data, name) != value)
+if _changed:
+    raise ImportError(f"Assyria's engine implements only the DEFAULT of {', '.join(_changed)}")
 
 Legal = Callable[[State], list[Action]]
 Play = Callable[[State, Action, list], None]  # type: ignore[type-arg]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from services.assyria import events as ev
 from services.assyria import turns
 from services.assyria.cards import CARD_SYMBOLS, NO_CARD, WILD_CARD
-from services.assyria.data import RESHUFFLE_FOOD_DISCARDS, SETUP
+from services.assyria.data import RESHUFFLE_FOOD_DISCARDS, SETUP, SOWING_ROW_BY_ROW
 from services.assyria.state import HARVEST, NOBODY, State
 
 
@@ -35,10 +35,15 @@ def sorted_row(cards: list[int]) -> list[int]:
 
 
 def sow(state: State, events: list) -> None:  # type: ignore[type-arg]
-    """Deal row 1 completely, then row 2 (OP-22), sort both, and start the harvest in turn order."""
+    """Deal row 1 completely, then row 2 (OP-22: SOWING_ROW_BY_ROW), sort both, and start the harvest
+    in turn order."""
     size = SETUP[state.n].sowing_row_cards
-    row_1 = [draw(state, events) for _ in range(size)]
-    row_2 = [draw(state, events) for _ in range(size)]
+    if SOWING_ROW_BY_ROW:
+        row_1 = [draw(state, events) for _ in range(size)]
+        row_2 = [draw(state, events) for _ in range(size)]
+    else:  # one card to each row in turn
+        dealt = [draw(state, events) for _ in range(2 * size)]
+        row_1, row_2 = dealt[0::2], dealt[1::2]
     state.sowing_row_1 = sorted_row(row_1)
     state.sowing_row_2 = sorted_row(row_2)
     state.column_seats = [NOBODY] * size
