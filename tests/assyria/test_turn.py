@@ -4,8 +4,12 @@ column discarded (OP-10), the deck reshuffled (OP-12), and whole random games en
 
 from __future__ import annotations
 
+import importlib
+
+import pytest
+
 from services.assyria import actions as act
-from services.assyria import engine, farming, phase_actions, setup, sowing, ziggurats
+from services.assyria import data, engine, farming, phase_actions, setup, sowing, ziggurats
 from services.assyria import events as ev
 from services.assyria.cards import FOOD_DECK_CARDS, NO_CARD, card_of
 from services.assyria.data import HUTS_PER_COLOUR, PLOW_CARDS, Food
@@ -131,3 +135,21 @@ def test_random_games_end_after_eight_turns_with_every_piece_accounted_for() -> 
             assert sum(isinstance(e, ev.FloodCame) for e in events) == 3
             cards = [c for p in state.players for c in p.hand] + state.food_deck + state.food_discard
             assert sorted(cards) == sorted(FOOD_DECK_CARDS)
+
+
+def test_the_deal_alternates_rows_when_not_row_by_row(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    state = table(2)
+    drawn = [card_of(Food.SALT, 1), card_of(Food.DATES, 2), card_of(Food.SALT, 2)] * 2
+    state.food_deck = drawn[::-1]
+    monkeypatch.setattr(sowing, "SOWING_ROW_BY_ROW", False)
+    sowing.sow(state, [])
+    assert state.sowing_row_1 == [card_of(Food.SALT, 1), card_of(Food.SALT, 2), card_of(Food.DATES, 2)]
+    assert state.sowing_row_2 == [card_of(Food.SALT, 1), card_of(Food.DATES, 2), card_of(Food.SALT, 2)]
+
+
+def test_the_engine_refuses_an_open_point_it_implements_only_at_its_default(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(data, "EXPANSION_MODE", "per_step")
+    with pytest.raises(ImportError, match="EXPANSION_MODE"):
+        importlib.reload(engine)
+    monkeypatch.undo()
+    importlib.reload(engine)
