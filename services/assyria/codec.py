@@ -217,6 +217,7 @@ def _check_turn(state: State) -> None:
     bonus = 1 if SETUP[n].bonus_card and state.reign > 1 else 0
     check_state(len(state.assur_cards) == state.turn - first + 1 + bonus, "the reign's Assur row")
     check_state(state.expansion_card == state.assur_cards[-1], "the current expansion card")
+    check_state(all(card in EXPANSION_CARDS for card in state.assur_cards), "an Assur card of no value")
     check_state((state.huts_to_place > 0) == (step == PLACE_HUTS), "huts to place")
     check_state(0 <= state.feeding_food <= Food.WILD and 0 <= state.feeding_symbols <= 3, "feeding")
     check_state((state.feeding_food > 0) == (state.feeding_symbols > 0), "feeding card")
