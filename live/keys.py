@@ -128,6 +128,12 @@ def game_result(game_id: str) -> str:
     return f"game:{{{game_id}}}:result"
 
 
+def game_archived(game_id: str) -> str:
+    """String: the title of a game archived in PostgreSQL (`live.archive`); the one key of the game
+    left once its other keys have expired."""
+    return f"game:{{{game_id}}}:archived"
+
+
 def player_games(player_id: str) -> str:
     """Sorted set: a player's finished game ids by finish time (ms since the epoch)."""
     return f"history:player:{player_id}"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
@@ -25,6 +25,9 @@ from redis.asyncio.client import Pipeline
 
 from live import keys
 from live.replies import blob, text
+
+if TYPE_CHECKING:
+    from live.archive import Archive, ArchivedGame
 
 META_FIELDS = ["record", "status", "clock", "lobby_id", "acting"]
 STATUS_ACTIVE = "active"
@@ -143,7 +146,8 @@ class Snapshot:
         return self.meta.record.game_id == game_id and self.request_id == request_id
 
 
-def _meta(fields: list[bytes | str | None]) -> Meta | None:
+def meta_of(fields: list[bytes | str | None]) -> Meta | None:
+    """The Meta of a game's META_FIELDS values (None: the game has no meta)."""
     if fields[0] is None:
         return None
     record, status, clock, lobby_id, acting = (blob(field or b"") for field in fields)
@@ -175,7 +179,7 @@ def published_change(change: rules_pb2.ApplyActionResponse) -> bytes:
 
 async def read_meta(redis: aioredis.Redis, game_id: str) -> Meta | None:
     """A game's fixed facts, or None for an unknown game."""
-    return _meta(await redis.hmget(keys.game_meta(game_id), META_FIELDS))
+    return meta_of(await redis.hmget(keys.game_meta(game_id), META_FIELDS))
 
 
 def queue_snapshot(pipe: Pipeline, game_id: str, request_id: str) -> None:
@@ -196,7 +200,7 @@ def snapshot_of(replies: list[Any], request_id: str) -> Snapshot | None:
     """The snapshot read by the commands `queue_snapshot` queued for `request_id` (their replies, in
     order)."""
     (state, version), fields, previous, clock = replies
-    meta = _meta(fields)
+    meta = meta_of(fields)
     if meta is None:
         return None
     return Snapshot(meta, _request(previous), blob(state or b""), int(version or 0), clock, request_id)
@@ -207,11 +211,13 @@ def _seats_text(seats: Iterable[int]) -> str:
 
 
 class GameStore:
-    """Reads and writes of games; `commit` is the only way a game's state changes."""
+    """Reads and writes of games; `commit` is the only way a game's state changes. With an `archive`,
+    the reads of a game whose keys have left Redis come from there (`live.archive`)."""
 
-    def __init__(self, redis: aioredis.Redis, event_history: int) -> None:
+    def __init__(self, redis: aioredis.Redis, event_history: int, archive: Archive | None = None) -> None:
         self.redis = redis
         self.event_history = event_history
+        self.archive = archive
         self._commit = redis.register_script(COMMIT_SCRIPT)
 
     async def create(
@@ -243,17 +249,37 @@ class GameStore:
             await pipe.execute()
         await self.redis.sadd(keys.live_games(record.title), game_id)
 
+    async def archived(self, game_id: str) -> ArchivedGame | None:
+        """The game as archived, if it is and its keys have left Redis; None: Redis has it (or nobody)."""
+        if self.archive is None:
+            return None
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.exists(keys.game_meta(game_id))
+            pipe.exists(keys.game_archived(game_id))
+            there, indexed = await pipe.execute()
+        if there or not indexed:
+            return None
+        return await self.archive.game(game_id)
+
     async def meta(self, game_id: str) -> Meta | None:
         """The game's fixed facts, or None for an unknown game."""
-        return await read_meta(self.redis, game_id)
+        meta = await read_meta(self.redis, game_id)
+        if meta is None and (gone := await self.archived(game_id)) is not None:
+            return gone.meta
+        return meta
 
     async def seed(self, game_id: str) -> bytes:
         """The game's seed (only ever shown once the game is over)."""
-        return blob(await self.redis.hget(keys.game_meta(game_id), "seed") or b"")
+        seed = await self.redis.hget(keys.game_meta(game_id), "seed")
+        if seed is None and (gone := await self.archived(game_id)) is not None:
+            return gone.record.seed
+        return blob(seed or b"")
 
     async def state(self, game_id: str) -> tuple[bytes, int]:
         """The serialized state (a packed Any) and its version."""
         state, version = await self.redis.mget(keys.game_state(game_id), keys.game_version(game_id))
+        if version is None and (gone := await self.archived(game_id)) is not None:
+            return gone.state, gone.version
         return blob(state or b""), int(version or 0)
 
     async def commit(
@@ -325,6 +351,8 @@ class GameStore:
     async def log(self, game_id: str) -> list[tuple[int, int, bytes]]:
         """The whole action log: (version, seat, serialized Action)."""
         entries = cast(StreamEntries, await self.redis.xrange(keys.game_log(game_id)))
+        if not entries and (gone := await self.archived(game_id)) is not None:
+            return [(logged.version, logged.seat, logged.action.value) for logged in gone.record.actions]
         return [
             (_version_of(entry_id), int(fields[b"s"]), blob(fields[b"a"]))
             for entry_id, fields in entries or ()

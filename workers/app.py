@@ -26,6 +26,7 @@ SWEEP_SECONDS = 1.0
 # `live.clocks`, so that the gateway sends them without naming the workers.
 SWEEP_CLOCKS = "workers.sweep_clocks"
 PLAY_GAME = "workers.play_game"
+ARCHIVE_GAME = "workers.archive_game"  # queued by `finalize` when DATABASE_URL names an archive
 ROUTINE_TASKS = (SWEEP_CLOCKS,)  # run by beat every SWEEP_SECONDS
 TASK_LOGGERS = ("celery.beat", "celery.worker.strategy", "celery.app.trace")  # sent, received, finished
 
