@@ -20,16 +20,18 @@ import asyncio
 import json
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
-import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 
 from live import keys, postgres
 from live.errors import unavailable
 from live.replies import blob, text
-from live.store import FINISHED_TTL_SECONDS, STATUS_FINISHED, Meta, meta_of
+from live.store import FINISHED_TTL_SECONDS, STATUS_FINISHED, Meta, meta_of, read_meta
+
+if TYPE_CHECKING:
+    from live.table import Table
 
 RECENT_SECONDS = FINISHED_TTL_SECONDS  # how long an archived game's keys stay in Redis
 CACHED_GAMES = 256  # archived games kept in memory per process (they never change)
@@ -167,25 +169,29 @@ class Archive:
             self._conn = None
 
 
-async def archive(redis: aioredis.Redis, store: Archive, game_id: str) -> bool:
-    """Archive a scored game (see the module docstring); False if it is not scored yet or already
-    archived."""
-    if await redis.exists(keys.game_archived(game_id)):
+async def archive(app: Table, game_id: str) -> bool:
+    """Archive a scored game (see the module docstring); False if it is not scored yet, already
+    archived, or there is no archive."""
+    from live.games import full_record  # live.games needs the table, which needs this module
+
+    redis, store = app.redis, app.archive
+    if store is None or await redis.exists(keys.game_archived(game_id)):
         return False
     result: dict[bytes, bytes] = await redis.hgetall(keys.game_result(game_id))  # type: ignore[assignment]
-    if not result:
+    meta = await read_meta(redis, game_id)
+    if not result or meta is None:
         return False
+    record, version = await full_record(app, meta)
     fields = await redis.hmget(keys.game_meta(game_id), list(META_HASH_FIELDS))
     state = await redis.get(keys.game_state(game_id))
-    record = gateway_pb2.GameRecord.FromString(result[b"record"])
     meta_record, clock, lobby_id, acting, finished_at = (blob(field or b"") for field in fields)
     ranks = {int(seat): rank for seat, rank in json.loads(result[b"ranks"]).items()}
     await store.save(
         game_id,
         record.title,
-        int(result[b"version"]),
+        version,
         {
-            "record": result[b"record"],
+            "record": record.SerializeToString(),
             "state": blob(state or b""),
             "meta_record": meta_record,
             "clock": clock,

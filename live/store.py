@@ -2,10 +2,10 @@
 
 The write path checks the expected version (and the request id, for idempotency), stores the new
 state, appends the action to the game's log (stream entry id `<version>-1`), keeps the change in a
-capped stream for watchers that resume, records the request id, writes the game's new clock entry
-(so that whoever sees the version finds its deadline), marks the game finished when it is, and
-publishes the change with every seat's view of it — all in one atomic script on one Cluster slot
-(every key has {game_id}).
+capped stream for watchers that resume, records the request id for as long as its change is kept,
+writes the game's new clock entry (so that whoever sees the version finds its deadline), marks the
+game finished when it is, and publishes the change with every seat's view of it — all in one atomic
+script on one Cluster slot (every key has {game_id}).
 
 A change of hands (a resignation, a forfeit) is a commit too: it keeps the state and logs no action,
 rewrites the record's seats, and is published without views (`changes_hands`), so that two of them
@@ -44,6 +44,10 @@ REQUEST_DIGEST_BYTES = 16
 # A request id is stored with the digest of the request it named (REQUEST_DIGEST_BYTES, then the
 # version it produced), so a retry of that request gets its result and another request under the same
 # id is refused. A value with no digest (stored before digests were) counts as the same request.
+# The request ids are those of the kept changes only (8: the last `event_history` commits): the change
+# keeps its request id (field r), and a change leaving the capped stream takes its id out of the hash.
+# Past that window a retry is a new request, refused as stale: the game has moved on since the version
+# it expected, so it is never applied twice.
 COMMIT_SCRIPT = """
 local current = tonumber(redis.call('GET', KEYS[2]))
 if current == nil then return {'missing', ''} end
@@ -63,7 +67,20 @@ if ARGV[2] ~= '' then
   redis.call('SET', KEYS[1], ARGV[2])
   redis.call('XADD', KEYS[3], id, 's', ARGV[3], 'a', ARGV[4])
 end
-redis.call('XADD', KEYS[5], 'MAXLEN', ARGV[8], id, 'c', ARGV[6])
+local leaving = redis.call('XLEN', KEYS[5]) - tonumber(ARGV[8]) + 1
+if leaving > 0 then
+  for _, entry in ipairs(redis.call('XRANGE', KEYS[5], '-', '+', 'COUNT', leaving)) do
+    local fields = entry[2]
+    for i = 1, #fields, 2 do
+      if fields[i] == 'r' then redis.call('HDEL', KEYS[4], fields[i + 1]) end
+    end
+  end
+end
+if ARGV[5] ~= '' then
+  redis.call('XADD', KEYS[5], 'MAXLEN', ARGV[8], id, 'c', ARGV[6], 'r', ARGV[5])
+else
+  redis.call('XADD', KEYS[5], 'MAXLEN', ARGV[8], id, 'c', ARGV[6])
+end
 redis.call('HSET', KEYS[6], 'acting', ARGV[13])
 if ARGV[15] ~= '' then redis.call('HSET', KEYS[6], 'record', ARGV[15]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[14] .. version) end

@@ -34,10 +34,7 @@ def finalize(game_id: str) -> bool:
 @celery.task(name=ARCHIVE_GAME)
 def archive_game(game_id: str) -> bool:
     """Copy a scored game to PostgreSQL and let its Redis keys expire (`live.archive`); idempotent."""
-    app = runtime.current().app
-    if app.archive is None:
-        return False
-    archived = runtime.run(archive.archive(app.redis, app.archive, game_id))
+    archived = runtime.run(archive.archive(runtime.current().app, game_id))
     if archived:
         metrics.GAMES_ARCHIVED.inc()
     return archived

@@ -7,12 +7,13 @@ import uuid
 
 from boardgame.gateway.v1 import gateway_pb2
 
+from live.settings import Settings
 from services.common.rng import Rng
 from tests.gateway.support import Client, GatewayProcess
 from tests.gateway.test_play import new_game, signed_in
 from tests.titles import TITLE
 
-MOVES = 60
+MOVES = Settings().event_history - 1  # every change since the start is kept (with the setup's)
 
 
 def _play(clients: list[Client], game_id: str, count: int, rng: Rng) -> int:
@@ -59,6 +60,24 @@ def test_a_watch_from_the_start_opens_with_the_current_view_then_the_history(
     live = next(stream)
     stream.cancel()
     assert live.HasField("game") and live.game.version == version + 1, "then live changes with views"
+
+
+def test_a_watch_from_before_the_kept_changes_gets_the_view_and_a_resync_then_what_is_kept(
+    gateway: GatewayProcess, new_client
+) -> None:  # type: ignore[no-untyped-def]
+    clients = signed_in(new_client, 3)
+    game_id = new_game(gateway, TITLE, clients)
+    window = gateway.settings.event_history
+    version = _play(clients, game_id, window + 5, Rng(8))
+    stream = clients[1].games.WatchGame(
+        gateway_pb2.WatchGameRequest(game_id=game_id, from_version=0), metadata=clients[1].auth, timeout=30
+    )
+    opening = next(stream)
+    assert opening.game.version == version and opening.resync, "the changes before the window are gone"
+    history = [next(stream) for _ in range(window)]
+    stream.cancel()
+    shown = {e.version for m in history for e in m.events}
+    assert shown <= set(range(version - window + 1, version + 1)) and version in shown
 
 
 def test_a_watch_from_the_view_held_gets_no_history(gateway: GatewayProcess, new_client) -> None:  # type: ignore[no-untyped-def]

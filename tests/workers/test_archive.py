@@ -109,13 +109,13 @@ def test_archiving_again_or_after_a_crash_between_its_steps_inserts_once(
     game_id = played(gateway, redis_client, title)
     app = gateway.app
     assert app is not None and app.archive is not None
-    assert gateway.run(archive.archive(app.redis, app.archive, game_id)) is False  # already done
+    assert gateway.run(archive.archive(app, game_id)) is False  # already done
 
     # A crash after the rows went in but before the index entry: the next run finishes the job.
     redis_client.delete(keys.game_archived(game_id))
     for key in game_keys(game_id):
         redis_client.persist(key)
-    assert gateway.run(archive.archive(app.redis, app.archive, game_id)) is True
+    assert gateway.run(archive.archive(app, game_id)) is True
     kept = [key for key in game_keys(game_id) if redis_client.exists(key)]
     assert kept and all(0 < redis_client.ttl(key) <= RECENT_SECONDS for key in kept)
     with psycopg.connect(database_url) as conn:
@@ -131,7 +131,7 @@ def test_archiving_again_or_after_a_crash_between_its_steps_inserts_once(
 def test_a_game_not_scored_yet_is_not_archived(gateway: GatewayProcess, redis_client: redis.Redis) -> None:
     app = gateway.app
     assert app is not None and app.archive is not None
-    assert gateway.run(archive.archive(app.redis, app.archive, "0" * 32)) is False
+    assert gateway.run(archive.archive(app, "0" * 32)) is False
     assert not redis_client.exists(keys.game_archived("0" * 32))
 
 
