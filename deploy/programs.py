@@ -24,9 +24,9 @@ OFF_PATH = {"postgres": "/usr/lib/postgresql/15/bin"}  # where a package puts a 
 
 
 def found(program: str) -> str | None:
-    """The path of `program` on PATH, else where its package puts it off PATH; None if neither."""
-    return shutil.which(program) or (
-        shutil.which(program, path=OFF_PATH[program]) if program in OFF_PATH else None
+    """The path of `program` where its package puts it off PATH, else on PATH; None if neither."""
+    return (shutil.which(program, path=OFF_PATH[program]) if program in OFF_PATH else None) or shutil.which(
+        program
     )
 
 
