@@ -47,10 +47,14 @@ class GameBytes:
     state_and_log: int
 
 
+def every_key(game_id: str) -> list[str]:
+    """Every key a game may have."""
+    return [*archive.game_keys(game_id), keys.game_archived(game_id)]
+
+
 def game_bytes(client: redis.Redis, game_id: str) -> int:
     """MEMORY USAGE summed over every key of the game."""
-    every = [*archive.game_keys(game_id), keys.game_archived(game_id)]
-    return sum(client.memory_usage(key, samples=0) or 0 for key in every)
+    return sum(client.memory_usage(key, samples=0) or 0 for key in every_key(game_id))
 
 
 async def _random_move(app: Table, game_id: str, rng: Rng) -> bool:

@@ -29,7 +29,8 @@ def game_log(game_id: str) -> str:
 
 
 def game_events(game_id: str) -> str:
-    """Stream, capped: the events of recent versions, for watchers that resume."""
+    """List, capped: the changes of the last versions with their request ids (`live.store`), for
+    watchers that resume and retried requests."""
     return f"game:{{{game_id}}}:events"
 
 

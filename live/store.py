@@ -22,6 +22,7 @@ import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from redis.asyncio.client import Pipeline
+from redis.exceptions import ResponseError
 
 from live import keys
 from live.replies import blob, text
@@ -44,8 +45,10 @@ REQUEST_DIGEST_BYTES = 16
 # A request id is stored with the digest of the request it named (REQUEST_DIGEST_BYTES, then the
 # version it produced), so a retry of that request gets its result and another request under the same
 # id is refused. A value with no digest (stored before digests were) counts as the same request.
-# The request ids are those of the kept changes only (8: the last `event_history` commits): the change
-# keeps its request id (field r), and a change leaving the capped stream takes its id out of the hash.
+# The request ids are those of the kept changes only (8: the last `event_history` commits): each kept
+# change is `<version>:<length of its request id>:<request id><change>` in a capped list (a list, not
+# a stream: a trimmed stream keeps deleted entries in its nodes), and a change leaving it takes its
+# request id out of the hash. (A stream left from before is dropped at the next commit.)
 # Past that window a retry is a new request, refused as stale: the game has moved on since the version
 # it expected, so it is never applied twice.
 COMMIT_SCRIPT = """
@@ -67,20 +70,19 @@ if ARGV[2] ~= '' then
   redis.call('SET', KEYS[1], ARGV[2])
   redis.call('XADD', KEYS[3], id, 's', ARGV[3], 'a', ARGV[4])
 end
-local leaving = redis.call('XLEN', KEYS[5]) - tonumber(ARGV[8]) + 1
+if redis.call('TYPE', KEYS[5]).ok ~= 'list' then redis.call('DEL', KEYS[5]) end
+local length = redis.call('LLEN', KEYS[5])
+local leaving = length - tonumber(ARGV[8]) + 1
 if leaving > 0 then
-  for _, entry in ipairs(redis.call('XRANGE', KEYS[5], '-', '+', 'COUNT', leaving)) do
-    local fields = entry[2]
-    for i = 1, #fields, 2 do
-      if fields[i] == 'r' then redis.call('HDEL', KEYS[4], fields[i + 1]) end
+  for _, entry in ipairs(redis.call('LRANGE', KEYS[5], 0, leaving - 1)) do
+    local size, start = string.match(entry, '^%d+:(%d+):()')
+    if size and tonumber(size) > 0 then
+      redis.call('HDEL', KEYS[4], string.sub(entry, start, start + tonumber(size) - 1))
     end
   end
+  redis.call('LTRIM', KEYS[5], leaving, -1)
 end
-if ARGV[5] ~= '' then
-  redis.call('XADD', KEYS[5], 'MAXLEN', ARGV[8], id, 'c', ARGV[6], 'r', ARGV[5])
-else
-  redis.call('XADD', KEYS[5], 'MAXLEN', ARGV[8], id, 'c', ARGV[6])
-end
+redis.call('RPUSH', KEYS[5], version .. ':' .. #ARGV[5] .. ':' .. ARGV[5] .. ARGV[6])
 redis.call('HSET', KEYS[6], 'acting', ARGV[13])
 if ARGV[15] ~= '' then redis.call('HSET', KEYS[6], 'record', ARGV[15]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[14] .. version) end
@@ -96,6 +98,19 @@ return {'ok', tostring(version)}
 
 
 StreamEntries = list[tuple[bytes, dict[bytes, bytes]]]
+
+
+def kept_entry(version: int, request_id: str, change: bytes) -> bytes:
+    """A kept change as the list of kept changes holds it (see COMMIT_SCRIPT)."""
+    rid = request_id.encode()
+    return b"%d:%d:%s%s" % (version, len(rid), rid, change)
+
+
+def read_kept(entry: bytes) -> tuple[int, str, bytes]:
+    """The version, request id and serialized change of a kept entry."""
+    version, size, rest = entry.split(b":", 2)
+    length = int(size)
+    return int(version), rest[:length].decode(), rest[length:]
 
 
 def _version_of(entry_id: bytes | str) -> int:
@@ -262,7 +277,7 @@ class GameStore:
             )
             pipe.set(keys.game_state(game_id), state)
             pipe.set(keys.game_version(game_id), 0)
-            pipe.xadd(keys.game_events(game_id), {"c": setup.SerializeToString()}, id="0-1")
+            pipe.rpush(keys.game_events(game_id), kept_entry(0, "", setup.SerializeToString()))
             await pipe.execute()
         await self.redis.sadd(keys.live_games(record.title), game_id)
 
@@ -357,13 +372,16 @@ class GameStore:
         self, game_id: str, version: int
     ) -> list[tuple[int, rules_pb2.ApplyActionResponse]]:
         """The kept changes after `version`, oldest first (without states)."""
-        entries = cast(
-            StreamEntries, await self.redis.xrange(keys.game_events(game_id), min=f"{version + 1}-0")
-        )
-        return [
-            (_version_of(entry_id), rules_pb2.ApplyActionResponse.FromString(blob(fields[b"c"])))
-            for entry_id, fields in entries or ()
-        ]
+        try:
+            entries = cast(list[bytes], await self.redis.lrange(keys.game_events(game_id), 0, -1))
+        except ResponseError:  # a stream kept from before: the next commit replaces it
+            return []
+        changes = []
+        for entry in entries:
+            changed, _, change = read_kept(entry)
+            if changed > version:
+                changes.append((changed, rules_pb2.ApplyActionResponse.FromString(change)))
+        return changes
 
     async def log(self, game_id: str) -> list[tuple[int, int, bytes]]:
         """The whole action log: (version, seat, serialized Action)."""

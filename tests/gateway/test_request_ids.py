@@ -119,7 +119,7 @@ def test_request_ids_are_kept_as_long_as_their_change_and_a_later_retry_is_stale
     assert _submit(actor, game_id, first, 0, "early").version == 1, "a retry within the window is answered"
     store = redis.Redis.from_url(redis_url)
     _play_on(clients, game_id, 1, "past")
-    assert store.hlen(keys.game_requests(game_id)) == window == store.xlen(keys.game_events(game_id))
+    assert store.hlen(keys.game_requests(game_id)) == window == store.llen(keys.game_events(game_id))
     assert not store.hexists(keys.game_requests(game_id), "early")
     version = int(store.get(keys.game_version(game_id)))
     with pytest.raises(grpc.RpcError) as caught:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import uuid
 
+import redis
 from boardgame.gateway.v1 import gateway_pb2
 
+from live import keys
 from live.settings import Settings
 from services.common.rng import Rng
 from tests.gateway.support import Client, GatewayProcess
@@ -94,3 +96,23 @@ def test_a_watch_from_the_view_held_gets_no_history(gateway: GatewayProcess, new
     live = next(stream)
     stream.cancel()
     assert live.game.version == version + 1 and all(e.version == version + 1 for e in live.events)
+
+
+def test_a_game_whose_changes_were_kept_in_a_stream_before_plays_on_and_keeps_them_in_a_list(
+    gateway: GatewayProcess, new_client, redis_url: str
+) -> None:  # type: ignore[no-untyped-def]
+    clients = signed_in(new_client, 3)
+    game_id = new_game(gateway, TITLE, clients)
+    version = _play(clients, game_id, 3, Rng(9))
+    store = redis.Redis.from_url(redis_url)
+    store.delete(keys.game_events(game_id))
+    store.xadd(keys.game_events(game_id), {"c": b""}, id=f"{version}-1")  # as kept before
+    stream = clients[1].games.WatchGame(
+        gateway_pb2.WatchGameRequest(game_id=game_id, from_version=version - 1),
+        metadata=clients[1].auth,
+        timeout=30,
+    )
+    assert next(stream).resync, "the old stream is not read"
+    stream.cancel()
+    assert _play(clients, game_id, 2, Rng(10)) == version + 2
+    assert store.type(keys.game_events(game_id)) == b"list" and store.llen(keys.game_events(game_id)) == 2
