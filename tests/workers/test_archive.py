@@ -78,10 +78,20 @@ def test_an_archived_game_is_read_the_same_once_its_keys_left_redis(
         assert before[2].consistent  # type: ignore[attr-defined]
 
         record = before[1].record  # type: ignore[attr-defined]
-        with pytest.raises(grpc.RpcError) as refused:
-            client.games.Resign(gateway_pb2.ResignRequest(game_id=game_id), metadata=client.auth)
-        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-        assert "game is over" in (refused.value.details() or "")
+        watch = gateway_pb2.WatchGameRequest(game_id=game_id, from_version=0)
+        watched = list(client.games.WatchGame(watch, metadata=client.auth, timeout=30))
+        assert [(w.game, w.resync) for w in watched] == [(before[0].game, True)]  # type: ignore[attr-defined]
+        move = gateway_pb2.SubmitActionRequest(
+            game_id=game_id, action=record.actions[-1].action, expected_version=0, request_id="late"
+        )
+        for call, request in (
+            (client.games.Resign, gateway_pb2.ResignRequest(game_id=game_id)),
+            (client.games.SubmitAction, move),
+        ):
+            with pytest.raises(grpc.RpcError) as refused:
+                call(request, metadata=client.auth)
+            assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+            assert "game is over" in (refused.value.details() or "")
         with pytest.raises(grpc.RpcError) as unknown:
             client.games.GetGame(gateway_pb2.GetGameRequest(game_id="f" * 32), metadata=client.auth)
         assert unknown.value.code() == grpc.StatusCode.NOT_FOUND
