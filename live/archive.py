@@ -8,6 +8,10 @@ times: the rows are inserted once (ON CONFLICT DO NOTHING, in one transaction), 
 written after them, and the game's keys get their expiry only then. A crash anywhere leaves either
 nothing done or a game that is in PostgreSQL and still whole in Redis, which the next run finishes.
 
+A game whose archival task was lost (the broker down as scoring queued it) is found by `unarchived`,
+which the workers' beat runs every minute: scored over a minute and less than a week ago, and no
+index entry.
+
 The windows: a finished game's keys live on for RECENT_SECONDS after it is archived (its request ids
 and its kept changes already expire RECENT_SECONDS after the last move, `live.store`), so a retried
 move gets its first result and a watcher resumes from the kept changes while the game is recent;
@@ -34,6 +38,11 @@ if TYPE_CHECKING:
     from live.table import Table
 
 RECENT_SECONDS = FINISHED_TTL_SECONDS  # how long an archived game's keys stay in Redis
+# The sweep for archivals whose task was lost: games finished between these many ms ago, at most
+# SWEEP_LIMIT per title and sweep.
+SWEEP_SETTLE_MS = 60_000
+SWEEP_LOOKBACK_MS = 7 * 24 * 3600 * 1000
+SWEEP_LIMIT = 500
 CACHED_GAMES = 256  # archived games kept in memory per process (they never change)
 META_HASH_FIELDS = ("record", "clock", "lobby_id", "acting", "finished_at")
 
@@ -209,3 +218,26 @@ async def archive(app: Table, game_id: str) -> bool:
             pipe.expire(key, RECENT_SECONDS, nx=True)
         await pipe.execute()
     return True
+
+
+async def unarchived(app: Table, now_ms: int) -> list[str]:
+    """Games scored SWEEP_SETTLE_MS to SWEEP_LOOKBACK_MS ago that have no index entry (their archival
+    was lost); none without an archive."""
+    if app.archive is None:
+        return []
+    found: list[str] = []
+    for title in sorted(app.rules.titles):
+        listed: list[bytes] = await app.redis.zrangebyscore(  # type: ignore[assignment]
+            keys.title_games(title),
+            now_ms - SWEEP_LOOKBACK_MS,
+            now_ms - SWEEP_SETTLE_MS,
+            start=0,
+            num=SWEEP_LIMIT,
+        )
+        ids = [text(game_id) for game_id in listed]
+        async with app.redis.pipeline(transaction=False) as pipe:
+            for game_id in ids:
+                pipe.exists(keys.game_archived(game_id))
+            archived = await pipe.execute()
+        found.extend(game_id for game_id, done in zip(ids, archived, strict=True) if not done)
+    return found

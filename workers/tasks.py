@@ -8,9 +8,18 @@ from celery import signals
 
 from live import archive, clocks
 from workers import metrics, runtime, scoring, selfplay, turns
-from workers.app import ARCHIVE_GAME, PLAY_GAME, SWEEP_CLOCKS, celery
+from workers.app import ARCHIVE_GAME, PLAY_GAME, SWEEP_ARCHIVE, SWEEP_CLOCKS, celery
 
-__all__ = ["archive_game", "finalize", "metrics", "on_deadline", "play_game", "sweep_clocks", "take_turn"]
+__all__ = [
+    "archive_game",
+    "finalize",
+    "metrics",
+    "on_deadline",
+    "play_game",
+    "sweep_archive",
+    "sweep_clocks",
+    "take_turn",
+]
 
 
 @celery.task(name=clocks.TAKE_TURN)
@@ -54,6 +63,16 @@ def sweep_clocks() -> int:
     for game_id in due:
         on_deadline.delay(game_id)
     return len(due)
+
+
+@celery.task(name=SWEEP_ARCHIVE)
+def sweep_archive() -> int:
+    """Queue `archive_game` for every scored game whose archival was lost (run every minute by beat);
+    the number queued."""
+    lost = runtime.run(archive.unarchived(runtime.current().app, clocks.now_ms()))
+    for game_id in lost:
+        archive_game.delay(game_id)
+    return len(lost)
 
 
 @celery.task(name=PLAY_GAME, ignore_result=False)

@@ -21,7 +21,7 @@ from live.errors import GatewayError
 from services.common import registry
 from tests.gateway.support import Client, GatewayProcess
 from tests.workers.support import bot_seat, finalized, new_game, wait_for
-from workers import scoring
+from workers import scoring, tasks
 
 TITLES = sorted(registry.games())
 
@@ -166,3 +166,31 @@ def test_migrations_apply_once_in_order(database_url: str, tmp_path: Path) -> No
     (tmp_path / "3_bad name.sql").write_text("")
     with pytest.raises(ValueError, match="bad name"):
         postgres.migrations(tmp_path)
+
+
+def test_a_scored_game_whose_archival_was_lost_is_found_by_the_sweep_and_archived(
+    gateway: GatewayProcess, celery_worker: None, redis_client: redis.Redis, database_url: str
+) -> None:
+    title = TITLES[0]
+    game_id = played(gateway, redis_client, title)
+    app = gateway.app
+    assert app is not None
+    finished = int(redis_client.zscore(keys.title_games(title), game_id))  # type: ignore[arg-type]
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("DELETE FROM archived_games WHERE game_id = %s", (game_id,))
+    redis_client.delete(keys.game_archived(game_id))  # as if archive_game had never been delivered
+    for key in game_keys(game_id):
+        redis_client.persist(key)
+
+    assert game_id not in gateway.run(archive.unarchived(app, finished + 1000)), "not settled yet"
+    later = finished + archive.SWEEP_SETTLE_MS + 1000
+    assert game_id in gateway.run(archive.unarchived(app, later))
+    settled = finished - archive.SWEEP_SETTLE_MS - 1000  # as if it had finished over a minute ago
+    redis_client.zadd(keys.title_games(title), {game_id: settled})
+    tasks.sweep_archive.delay()  # what beat runs every minute: it finds the game and queues its archival
+    wait_for(lambda: redis_client.exists(keys.game_archived(game_id)), 60, "the sweep to archive it")
+    assert game_id not in gateway.run(archive.unarchived(app, later))
+    with psycopg.connect(database_url) as conn:
+        assert conn.execute(
+            "SELECT count(*) FROM archived_games WHERE game_id = %s", (game_id,)
+        ).fetchone() == (1,)
