@@ -1,10 +1,12 @@
 """The programs the suite runs besides Python, found on PATH or installed from Debian's packages.
 
 `redis-server` backs the gateway, the workers and their tests; `openssl` makes the throwaway
-certificates of the Redis TLS tests. When one is missing and this runs as root with apt-get, Debian's
-package is installed (INSTALL_PACKAGES=0 never installs anything). The launcher (`make run`), the tests'
-`redis_server()` and `python -m deploy.programs` (run by `make setup` and `make test`) all ask
-`installed` here, so a fresh machine gets what it needs from whichever runs first.
+certificates of the Redis TLS tests; `postgres` (Debian's `postgresql`, version 15, which installs it
+off PATH in /usr/lib/postgresql/15/bin) keeps finished games for `make run` and the archive tests.
+When one is missing and this runs as root with apt-get, Debian's package is installed
+(INSTALL_PACKAGES=0 never installs anything). The launcher (`make run`), the tests' throwaway servers
+and `python -m deploy.programs` (run by `make setup` and `make test`) all ask `installed` here, so a
+fresh machine gets what it needs from whichever runs first.
 
 Usage: python -m deploy.programs   (exit 0 when every program is there, 1 naming what is missing)
 """
@@ -17,7 +19,15 @@ import subprocess
 import sys
 from collections.abc import Mapping
 
-PACKAGES = {"redis-server": "redis-server", "openssl": "openssl"}  # program -> the Debian package
+PACKAGES = {"redis-server": "redis-server", "openssl": "openssl", "postgres": "postgresql"}  # -> package
+OFF_PATH = {"postgres": "/usr/lib/postgresql/15/bin"}  # where a package puts a program not on PATH
+
+
+def found(program: str) -> str | None:
+    """The path of `program` where its package puts it off PATH, else on PATH; None if neither."""
+    return (shutil.which(program, path=OFF_PATH[program]) if program in OFF_PATH else None) or shutil.which(
+        program
+    )
 
 
 def can_install(environ: Mapping[str, str]) -> bool:
@@ -33,9 +43,9 @@ def can_install(environ: Mapping[str, str]) -> bool:
 def installed(program: str, environ: Mapping[str, str], notes: list[str]) -> str | None:
     """The path of `program`: the one on PATH, else the one Debian's package installs when allowed
     (with a note saying so); None when there is none."""
-    found = shutil.which(program)
-    if found or not can_install(environ):
-        return found
+    path = found(program)
+    if path or not can_install(environ):
+        return path
     package = PACKAGES[program]
     notes.append(f"{program} is not installed; installing Debian's package {package}.")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
@@ -44,7 +54,7 @@ def installed(program: str, environ: Mapping[str, str], notes: list[str]) -> str
         # A fresh machine may have no package lists yet.
         subprocess.run(["apt-get", "update", "-qq"], env=env, stdout=subprocess.DEVNULL, check=False)
         subprocess.run(install, env=env, stdout=subprocess.DEVNULL, check=False)
-    return shutil.which(program)
+    return found(program)
 
 
 def missing_hint(program: str) -> str:

@@ -116,6 +116,8 @@ async def serve() -> None:
     await gateway.fanout.close()
     await app.rules.close()
     await app.redis.aclose()
+    if app.archive is not None:
+        await app.archive.close()
 
 
 def main() -> None:

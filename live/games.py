@@ -145,6 +145,9 @@ async def full_record(app: Table, meta: Meta) -> tuple[gateway_pb2.GameRecord, i
     """A finished game's whole record (seed, finish time, action log and final scores) and the version
     it ended at."""
     game_id = meta.record.game_id
+    gone = await app.store.archived(game_id)
+    if gone is not None:
+        return gateway_pb2.GameRecord.FromString(gone.record.SerializeToString()), gone.version
     title = app.rules.get(meta.record.title)
     record = gateway_pb2.GameRecord()
     record.CopyFrom(meta.record)

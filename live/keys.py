@@ -29,7 +29,8 @@ def game_log(game_id: str) -> str:
 
 
 def game_events(game_id: str) -> str:
-    """Stream, capped: the events of recent versions, for watchers that resume."""
+    """List, capped: the changes of the last versions with their request ids (`live.store`), for
+    watchers that resume and retried requests."""
     return f"game:{{{game_id}}}:events"
 
 
@@ -126,6 +127,12 @@ def game_clock(game_id: str) -> str:
 def game_result(game_id: str) -> str:
     """Hash: the finished game's result written once by `finalize`: record, scores, ranks, ratings."""
     return f"game:{{{game_id}}}:result"
+
+
+def game_archived(game_id: str) -> str:
+    """String: the title of a game archived in PostgreSQL (`live.archive`); the one key of the game
+    left once its other keys have expired."""
+    return f"game:{{{game_id}}}:archived"
 
 
 def player_games(player_id: str) -> str:

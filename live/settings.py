@@ -79,8 +79,11 @@ class Settings:
     redis_pool_timeout_seconds: float = 10.0
     max_message_bytes: int = 64 * 1024
     rules_timeout_seconds: float = 5.0
-    event_history: int = 512  # live events kept per game for resuming watchers
+    # Changes kept per game (and their request ids): what a watcher resumes from without a resync, and
+    # how long a retried move gets its first result (`live.store`).
+    event_history: int = 16
     celery_broker_url: str = ""  # empty: the Redis of redis_url
+    database_url: str = ""  # PostgreSQL of finished games (`live.archive`); empty: they stay in Redis
     redis_tls: RedisTls = RedisTls()
 
     @property
@@ -100,8 +103,9 @@ class Settings:
         READ, MOVE, WATCH, LOBBY, ACCOUNT, REPLAY), MAX_PENDING_CALLS (calls gRPC core may hold
         before the gateway takes them; beyond it core refuses a growing share of new calls, and every
         one at twice as many), REDIS_MAX_CONNECTIONS and REDIS_POOL_TIMEOUT_SECONDS (how long a
-        command waits for a free one), MAX_MESSAGE_BYTES, RULES_TIMEOUT_SECONDS, CELERY_BROKER_URL, and
-        the REDIS_TLS_* of `RedisTls` for rediss:// URLs."""
+        command waits for a free one), MAX_MESSAGE_BYTES, RULES_TIMEOUT_SECONDS, CELERY_BROKER_URL,
+        DATABASE_URL (PostgreSQL of finished games), EVENT_HISTORY (changes and request ids kept per game),
+        and the REDIS_TLS_* of `RedisTls` for rediss:// URLs."""
         rules = tuple(a.strip() for a in environ.get("RULES_ADDRESSES", "").split(",") if a.strip())
         return cls(
             address=environ.get("GATEWAY_ADDRESS", DEFAULT_ADDRESS),
@@ -120,5 +124,7 @@ class Settings:
             max_message_bytes=int(environ.get("MAX_MESSAGE_BYTES", cls.max_message_bytes)),
             rules_timeout_seconds=float(environ.get("RULES_TIMEOUT_SECONDS", cls.rules_timeout_seconds)),
             celery_broker_url=environ.get("CELERY_BROKER_URL", ""),
+            database_url=environ.get("DATABASE_URL", ""),
+            event_history=int(environ.get("EVENT_HISTORY", cls.event_history)),
             redis_tls=RedisTls.from_env(environ),
         )
