@@ -88,12 +88,12 @@ class AccountService(gateway_pb2_grpc.AccountServiceServicer):
         free one, and each taken name counts as a failed sign-in of the address (`gateway.throttle`),
         so names cannot be tried in bulk."""
         address = limits.client_address(context, self.app.settings)
+        await throttle.check(self.app, None, address)
         await limits.count(self.app, keys.address_subject(address))
         username = _username(request.username)
         password = _password(request.password)
         name = self._name(request.display_name) if request.display_name else username
         names.refuse_reserved(username, self.app.settings, "username")
-        await throttle.check(self.app, None, address)
         password_hash = await auth.hash_password(password)
         if await self.app.redis.exists(keys.username(username)):
             await throttle.failed(self.app, None, address)
@@ -115,11 +115,11 @@ class AccountService(gateway_pb2_grpc.AccountServiceServicer):
         """A new session for a named account; UNAUTHENTICATED for a wrong name or password alike, and
         SIGN_IN_THROTTLED once the account or the address failed too often (`gateway.throttle`)."""
         address = limits.client_address(context, self.app.settings)
-        await limits.count(self.app, keys.address_subject(address))
-        if not request.username or not request.password:
-            raise invalid("MISSING_CREDENTIALS", "username and password are both required")
         username = request.username
-        await throttle.check(self.app, username, address)
+        await throttle.check(self.app, username or None, address)
+        await limits.count(self.app, keys.address_subject(address))
+        if not username or not request.password:
+            raise invalid("MISSING_CREDENTIALS", "username and password are both required")
         player_id = ""
         if USERNAME.fullmatch(request.username) and len(request.password) <= PASSWORD_MAX:
             player_id = text(await self.app.redis.get(keys.username(request.username)) or "")
