@@ -10,8 +10,10 @@ hashed with scrypt and a random salt.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import hashlib
 import hmac
+import os
 import secrets
 import time
 import uuid
@@ -41,6 +43,12 @@ SCRYPT_P = 1
 SCRYPT_SALT_BYTES = 16
 SCRYPT_KEY_BYTES = 32
 SCRYPT_MAXMEM = 64 * 1024 * 1024
+# Password hashes run on threads of their own, at most half the cores at once: a flood of sign-ins
+# (from many addresses, past the per-address back-off) queues there instead of starving the event
+# loop that serves every other call.
+HASHING = concurrent.futures.ThreadPoolExecutor(
+    max_workers=max(1, (os.cpu_count() or 2) // 2), thread_name_prefix="password-hash"
+)
 
 BOT_NAMES: dict[int, str] = {
     gateway_pb2.BOT_STRENGTH_RANDOM: "Random bot",
@@ -287,16 +295,21 @@ async def create_bot_player(app: Table, strength: int) -> gateway_pb2.Player:
     return await create_player(app, f"{kind} {secrets.token_hex(2)}", guest=False, bot=True)
 
 
-def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+def _scrypt_now(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
     return hashlib.scrypt(
         password.encode(), salt=salt, n=n, r=r, p=p, maxmem=SCRYPT_MAXMEM, dklen=SCRYPT_KEY_BYTES
     )
 
 
+async def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    """The scrypt hash, computed on the HASHING threads."""
+    return await asyncio.get_running_loop().run_in_executor(HASHING, _scrypt_now, password, salt, n, r, p)
+
+
 async def hash_password(password: str) -> str:
     """The password's scrypt hash with a fresh salt, as `scrypt$n$r$p$salt$hash` (hex)."""
     salt = secrets.token_bytes(SCRYPT_SALT_BYTES)
-    derived = await asyncio.to_thread(_scrypt, password, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
+    derived = await _scrypt(password, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
     return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${salt.hex()}${derived.hex()}"
 
 
@@ -309,9 +322,9 @@ async def check_password(password: str, stored: str | None) -> bool:
         params = (int(n), int(r), int(p))
         salt_bytes, expected_bytes = bytes.fromhex(salt), bytes.fromhex(expected)
     except ValueError:
-        await asyncio.to_thread(_scrypt, password, b"\0" * SCRYPT_SALT_BYTES, SCRYPT_N, SCRYPT_R, SCRYPT_P)
+        await _scrypt(password, b"\0" * SCRYPT_SALT_BYTES, SCRYPT_N, SCRYPT_R, SCRYPT_P)
         return False
-    derived = await asyncio.to_thread(_scrypt, password, salt_bytes, *params)
+    derived = await _scrypt(password, salt_bytes, *params)
     return hmac.compare_digest(derived, expected_bytes)
 
 
