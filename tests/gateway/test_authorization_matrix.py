@@ -124,14 +124,10 @@ class World:
         self.key = gateway.run(create_api_key(gateway.app.redis, "matrix"))  # type: ignore[union-attr]
         self.external = unique("user")
         self.tokens["minted"] = self.mint(self.key, self.external)
-        doomed = gateway.run(create_api_key(gateway.app.redis, "doomed"))  # type: ignore[union-attr]
-        self.tokens["revoked"] = self.mint(doomed, unique("user"))
-        gateway.run(revoke_api_key(gateway.app.redis, doomed))  # type: ignore[union-attr]
-        self.revoked_key = doomed
-        self.tokens["signed out"] = self.sign_in("spectator")
-        self.accounts.SignOut(gateway_pb2.SignOutRequest(), metadata=bearer(self.tokens["signed out"]))
-        self.tokens["expired"] = self.sign_in("spectator")
-        self.expire(self.tokens["expired"])
+        self.revoked_key = ""
+        self.tokens["revoked"] = self.revoked()
+        self.tokens["signed out"] = self.signed_out()
+        self.tokens["expired"] = self.expired()
         self.lobby = self.new_lobby()
         self.full_lobby = self.new_lobby(full=True)
         self.game = self.new_game()
@@ -154,12 +150,27 @@ class World:
         )
         return issued.session.token
 
-    def expire(self, token: str) -> None:
-        """Let a token's session run out, as its TOKEN_TTL_SECONDS would."""
-        player_id = token.partition(".")[0]
-        assert self.store.pexpire(keys.session(player_id, digest(token)), 1)
-        while self.store.exists(keys.session(player_id, digest(token))):
+    def revoked(self) -> str:
+        """A token an operator key issued, then the key revoked (kept as `revoked_key`)."""
+        redis = self.gateway.app.redis  # type: ignore[union-attr]
+        self.revoked_key = self.gateway.run(create_api_key(redis, "doomed"))
+        token = self.mint(self.revoked_key, unique("user"))
+        self.gateway.run(revoke_api_key(redis, self.revoked_key))
+        return token
+
+    def signed_out(self) -> str:
+        token = self.sign_in("spectator")
+        self.accounts.SignOut(gateway_pb2.SignOutRequest(), metadata=bearer(token), timeout=RPC_TIMEOUT)
+        return token
+
+    def expired(self) -> str:
+        """A token whose session ran out, as its TOKEN_TTL_SECONDS would make it."""
+        token = self.sign_in("spectator")
+        session = keys.session(token.partition(".")[0], digest(token))
+        assert self.store.pexpire(session, 1)
+        while self.store.exists(session):
             time.sleep(0.001)
+        return token
 
     def new_lobby(self, full: bool = False) -> Table:
         """A lobby of 3 seats: `seated` hosts it, `other` sits in seat 1; seat 2 open, or a bot's."""
@@ -216,7 +227,7 @@ class World:
         return Table(game=view, tokens={"seated": self.tokens["seated"], "other": self.tokens["other"]})
 
     def metadata(self, caller: str, table: Table | None, fresh: bool) -> tuple[tuple[str, str], ...]:
-        """What a caller sends: a fresh token when the call spends it (SignOut)."""
+        """What a caller sends; `fresh`: a token of its own, for a call that spends it (SignOut)."""
         if caller == "no token":
             return ()
         if caller == "bad token":
@@ -225,9 +236,15 @@ class World:
             return (("x-api-key", self.key),)
         if caller == "revoked key":
             return (("x-api-key", self.revoked_key),)
-        if fresh and caller in PLAYERS:
-            token = self.mint(self.key, self.external) if caller == "minted" else self.sign_in(caller)
-            return bearer(token)
+        if fresh:  # each its own token, so that a wrong sign-out spoils no later cell
+            makers: dict[str, Callable[[], str]] = {
+                "minted": lambda: self.mint(self.key, self.external),
+                "revoked": self.revoked,
+                "signed out": self.signed_out,
+                "expired": self.expired,
+                "bot seat": lambda: self.tokens["bot seat"],
+            }
+            return bearer(makers.get(caller, lambda: self.sign_in(caller))())
         tokens = table.tokens if table is not None else {}
         return bearer(tokens.get(caller, self.tokens[caller]))
 
@@ -324,7 +341,7 @@ def test_every_caller_gets_the_expected_code_from_every_rpc(world: World) -> Non
         for caller, code in expected.items():
             own = method in CHANGING and code == OK
             table = table_for(world, method, own)
-            metadata = world.metadata(caller, table, fresh=method == "SignOut" and code == OK)
+            metadata = world.metadata(caller, table, fresh=method == "SignOut")
             found[(method, caller)] = outcome(world, method, request_for(world, method, table), metadata)
             if own and table is not None and table.lobby is not None:
                 world.close(table)

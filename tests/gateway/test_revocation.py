@@ -7,13 +7,16 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 
 import grpc
 import pytest
+import redis
 from boardgame.gateway.v1 import gateway_pb2
 
-from gateway.auth import create_api_key
+from gateway.auth import create_api_key, digest
+from live import keys
 from tests.gateway._support_accounts import RPC_TIMEOUT, guest, me, refused, unique
 from tests.gateway.patience import patient_channel
 from tests.gateway.support import Client, GatewayProcess, gateway_settings
@@ -121,3 +124,25 @@ def test_revoking_an_operator_key_signs_out_every_token_it_issued(
     assert me(survivor).display_name == "Ivy", "another key's tokens live on"
     request = gateway_pb2.IssuePlayerTokenRequest(external_id="late", display_name="Late")
     assert refused(issue, request, (("x-api-key", revoked),))[0] == UNAUTHENTICATED
+
+
+def test_a_stream_whose_token_expires_ends_when_its_lease_is_renewed(
+    gateway: GatewayProcess, new_client, redis_url: str
+) -> None:  # type: ignore[no-untyped-def]
+    """No message says a token expired: each replica's renewal of its streams' leases (every
+    RENEW_SECONDS) finds the session gone, and ends the stream; the others' leases are renewed."""
+    player, opponent = guest(new_client, "expiring"), guest(new_client, "opponent")
+    game_id = new_game(gateway, TITLE, [player, opponent])
+    doomed, kept = watch(player, game_id), watch(opponent, game_id)
+    store = redis.Redis.from_url(redis_url)
+    player_id, opponent_id = me(player).player_id, me(opponent).player_id
+    assert store.pexpire(keys.session(player_id, digest(player.token)), 1)
+    (lease_before,) = store.zrange(keys.watch_leases(opponent_id), 0, -1, withscores=True)
+    time.sleep(0.01)
+    gateway.run(gateway.gateway.leases.renew())
+    ended_unauthenticated(doomed)
+    (lease_after,) = store.zrange(keys.watch_leases(opponent_id), 0, -1, withscores=True)
+    assert lease_after[1] > lease_before[1], "a live stream's lease runs on"
+    assert store.zcard(keys.watch_leases(player_id)) == 0, "the ended stream gave its place back"
+    kept.cancel()
+    store.close()
