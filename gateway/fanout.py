@@ -49,10 +49,9 @@ class Fanout:
 
     def _hand_over(self, channel: str, change: Change) -> None:
         for queue in list(self.queues.get(channel, ())):
-            if queue.qsize() >= QUEUE_LIMIT:  # the watcher is too slow: it resynchronizes
-                while not queue.empty():
-                    queue.get_nowait()
-                queue.put_nowait(None)
+            if queue.qsize() >= QUEUE_LIMIT:  # the watcher is too slow: it resynchronizes (or ends)
+                drained = [queue.get_nowait() for _ in range(queue.qsize())]
+                queue.put_nowait(SIGNED_OUT if any(isinstance(i, SignedOut) for i in drained) else None)
             else:
                 queue.put_nowait(change)
 
