@@ -128,7 +128,9 @@ async def _patiently(call, request, metadata: Auth, out: dict[str, list[float]] 
 
 
 async def _guest(stub: gateway_pb2_grpc.AccountServiceStub, name: str) -> Auth:
-    session = (await stub.CreateGuest(gateway_pb2.CreateGuestRequest(display_name=name))).session
+    session = (
+        await _patiently(stub.CreateGuest, gateway_pb2.CreateGuestRequest(display_name=name), ())
+    ).session
     return (("authorization", f"Bearer {session.token}"),)
 
 

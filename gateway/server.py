@@ -29,6 +29,7 @@ from gateway.fanout import Fanout
 from gateway.limits import RateClassInterceptor
 from gateway.metrics import create_counted_server, refresh_gauges
 from gateway.play import GameServicer
+from gateway.watch_leases import WatchLeases
 from live.settings import Settings
 from live.table import Background, Table, connect
 from services.common.logs import configure_logging
@@ -42,12 +43,19 @@ DEFAULT_GRACE_SECONDS = 5.0
 
 @dataclass
 class GatewayServer:
-    """A gateway server (not started), the port it bound, its watch fan-out and its health servicer."""
+    """A gateway server (not started), the port it bound, its watch fan-out and leases, and its health
+    servicer."""
 
     server: grpc.aio.Server
     port: int
     fanout: Fanout
+    leases: WatchLeases
     health: health.aio.HealthServicer
+
+    async def close_streams(self) -> None:
+        """Stop the watch streams' background work (after the server stopped)."""
+        await self.leases.close()
+        await self.fanout.close()
 
     async def set_health(self, status: health_pb2.HealthCheckResponse.ServingStatus.ValueType) -> None:
         """Report every service of the gateway as `status`."""
@@ -70,6 +78,7 @@ def create_server(app: Table, address: str) -> GatewayServer:
         ],
     )
     fanout = Fanout(app.redis)
+    leases = WatchLeases(app, fanout)
     registrations: list[Callable[[Table, grpc.aio.Server], None]] = [
         accounts.add_to_server,
         catalog.add_to_server,
@@ -78,14 +87,14 @@ def create_server(app: Table, address: str) -> GatewayServer:
     ]
     for register in registrations:
         register(app, server)
-    gateway_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(app, fanout), server)
+    gateway_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(app, fanout, leases), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     port = server.add_insecure_port(address)
     if port == 0:
         raise OSError(f"cannot bind {address}")
-    return GatewayServer(server, port, fanout, health_servicer)
+    return GatewayServer(server, port, fanout, leases, health_servicer)
 
 
 async def serve() -> None:
@@ -113,7 +122,7 @@ async def serve() -> None:
     gauges.cancel()
     await gateway.server.stop(float(os.environ.get("SHUTDOWN_GRACE_SECONDS", DEFAULT_GRACE_SECONDS)))
     await dispatch.drain()
-    await gateway.fanout.close()
+    await gateway.close_streams()
     await app.rules.close()
     await app.redis.aclose()
     if app.archive is not None:

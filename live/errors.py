@@ -90,3 +90,11 @@ def permission_denied(message: str) -> GatewayError:
 def unavailable(reason: str, message: str) -> GatewayError:
     """UNAVAILABLE: Redis or a rules service is down; nothing was written."""
     return GatewayError(grpc.StatusCode.UNAVAILABLE, reason, message)
+
+
+def quota_exceeded(quota: str, limit: int, message: str) -> GatewayError:
+    """RESOURCE_EXHAUSTED: the caller holds as many of something (watch streams, open lobbies) as its
+    quota allows; metadata `quota` names it and `limit` gives the quota."""
+    return GatewayError(
+        grpc.StatusCode.RESOURCE_EXHAUSTED, "QUOTA_EXCEEDED", message, quota=quota, limit=str(limit)
+    )

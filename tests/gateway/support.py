@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from dataclasses import dataclass, replace
 
 import grpc
@@ -15,6 +16,7 @@ from grpc_health.v1 import health_pb2
 from gateway.server import create_server
 from live.settings import Settings
 from live.table import Dispatcher, Table, connect
+from tests.gateway.patience import MAX_RETRIES, rate_limit_delay
 
 
 class GatewayProcess:
@@ -43,7 +45,7 @@ class GatewayProcess:
 
     async def _stop(self) -> None:
         await self.gateway.server.stop(0)
-        await self.gateway.fanout.close()
+        await self.gateway.close_streams()
         assert self.app is not None
         await self.app.rules.close()
         await self.app.redis.aclose()
@@ -90,7 +92,19 @@ class Client:
         return (("authorization", f"Bearer {self.token}"),)
 
     def sign_in_as_guest(self, name: str) -> gateway_pb2.Session:
-        """Create a guest and keep its token."""
-        session = self.accounts.CreateGuest(gateway_pb2.CreateGuestRequest(display_name=name)).session
+        """Create a guest and keep its token (waiting out the per-address limit on new guests, as
+        clients do, on any channel)."""
+        request = gateway_pb2.CreateGuestRequest(display_name=name)
+        for _ in range(MAX_RETRIES):
+            try:
+                session = self.accounts.CreateGuest(request).session
+                break
+            except grpc.RpcError as error:
+                delay = rate_limit_delay(error)
+                if delay is None:
+                    raise
+                time.sleep(delay)
+        else:
+            raise AssertionError(f"CreateGuest rate limited {MAX_RETRIES} times in a row")
         self.token = session.token
         return session
