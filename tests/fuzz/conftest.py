@@ -1,0 +1,59 @@
+"""Fixtures of the fuzz tests: one redis-server, every rules service on its own port and one gateway,
+all real, for the whole session; and the table of what the requests got, printed at the end."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import grpc
+import pytest
+import redis
+
+from deploy.throwaway import redis_server, rules_servers
+from tests.fuzz.outcomes import TALLY
+from tests.fuzz.volume import PROFILE
+from tests.gateway.support import GatewayProcess, gateway_settings
+
+
+@pytest.fixture(scope="session")
+def fuzz_redis_url() -> Iterator[str]:
+    with redis_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def fuzz_redis(fuzz_redis_url: str) -> Iterator[redis.Redis]:
+    client = redis.Redis.from_url(fuzz_redis_url)
+    yield client
+    client.close()
+
+
+@pytest.fixture(scope="session")
+def fuzz_rules() -> Iterator[dict[str, str]]:
+    """Title -> address of its rules service."""
+    with rules_servers() as addresses:
+        yield addresses
+
+
+@pytest.fixture(scope="session")
+def fuzz_rules_channels(fuzz_rules: dict[str, str]) -> Iterator[dict[str, grpc.Channel]]:
+    """Title -> a channel to its rules service."""
+    channels = {title: grpc.insecure_channel(address) for title, address in fuzz_rules.items()}
+    yield channels
+    for channel in channels.values():
+        channel.close()
+
+
+@pytest.fixture(scope="session")
+def fuzz_gateway(fuzz_redis_url: str, fuzz_rules: dict[str, str]) -> Iterator[GatewayProcess]:
+    with GatewayProcess(gateway_settings(fuzz_redis_url, fuzz_rules)) as process:
+        yield process
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The requests the fuzz tests sent, per kind, and what they got."""
+    if not TALLY.total:
+        return
+    terminalreporter.section(f"fuzz: {TALLY.total} requests ({PROFILE} profile)")
+    for row in TALLY.rows():
+        terminalreporter.write_line(row)
