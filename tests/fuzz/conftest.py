@@ -11,8 +11,12 @@ import redis
 
 from deploy.throwaway import redis_server, rules_servers
 from tests.fuzz.outcomes import TALLY
+from tests.fuzz.players import Player
 from tests.fuzz.volume import PROFILE
-from tests.gateway.support import GatewayProcess, gateway_settings
+from tests.gateway.patience import patient_channel
+from tests.gateway.support import Client, GatewayProcess, gateway_settings
+
+PLAYERS = 8  # guests of the fuzz: more than any title's seats
 
 
 @pytest.fixture(scope="session")
@@ -57,3 +61,17 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     terminalreporter.section(f"fuzz: {TALLY.total} requests ({PROFILE} profile)")
     for row in TALLY.rows():
         terminalreporter.write_line(row)
+
+
+@pytest.fixture(scope="session")
+def fuzz_players(fuzz_gateway: GatewayProcess) -> Iterator[list[Player]]:
+    """Guests signed in on the session's gateway, each on its own channel that waits out rate limits
+    as the docs ask of clients: enough to seat any game with some left over as spectators."""
+    players = []
+    for index in range(PLAYERS):
+        client = Client(patient_channel(fuzz_gateway.address))
+        session = client.sign_in_as_guest(f"fuzzer {index}")
+        players.append(Player(client, session.player))
+    yield players
+    for player in players:
+        player.client.channel.close()
