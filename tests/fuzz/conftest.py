@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import grpc
 import pytest
 import redis
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from deploy.throwaway import redis_server, rules_servers
 from tests.fuzz.outcomes import TALLY
@@ -41,17 +42,27 @@ def fuzz_rules() -> Iterator[dict[str, str]]:
 
 @pytest.fixture(scope="session")
 def fuzz_rules_channels(fuzz_rules: dict[str, str]) -> Iterator[dict[str, grpc.Channel]]:
-    """Title -> a channel to its rules service."""
+    """Title -> a channel to its rules service, which must still serve once the fuzz is over."""
     channels = {title: grpc.insecure_channel(address) for title, address in fuzz_rules.items()}
     yield channels
     for channel in channels.values():
+        assert_serving(channel)
         channel.close()
 
 
 @pytest.fixture(scope="session")
 def fuzz_gateway(fuzz_redis_url: str, fuzz_rules: dict[str, str]) -> Iterator[GatewayProcess]:
+    """The gateway, which must still serve once the fuzz is over."""
     with GatewayProcess(gateway_settings(fuzz_redis_url, fuzz_rules)) as process:
         yield process
+        with grpc.insecure_channel(process.address) as channel:
+            assert_serving(channel)
+
+
+def assert_serving(channel: grpc.Channel) -> None:
+    """The server behind `channel` says it serves (gRPC health), so the fuzz crashed nothing."""
+    reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10)
+    assert reply.status == health_pb2.HealthCheckResponse.SERVING
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -37,6 +37,7 @@ FORBIDDEN = frozenset(
     }
 )
 MESSAGE_LIMIT = 512  # bytes of UTF-8 a readable message may have (gateway refusals are clipped to it)
+RPC_TIMEOUT = 10.0  # seconds any one fuzzed call may take
 
 
 def error_table(text: str) -> dict[str, frozenset[str]]:

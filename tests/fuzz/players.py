@@ -10,11 +10,9 @@ import grpc
 from boardgame.gateway.v1 import gateway_pb2
 
 from live.games import start_game
-from tests.fuzz.outcomes import TALLY, Outcome, check_refusal, outcome_of
+from tests.fuzz.outcomes import RPC_TIMEOUT, TALLY, Outcome, check_refusal, outcome_of
 from tests.gateway.patience import MAX_RETRIES, rate_limit_delay
 from tests.gateway.support import Client, GatewayProcess
-
-RPC_TIMEOUT = 10.0
 
 
 @dataclass(frozen=True)

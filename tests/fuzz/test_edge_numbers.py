@@ -11,8 +11,8 @@ from google.protobuf import message
 
 from services.common import registry
 from tests.fuzz.positions import PLAYOUT_STEPS, positions
+from tests.fuzz.rules_requests import action_any, request, send, state_any
 from tests.fuzz.strategies import RANGES, holder_of, paths
-from tests.fuzz.test_rules_fuzz import action_any, request, send, state_any
 from tests.fuzz.volume import PROFILE
 
 TITLES = list(registry.games())
