@@ -17,7 +17,7 @@ from services.common import registry
 from tests.fuzz import strategies
 from tests.fuzz.outcomes import call, check_refusal
 from tests.fuzz.players import RPC_TIMEOUT, Player, new_game
-from tests.fuzz.stored import listings, lobby_stored
+from tests.fuzz.stored import game_stored, listings, lobby_stored
 from tests.fuzz.volume import fuzz
 from tests.gateway.patience import patient_channel
 from tests.gateway.support import Client, GatewayProcess
@@ -190,9 +190,11 @@ def test_join_and_add_bot(
     run()
 
 
-def test_reads(fuzz_gateway: GatewayProcess, fuzz_players: list[Player]) -> None:
-    """Every read with wild ids, titles, page sizes and page tokens (and a live game's id)."""
+def test_reads(fuzz_gateway: GatewayProcess, fuzz_redis: redis.Redis, fuzz_players: list[Player]) -> None:
+    """Every read with wild ids, titles, page sizes and page tokens (and a live game's id, which no
+    read changes)."""
     live_game = new_game(fuzz_gateway, TITLES[0], fuzz_players[: registry.get(TITLES[0]).info.min_players])
+    stored = game_stored(fuzz_redis, live_game)
     ids = st.one_of(st.just(live_game), strategies.text())
 
     @fuzz(1.5)
@@ -223,6 +225,7 @@ def test_reads(fuzz_gateway: GatewayProcess, fuzz_players: list[Player]) -> None
             ),
         }[method]
         call(f"read {method}", getattr(stub, method), request, metadata=client.auth, timeout=RPC_TIMEOUT)
+        assert game_stored(fuzz_redis, live_game) == stored, f"{method} changed the stored game"
 
     run()
 

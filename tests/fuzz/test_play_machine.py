@@ -98,6 +98,7 @@ class PlayMachine(RuleBasedStateMachine):
             assert after == before, f"{kind}: a retry changed the stored game"
         else:
             assert response is not None
+            assert after != before, f"{kind}: an accepted move left the stored game as it was"
             seat = self.seated.index(player)
             self.accepted[request.request_id] = (seat, request.action, request.expected_version)
         return outcome
@@ -243,6 +244,20 @@ class PlayMachine(RuleBasedStateMachine):
             self.resigned.add(seat)
         else:
             check_refusal(outcome, ("GAME_OVER",))
+
+    @rule(data=st.data())
+    def spectator_resigns(self, data: st.DataObject) -> None:
+        index = pick(data)
+        if not self.spectators:
+            return
+        client = self.spectators[index % len(self.spectators)].client
+        before = game_stored(self.store, self.game_id)
+        request = gateway_pb2.ResignRequest(game_id=self.game_id)
+        outcome, _ = call(
+            "play spectator resigns", client.games.Resign, request, metadata=client.auth, timeout=RPC_TIMEOUT
+        )
+        check_refusal(outcome, ("PERMISSION_DENIED",))
+        assert game_stored(self.store, self.game_id) == before, "a refused Resign changed the stored game"
 
     @precondition(lambda self: bool(self.resigned))
     @rule(data=st.data())
