@@ -96,11 +96,30 @@ async def _abort(request: Undecodable, context: grpc.aio.ServicerContext) -> Non
     await context.abort(status.code, status.details, status.trailing_metadata)
 
 
+class Wrapped:
+    """Each method's handler wrapped once. The interceptors after this one still see every call (they
+    may note something per call, as the gateway's rate classes do): the wrapping is reused only while
+    they hand back the same handler."""
+
+    def __init__(self, wrap: Callable[[Any], Any]) -> None:
+        self.wrap = wrap
+        self.handlers: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
+
+    def of(self, method: str, handler: grpc.RpcMethodHandler | None) -> grpc.RpcMethodHandler | None:
+        """`handler` (of `method`) refusing requests that do not decode; None for no handler."""
+        if handler is None:
+            return None
+        known = self.handlers.get(method)
+        if known is None or known[0] is not handler:
+            known = self.handlers[method] = (handler, _rebuilt(handler, self.wrap))
+        return known[1]
+
+
 class DecodingInterceptor(grpc.ServerInterceptor):
     """For a thread-pool server: undecodable requests refused as MALFORMED_REQUEST."""
 
     def __init__(self) -> None:
-        self.wrapped: dict[str, grpc.RpcMethodHandler] = {}  # a method's handler, wrapped once
+        self.wrapped = Wrapped(_refusing)
 
     def intercept_service(
         self,
@@ -108,20 +127,14 @@ class DecodingInterceptor(grpc.ServerInterceptor):
         details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler | None:
         """The method's handler, refusing requests that do not decode."""
-        wrapped = self.wrapped.get(details.method)
-        if wrapped is None:
-            handler = continuation(details)
-            if handler is None:
-                return None
-            wrapped = self.wrapped[details.method] = _rebuilt(handler, _refusing)
-        return wrapped
+        return self.wrapped.of(details.method, continuation(details))
 
 
 class AioDecodingInterceptor(grpc.aio.ServerInterceptor):
     """For a grpc.aio server: undecodable requests refused as MALFORMED_REQUEST."""
 
     def __init__(self) -> None:
-        self.wrapped: dict[str, grpc.RpcMethodHandler] = {}  # a method's handler, wrapped once
+        self.wrapped = Wrapped(_refusing_async)
 
     async def intercept_service(
         self,
@@ -129,10 +142,4 @@ class AioDecodingInterceptor(grpc.aio.ServerInterceptor):
         details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
         """The method's handler, refusing requests that do not decode."""
-        wrapped = self.wrapped.get(details.method)
-        if wrapped is None:
-            handler = await continuation(details)
-            if handler is None:
-                return handler
-            wrapped = self.wrapped[details.method] = _rebuilt(handler, _refusing_async)
-        return wrapped
+        return self.wrapped.of(details.method, await continuation(details))

@@ -1,5 +1,7 @@
 """Fixtures of the fuzz tests: one redis-server, every rules service on its own port and one gateway,
-all real, for the whole session; and the table of what the requests got, printed at the end."""
+all real, shared by the fuzz tests and stopped after them (so that no call of theirs is still being
+counted in the process's metrics when other tests read them); and the table of what the requests got,
+printed at the end of the run."""
 
 from __future__ import annotations
 
@@ -20,27 +22,27 @@ from tests.gateway.support import Client, GatewayProcess, gateway_settings
 PLAYERS = 8  # guests of the fuzz: more than any title's seats
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def fuzz_redis_url() -> Iterator[str]:
     with redis_server() as url:
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def fuzz_redis(fuzz_redis_url: str) -> Iterator[redis.Redis]:
     client = redis.Redis.from_url(fuzz_redis_url)
     yield client
     client.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def fuzz_rules() -> Iterator[dict[str, str]]:
     """Title -> address of its rules service."""
     with rules_servers() as addresses:
         yield addresses
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def fuzz_rules_channels(fuzz_rules: dict[str, str]) -> Iterator[dict[str, grpc.Channel]]:
     """Title -> a channel to its rules service, which must still serve once the fuzz is over."""
     channels = {title: grpc.insecure_channel(address) for title, address in fuzz_rules.items()}
@@ -50,7 +52,7 @@ def fuzz_rules_channels(fuzz_rules: dict[str, str]) -> Iterator[dict[str, grpc.C
         channel.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def fuzz_gateway(fuzz_redis_url: str, fuzz_rules: dict[str, str]) -> Iterator[GatewayProcess]:
     """The gateway, which must still serve once the fuzz is over."""
     with GatewayProcess(gateway_settings(fuzz_redis_url, fuzz_rules)) as process:
@@ -74,7 +76,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(row)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def fuzz_players(fuzz_gateway: GatewayProcess) -> Iterator[list[Player]]:
     """Guests signed in on the session's gateway, each on its own channel that waits out rate limits
     as the docs ask of clients: enough to seat any game with some left over as spectators."""
