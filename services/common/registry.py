@@ -10,6 +10,7 @@ from services.common.game import AnyGame
 GAME_MODULES: tuple[str, ...] = (
     "services.puertorico",
     "services.glenmore",
+    "services.goldencity",
 )
 
 
