@@ -12,6 +12,7 @@ from services.goldencity.bidding import price
 from services.goldencity.building import city_letters
 from services.goldencity.engine import legal_now
 from services.goldencity.landscapes import counts
+from services.goldencity.records import ScoringCard
 from services.goldencity.rules import NOBODY
 from services.goldencity.state import State
 from services.goldencity.vocabulary import BonusType, Landscape
@@ -30,18 +31,34 @@ HOUSE_WORTH = 3.0  # a house scores again in later rounds and opens roads
 CARD_WORTH = 1.0  # a landscape card in hand
 
 
-def _build_value(state: State, place: int) -> float:
+def _remaining_cards(state: State) -> list[ScoringCard]:
+    """The scoring cards still to score, this round's included: public (every other one was scored)."""
+    scored = set(state.scored_cards)
+    return [c for c in state.tables.scoring_cards if c is not None and c.id not in scored]
+
+
+def _build_value(state: State, place: int, remaining: list[ScoringCard]) -> float:
     tables = state.tables
     value = HOUSE_WORTH + len(tables.neighbours[place]) * 0.3
     if tables.is_city(place):
         value += city_letters(state, place)
     else:
         kind, amount = tables.bonus[place]
-        value += BONUS_WORTH[BonusType(kind)] * amount
-    card = tables.scoring_cards[state.scoring_card] if state.scoring_card else None
-    if card is not None and place in tables.area_places[card.area]:
-        value += card.house_points + 1
+        worth = BONUS_WORTH[BonusType(kind)]
+        if kind == BonusType.GOODS_CARD:
+            worth += sum(c.goods_points for c in remaining) / max(1, len(tables.goods_symbols) - 1)
+        value += worth * amount
+    for card in remaining:
+        if place in tables.area_places[card.area]:
+            value += card.house_points * (2.0 if card.id == state.scoring_card else 1.0)
     return value
+
+
+def _goods_value(state: State, card: int, remaining: list[ScoringCard]) -> float:
+    kinds = state.tables.goods_symbols[card]
+    return sum(
+        c.goods_points * (2.0 if c.id == state.scoring_card else 1.0) for c in remaining if c.goods in kinds
+    )
 
 
 def _pair_value(state: State, seat: int, cards: list[int]) -> float:
@@ -83,9 +100,13 @@ def heuristic_action(state: State, seat: int, rng: Rng) -> act.Action:
         builds = [a for a in legal if a.kind == act.BUILD]
         if not builds:
             return legal[-1]
-        return max(builds, key=lambda a: _build_value(state, a.a) + rng.below(100) / 1000)
+        remaining = _remaining_cards(state)
+        return max(builds, key=lambda a: _build_value(state, a.a, remaining) + rng.below(100) / 1000)
     if kind in (act.PAY_CARD, act.PAY_PAIR):
         return max(legal, key=lambda a: _pay_value(state, seat, a))
+    if kind == act.CHOOSE_GOODS_CARD:
+        remaining = _remaining_cards(state)
+        return max(legal, key=lambda a: _goods_value(state, a.a, remaining))
     if kind == act.CHOOSE_BONUS_CARD:
         return max(legal, key=lambda a: _bonus_card_value(state, seat, a.a))
     if kind == act.DISCARD:
