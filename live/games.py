@@ -44,9 +44,11 @@ def _enum_prefix(enum: descriptor.EnumDescriptor) -> str:
 
 
 def _set_option(config: message.Message, field: Any, value: str) -> None:
-    """Set one Config field from an option value string (bool, integer or enum value name)."""
+    """Set one Config field from an option value string (bool, string, integer or enum value name)."""
     if field.type == descriptor.FieldDescriptor.TYPE_BOOL:
         setattr(config, field.name, value == "true")
+    elif field.type == descriptor.FieldDescriptor.TYPE_STRING:
+        setattr(config, field.name, value)
     elif field.type == descriptor.FieldDescriptor.TYPE_ENUM:
         setattr(
             config,

@@ -47,6 +47,8 @@ def config_from_proto(message: pb.Config) -> NativeConfig:
     """The native config, every unset option at its default and the data set resolved; a data set
     that is not installed or does not load is refused."""
     name = message.data_set or dataset.configured_name()
+    if not dataset.SET_NAME.fullmatch(name):  # a name, never a path on the server
+        raise MalformedRequest(f"config: data_set {name!r} is not a data set's name", data_set=name)
     try:
         tables.named(name)
     except DataError as error:
@@ -93,7 +95,7 @@ def state_from_proto(message: pb.State) -> State:
     """The native state of a State message; MalformedRequest if it is not a consistent state."""
     found = convert.values(message.table)
     config = found["config"]
-    check_state(bool(config.data_set), "config.data_set")
+    check_state(bool(dataset.SET_NAME.fullmatch(config.data_set)), "config.data_set")
     try:
         lookup = tables.named(config.data_set)
     except DataError as error:

@@ -54,43 +54,43 @@ GAME_INFO = GameInfo(
         OptionInfo("data_set", _data_set_description(), dataset.available(), dataset.configured_name()),
         OptionInfo(
             "rebid",
-            "OP-1: when a displaced bidder bids again",
+            "When a displaced bidder bids again: at once, or when their turn comes round again",
             ("immediate", "next_turn"),
             "immediate",
         ),
         OptionInfo(
             "bonus_card_take",
-            "OP-2: a place's bonus card is chosen from the remaining ones or drawn face down",
+            "A place's bonus card is chosen from the remaining ones, or drawn face down",
             ("choose", "draw"),
             "choose",
         ),
         OptionInfo(
             "bonus_cards_public",
-            "OP-3: everyone sees every player's bonus cards (off: only how many)",
+            "Everyone sees every player's bonus cards (off: only how many, until the end)",
             ("false", "true"),
             _bool(BONUS_CARDS_PUBLIC),
         ),
         OptionInfo(
             "inner_cost",
-            "OP-4: an inner city part costs a key, or a key and the outer part's cost",
+            "An inner city part costs a key, or a key and the outer part's cost",
             ("key", "key_plus_outer_cost"),
             "key",
         ),
         OptionInfo(
             "joker",
-            "OP-7: a joker is 2 identical cards, or any 2 cards, for 1 required card",
+            "A joker, paid for 1 required card, is 2 identical cards, or any 2 cards",
             ("identical_pair", "any_pair"),
             "identical_pair",
         ),
         OptionInfo(
             "public_hands",
-            "OP-20: everyone sees every player's landscape cards (off: only how many)",
+            "Everyone sees every player's landscape cards (off: only how many)",
             ("false", "true"),
             _bool(PUBLIC_HANDS),
         ),
         OptionInfo(
             "start_seat",
-            "OP-24: the first start player; -1: random",
+            "The first start player; -1: a random seat",
             ("-1", *(str(s) for s in range(MAX_PLAYERS))),
             "-1",
         ),
@@ -120,17 +120,16 @@ GOLDEN_CITY: Game[State, Action, Config] = modular_game(
     disturb_hidden=disturb_hidden,
     heuristic_action=bot.heuristic_action,
     determinize=bot.determinize,
-    # Configs the generic suites also cover: the other side of each option that changes the rules.
+    # Configs the generic suites also cover: the other side of each option that changes the rules
+    # (the options that only show more, public_hands and bonus_cards_public, are covered by tests).
     example_configs=(
         (
-            "open-and-drawn",
+            "variants",
             pb.Config(
                 rebid=pb.REBID_NEXT_TURN,
                 bonus_card_take=pb.BONUS_CARD_TAKE_DRAW,
                 inner_cost=pb.INNER_COST_KEY_PLUS_OUTER_COST,
                 joker=pb.JOKER_ANY_PAIR,
-                public_hands=True,
-                bonus_cards_public=True,
             ),
         ),
     ),

@@ -61,6 +61,11 @@ BONUS_CARDS_PUBLIC: Final = False  # OP-3
 PUBLIC_HANDS: Final = False  # OP-20
 RANDOM_START_SEAT: Final = -1  # OP-24: no seat set, so a random one
 
+# Trading-house colours (§1), by seat: the 2-player variant's seats take two non-black colours and
+# the black houses stay for the variant (§7).
+HOUSE_COLOURS: Final = ("light blue", "red", "white", "black")
+BLACK_HOUSE_COLOUR: Final = "black"
+
 AUTO_RESOLVE_FORCED: Final = True  # a decision with a single legal action is taken by the engine
 NOBODY: Final = -1  # no seat (a free pair, nobody choosing a bonus card)
 NO_PLACE: Final = 0  # place ids count from 1
