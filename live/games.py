@@ -85,6 +85,16 @@ def build_config(info: rules_pb2.GameInfo, options: list[gateway_pb2.GameOptionV
             raise invalid(
                 "INVALID_OPTION_VALUE", f"option {option.name!r}: bad value {option.value!r}"
             ) from error
+    # A string option left unset takes its listed default here, so the game's record names it (a
+    # data set, say) rather than leaving it to whatever the rules service defaults to later.
+    for spec in info.options:
+        field = config.DESCRIPTOR.fields_by_name[spec.name]
+        if (
+            spec.name not in seen
+            and spec.default_value
+            and field.type == descriptor.FieldDescriptor.TYPE_STRING
+        ):
+            setattr(config, spec.name, spec.default_value)
     return pack(config)
 
 

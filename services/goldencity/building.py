@@ -22,6 +22,7 @@ from services.goldencity.rules import (
 )
 from services.goldencity.state import BUILD as STEP_BUILD
 from services.goldencity.state import PAY, State
+from services.goldencity.tables import Cost
 from services.goldencity.vocabulary import PlaceKind
 
 
@@ -33,7 +34,19 @@ def houses_on(state: State, place: int) -> int:
 class _Builder:
     """What deciding where a seat may build needs, worked out once per decision."""
 
-    __slots__ = ("any_pair", "have", "others", "others_black", "own", "player", "state", "taken")
+    __slots__ = (
+        "any_pair",
+        "city",
+        "costs",
+        "have",
+        "others",
+        "others_black",
+        "own",
+        "paid",
+        "player",
+        "state",
+        "taken",
+    )
 
     def __init__(self, state: State, seat: int) -> None:
         self.state = state
@@ -44,6 +57,9 @@ class _Builder:
         self.taken = {place for p in state.players for place in (*p.houses, *p.black_houses)}
         self.have = counts(player.hand.cards)
         self.any_pair = state.config.joker == JOKER_ANY_PAIR
+        self.city = state.tables.city_parts
+        self.costs = state.tables.costs[state.config.inner_cost]
+        self.paid: dict[Cost, bool] = {}
 
     def candidates(self) -> list[int]:
         """The places a connection allows, sorted: the coast, and one road from an own house
@@ -70,23 +86,27 @@ class _Builder:
         if black:
             return bool(
                 player.black_houses_left
-                and self.state.tables.is_city(place)
+                and place in self.city
                 and place in player.houses
                 and place not in player.black_houses
                 and not any(o.has_house(place) for o in self.others)
             )
         if not player.houses_left:
             return False
-        if self.state.tables.is_city(place):
+        if place in self.city:
             return place not in self.own and place not in self.others_black
         return place not in self.taken
 
     def pays(self, place: int) -> bool:
         """Whether the seat can pay for a house on `place`."""
-        price = payment.cost(self.state, place)
-        if price.key and self.player.keys < 1:
-            return False
-        return payment.can_pay(self.have, price.landscape, price.cards, self.any_pair)
+        price = self.costs[place]
+        known = self.paid.get(price)
+        if known is None:
+            known = (not price.key or self.player.keys >= 1) and payment.can_pay(
+                self.have, price.landscape, price.cards, self.any_pair
+            )
+            self.paid[price] = known
+        return known
 
 
 def may_build(state: State, seat: int, place: int, black: bool) -> bool:
@@ -102,11 +122,24 @@ def legal(state: State) -> list[Action]:
     found = []
     if player.houses_left or player.black_houses_left:
         builder = _Builder(state, state.actor)
-        blacks = player.black_houses_left > 0
-        for place in builder.candidates():
-            for black in (False, True) if blacks else (False,):
-                if builder.takes(place, black) and builder.pays(place):
-                    found.append(Action(BUILD, place, int(black)))
+        pays = builder.pays
+        if player.houses_left:
+            city, own, others_black, taken = builder.city, builder.own, builder.others_black, builder.taken
+            for place in builder.candidates():
+                if place in city:
+                    if place in own or place in others_black:
+                        continue
+                elif place in taken:
+                    continue
+                if pays(place):
+                    found.append(Action(BUILD, place, 0))
+        if player.black_houses_left:  # only beside an own house in a city part (§7)
+            found += [
+                Action(BUILD, place, 1)
+                for place in sorted(set(player.houses) & builder.city)
+                if builder.takes(place, True) and pays(place)
+            ]
+            found.sort()
     found.append(END_BUILDING_ACTION)
     return found
 

@@ -5,49 +5,27 @@ decisions, one card or pair at a time, and only payments that can still be compl
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from services.goldencity import events as ev
 from services.goldencity.actions import PAY_CARD, PAY_PAIR, Action
 from services.goldencity.landscapes import counts
 from services.goldencity.rules import (
-    COAST_COST,
-    INLAND_COST,
-    INNER_COST_KEY_PLUS_OUTER_COST,
     JOKER_ANY_PAIR,
     JOKER_CARDS,
-    OUTER_COST,
 )
 from services.goldencity.state import State
-from services.goldencity.vocabulary import Landscape, PlaceKind
+from services.goldencity.tables import Cost
+from services.goldencity.vocabulary import Landscape
 
 LANDSCAPES = tuple(int(kind) for kind in Landscape)
+
+
 PAY_CARD_ACTIONS = {kind: Action(PAY_CARD, kind) for kind in LANDSCAPES}
 PAY_PAIR_ACTIONS = {(a, b): Action(PAY_PAIR, a, b) for a in LANDSCAPES for b in LANDSCAPES if a <= b}
 
 
-class Cost(NamedTuple):
-    """A place's price: `cards` cards of `landscape`, and whether a key is paid too."""
-
-    landscape: int
-    cards: int
-    key: bool
-
-
 def cost(state: State, place: int) -> Cost:
     """What building on `place` costs under the game's options."""
-    tables = state.tables
-    kind = tables.kind[place]
-    landscape = tables.cost_landscape[place]
-    if kind == PlaceKind.COAST:
-        return Cost(landscape, COAST_COST, False)
-    if kind == PlaceKind.INLAND:
-        return Cost(landscape, INLAND_COST, False)
-    if kind == PlaceKind.CITY_OUTER:
-        return Cost(landscape, OUTER_COST, False)
-    if state.config.inner_cost == INNER_COST_KEY_PLUS_OUTER_COST:
-        return Cost(landscape, OUTER_COST, True)
-    return Cost(landscape, 0, True)
+    return state.tables.costs[state.config.inner_cost][place]
 
 
 def can_pay(have: list[int], landscape: int, owed: int, any_pair: bool) -> bool:

@@ -6,13 +6,43 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from services.goldencity import dataset
 from services.goldencity.records import BonusCard, DataSet, ScoringCard
+from services.goldencity.rules import (
+    COAST_COST,
+    INLAND_COST,
+    INNER_COST_KEY,
+    INNER_COST_KEY_PLUS_OUTER_COST,
+    OUTER_COST,
+)
 from services.goldencity.vocabulary import CITY_PARTS, BonusType, Landscape, PlaceKind
 
 
-@dataclass(frozen=True)
+class Cost(NamedTuple):
+    """A place's price: `cards` cards of `landscape`, and whether a key is paid too."""
+
+    landscape: int
+    cards: int
+    key: bool
+
+
+def place_cost(kind: int, landscape: int, inner_cost: int) -> Cost:
+    """What building on a place of `kind` with cost landscape `landscape` costs (§5), with the
+    option inner_cost (OP-4) and the outer cost of OP-5."""
+    if kind == PlaceKind.COAST:
+        return Cost(landscape, COAST_COST, False)
+    if kind == PlaceKind.INLAND:
+        return Cost(landscape, INLAND_COST, False)
+    if kind == PlaceKind.CITY_OUTER:
+        return Cost(landscape, OUTER_COST, False)
+    if inner_cost == INNER_COST_KEY_PLUS_OUTER_COST:
+        return Cost(landscape, OUTER_COST, True)
+    return Cost(landscape, 0, True)
+
+
+@dataclass(frozen=True, eq=False)
 class Tables:
     """A data set and what the engine reads from it, by id."""
 
@@ -28,6 +58,7 @@ class Tables:
     scoring_cards: tuple[ScoringCard | None, ...]
     bonus_cards: tuple[BonusCard | None, ...]
     goods_symbols: tuple[tuple[int, ...], ...]  # goods kind ids per goods card id
+    costs: dict[int, tuple[Cost, ...]]  # each place's cost by the option inner_cost, then place id
 
     @property
     def places(self) -> range:
@@ -55,14 +86,23 @@ def of(data: DataSet) -> Tables:
     areas: list[frozenset[int]] = [frozenset()] * (len(board.areas) + 1)
     for area in board.areas:
         areas[area.id] = area.places
+    kinds = (0, *(int(p.kind) for p in board.places))
+    landscapes = (0, *(_cost_landscape(p.kind, p.region) for p in board.places))
+    costs = {
+        option: (
+            Cost(0, 0, False),
+            *(place_cost(k, c, option) for k, c in zip(kinds[1:], landscapes[1:], strict=True)),
+        )
+        for option in (INNER_COST_KEY, INNER_COST_KEY_PLUS_OUTER_COST)
+    }
     goods: list[tuple[int, ...]] = [()] * (len(data.goods_cards) + 1)
     for card in data.goods_cards:
         goods[card.id] = card.goods
     return Tables(
         data=data,
         place_names=("", *(p.name for p in board.places)),
-        kind=(0, *(int(p.kind) for p in board.places)),
-        cost_landscape=(0, *(_cost_landscape(p.kind, p.region) for p in board.places)),
+        kind=kinds,
+        cost_landscape=landscapes,
         neighbours=tuple(frozenset(n) for n in neighbours),
         bonus=((int(BonusType.NONE), 0), *((int(p.bonus.type), p.bonus.amount) for p in board.places)),
         area_places=tuple(areas),
@@ -71,6 +111,7 @@ def of(data: DataSet) -> Tables:
         scoring_cards=(None, *data.scoring_cards),
         bonus_cards=(None, *data.bonus_cards),
         goods_symbols=tuple(goods),
+        costs=costs,
     )
 
 
