@@ -9,22 +9,31 @@ from services.common.modular import modular_game
 from services.common.rng import Rng
 from services.goldencity import bot, codec, dataset, engine, labels, setup, tables
 from services.goldencity.actions import Action
+from services.goldencity.checks import COASTAL_PLACES, COIN_BONUS_AMOUNTS, INLAND_PLACES, SCORING_CARD_BACKS
 from services.goldencity.rules import (
     BONUS_CARDS_PUBLIC,
+    BUILDS_PER_TURN,
+    CARDS_PER_PAIR,
     MAX_PLAYERS,
     MIN_PLAYERS,
     PUBLIC_HANDS,
+    START_COINS,
 )
 from services.goldencity.scoring import final_scores
 from services.goldencity.state import Config, State
 
-# Game length. Every round has at most 16 rounds (one per scoring card). A round: at most one bid per
-# displacement plus one per player, and displacing costs a coin more each time, so the coins a round
-# can spend bound the displacements; then per player 2 houses of at most 1 + 2 + 1 decisions each and
-# the end of building; then discards, at most the whole hand above the limit. Random play: the
-# longest of 90 seeded games (30 per player count) took 207 decisions.
-MAX_ROUNDS = 16
-MAX_GAME_LENGTH = 20_000
+# Game length. At most one round per scoring card. Bids: one per player and round, plus one per
+# displacement, each costing at least a coin, and no more coins exist than the start coins and the
+# coin bonuses of every place (at most 2 each). Building: per player turn at most 2 houses of at most
+# 4 decisions each (the place, 2 cards or pairs, a goods or bonus card) and the end. Discards: at most
+# the cards gained in a round (a pair and a landscape bonus per house). Random play: the longest of
+# 90 seeded games (30 per player count) took 207 decisions.
+MAX_ROUNDS = sum(SCORING_CARD_BACKS.values())
+MAX_COINS = START_COINS * MAX_PLAYERS + max(COIN_BONUS_AMOUNTS) * (COASTAL_PLACES + INLAND_PLACES)
+MAX_BIDS = MAX_ROUNDS * MAX_PLAYERS + MAX_COINS
+MAX_BUILD_DECISIONS = MAX_ROUNDS * MAX_PLAYERS * (BUILDS_PER_TURN * 4 + 1)
+MAX_DISCARDS = MAX_ROUNDS * MAX_PLAYERS * (CARDS_PER_PAIR + BUILDS_PER_TURN)
+MAX_GAME_LENGTH = MAX_BIDS + MAX_BUILD_DECISIONS + MAX_DISCARDS  # 1,000
 
 # Scores: letters and bonus-card points are never negative; the bound is loose but safe.
 MIN_SCORE = 0
