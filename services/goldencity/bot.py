@@ -14,6 +14,7 @@ from services.goldencity.engine import legal_now
 from services.goldencity.landscapes import counts
 from services.goldencity.records import ScoringCard
 from services.goldencity.rules import NOBODY
+from services.goldencity.scoring import bonus_card_points
 from services.goldencity.state import State
 from services.goldencity.vocabulary import BonusType, Landscape
 
@@ -78,8 +79,6 @@ def _pay_value(state: State, seat: int, action: act.Action) -> float:
 
 
 def _bonus_card_value(state: State, seat: int, card: int) -> float:
-    from services.goldencity.scoring import bonus_card_points
-
     record = state.tables.bonus_cards[card]
     assert record is not None
     return bonus_card_points(state, state.players[seat], record) + record.points

@@ -190,7 +190,7 @@ def finish_house(state: State, events: list) -> None:  # type: ignore[type-arg]
             state.last_round = True  # §8.1 (OP-23: black houses do not count)
     state.building_place = NO_PLACE
     state.building_black = False
-    events.append(ev.HouseBuilt(seat, place, black))
+    events.append(ev.HouseBuilt(seat, place, black, state.tables.place_names[place]))
     if letters:
         player.letters += letters
         events.append(ev.LettersGained(seat, letters, ev.FROM_CITY))

@@ -20,6 +20,7 @@ class RoundStarted(NamedTuple):
     round: int
     start_player: int
     scoring_card: int
+    scoring_card_name: str  # as the data set names it
 
 
 class PairsLaidOut(NamedTuple):
@@ -46,6 +47,7 @@ class HouseBuilt(NamedTuple):
     seat: int
     place: int
     black: bool
+    place_name: str  # as the data set names it
 
 
 class CardsPaid(NamedTuple):

@@ -122,7 +122,7 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
     if isinstance(event, ev.RoundStarted):
         return (
             f"Round {event.round}: seat {event.start_player} starts;"
-            f" scoring card {event.scoring_card} revealed"
+            f" scoring card {event.scoring_card_name} revealed"
         )
     if isinstance(event, ev.PairsLaidOut):
         return "Pairs laid out: " + "; ".join(cards_text(p) for p in event.pairs)
@@ -136,9 +136,8 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
     if isinstance(event, ev.PairTaken):
         return f"Seat {event.seat} takes {cards_text(event.cards)}"
     if isinstance(event, ev.HouseBuilt):
-        return (
-            f"Seat {event.seat} builds {'a black house' if event.black else 'a house'} on place {event.place}"
-        )
+        house = "a black house" if event.black else "a house"
+        return f"Seat {event.seat} builds {house} on {event.place_name}"
     if isinstance(event, ev.CardsPaid):
         return f"Seat {event.seat} pays {cards_text(event.cards)}"
     if isinstance(event, ev.KeySpent):

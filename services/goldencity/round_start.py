@@ -30,7 +30,9 @@ def start_round(state: State, events: list) -> None:  # type: ignore[type-arg]
     """Reveal, lay out, and hand the first bid turn to the start player (D starts at 0, OP-26)."""
     state.round += 1
     reveal_scoring_card(state)
-    events.append(ev.RoundStarted(state.round, state.start_player, state.scoring_card))
+    card = state.tables.scoring_cards[state.scoring_card]
+    assert card is not None
+    events.append(ev.RoundStarted(state.round, state.start_player, state.scoring_card, card.name))
     lay_out_pairs(state, events)
     state.displacement = 0
     state.step = BID
