@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	gatewayv1 "boardgame/gateway/v1"
@@ -68,7 +69,9 @@ func call[Req any, Res any](ctx context.Context, s *Session, method func(context
 			return response, nil
 		}
 		delay, limited := rateLimitDelay(err)
-		if !limited && refusalOf(err).Code == codes.Unavailable && lost < maxReconnectsInARow {
+		if limited {
+			fmt.Fprintf(os.Stderr, "rate limited: retrying in %v\n", delay)
+		} else if refusalOf(err).Code == codes.Unavailable && lost < maxReconnectsInARow {
 			delay, limited = backoff(lost), true
 			lost++
 		}

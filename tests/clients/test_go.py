@@ -9,16 +9,20 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
 from deploy import go_client
+from live.settings import DEFAULT_RATE_LIMITS
+from tests.clients.proxy import Proxy
 from tests.gateway.support import GatewayProcess
 from tests.titles import GAME, TITLE
 
 CLIENT = Path(__file__).resolve().parents[2] / "clients" / "go"
 SEATS = min(4, GAME.info.max_players)
+CUT_EVERY_SECONDS = 0.7
 
 
 @pytest.fixture(scope="module")
@@ -83,3 +87,48 @@ def test_go_client_sources_are_formatted_and_vetted(built: Path) -> None:
         timeout=300,
     )
     assert vetted.returncode == 0, vetted.stderr
+
+
+def test_go_clients_signing_in_at_once_wait_out_the_rate_limit(built: Path, gateway: GatewayProcess) -> None:
+    """More clients than the per-address guest limit sign in in the same second (each then stops at
+    the title the gateway does not offer): the refused ones wait the delay the refusal gives, and
+    every one gets through."""
+    count = 3 * DEFAULT_RATE_LIMITS["guest"]
+    clients = [
+        subprocess.Popen(
+            [str(built), "-gateway", gateway.address, "-title", "chess"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(count)
+    ]
+    errors = [client.communicate(timeout=120)[1] for client in clients]
+    assert all("does not offer chess" in error for error in errors), errors
+    assert any("rate limited: retrying in" in error for error in errors)
+
+
+def test_go_client_reopens_its_stream_when_the_connection_is_cut(
+    built: Path, gateway: GatewayProcess, worker: None
+) -> None:
+    """Every connection is dropped again and again while the game is played (as a gateway restart
+    would): the client reconnects, resumes its stream from the last version it saw, and finishes."""
+    with Proxy(gateway.address) as proxy:
+        client = subprocess.Popen(
+            [str(built), "-gateway", proxy.address, "-title", TITLE, "-seats", str(SEATS)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            while client.poll() is None and proxy.cuts < 20:
+                time.sleep(CUT_EVERY_SECONDS)
+                proxy.cut()
+            out, err = client.communicate(timeout=300)
+        finally:
+            if client.poll() is None:
+                client.kill()
+    assert client.returncode == 0, err
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert proxy.cuts >= 2 and summary["replay_consistent"] is True
+    assert summary["watch_streams_reopened"] >= 1
