@@ -35,5 +35,8 @@ protoc -I "$protos" \
     --go_out="$build/src" --go_opt="paths=import$mappings" \
     --go-grpc_out="$build/src" --go-grpc_opt="paths=import$mappings" \
     "${files[@]}"
+if [ -z "${GOCACHE:-}${XDG_CACHE_HOME:-}${HOME:-}" ]; then
+    export GOCACHE="$build/cache"  # go needs a build cache, by default under $HOME
+fi
 cd "$here"
 GO111MODULE=off GOPATH="$build:$gocode" go build -o "$build/play" .

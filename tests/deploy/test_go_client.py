@@ -1,7 +1,7 @@
 """What the Go client's build needs (deploy.go_client), on a machine that lacks all of it: a PATH
-with none of its programs and an empty GOCODE. In CI the lack fails `make setup`; elsewhere it is a
-note; as root the missing Debian packages are installed (here by a stand-in apt-get that records its
-arguments)."""
+with none of its programs and an empty GOCODE. In CI the lack fails `make setup` and the Go client's
+test; elsewhere it is a note and that test is skipped with the reason; as root the missing Debian
+packages are installed (here by a stand-in apt-get that records its arguments)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ from deploy import go_client
 
 ROOT = Path(__file__).resolve().parents[2]
 EVERY_PACKAGE = [*go_client.PROGRAMS.values(), *go_client.SOURCES.values()]
+GO_TEST = "tests/clients/test_go.py"
+FORMATTED = "test_go_client_sources_are_formatted_and_vetted"
 APT_GET = '#!/bin/sh\necho "$*" >> {log}\n'
 
 
@@ -84,6 +86,35 @@ def test_as_root_the_missing_packages_are_installed_at_once(
     assert go_client.ensure(environ, notes) == EVERY_PACKAGE
     assert log.read_text() == f"install -y -qq --no-install-recommends {' '.join(EVERY_PACKAGE)}\n"
     assert notes == [f"the Go client's build needs Debian's {', '.join(EVERY_PACKAGE)}; installing them."]
+
+
+def go_client_test(environ: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """One test of tests/clients/test_go.py (one needing only the built client) run by pytest here."""
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"{GO_TEST}::{FORMATTED}"],
+        cwd=ROOT,
+        env={**os.environ, **environ},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_in_ci_the_go_client_test_fails_without_the_toolchain(tmp_path: Path) -> None:
+    bin_dir, environ = bare(tmp_path)
+    path = os.pathsep.join([str(bin_dir), str(Path(sys.executable).parent)])
+    result = go_client_test({**environ, "PATH": path, "CI": "true", "INSTALL_PACKAGES": "0"})
+    assert result.returncode == 1, result.stdout
+    assert "Failed: the Go client cannot be built: install Debian's golang-go" in result.stdout
+
+
+def test_elsewhere_the_go_client_test_is_skipped_with_the_reason(tmp_path: Path) -> None:
+    bin_dir, environ = bare(tmp_path)
+    path = os.pathsep.join([str(bin_dir), str(Path(sys.executable).parent)])
+    result = go_client_test({**environ, "PATH": path, "CI": "", "INSTALL_PACKAGES": "0"})
+    assert result.returncode == 0, result.stdout
+    assert "SKIPPED" in result.stdout and "the Go client cannot be built: install Debian's" in result.stdout
 
 
 def test_installing_is_never_tried_when_told_not_to(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
