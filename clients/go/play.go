@@ -61,7 +61,7 @@ type Summary struct {
 	WatchReopened     int               `json:"watch_streams_reopened"`
 	Actions           int               `json:"actions"`
 	Winners           []int32           `json:"winners"`
-	Totals            []int32           `json:"totals"`
+	Totals            []int32           `json:"totals"` // by seat
 	ReplayConsistent  bool              `json:"replay_consistent"`
 	RefusalCode       string            `json:"refusal_code"`
 	RefusalReason     string            `json:"refusal_reason"`
@@ -113,6 +113,11 @@ func checkFinished(ctx context.Context, host *Session, gameID string, final *gat
 	scores := final.GetScores()
 	if !scores.GetFinal() || len(scores.GetScores()) != seats || len(scores.GetWinners()) == 0 {
 		return 0, fmt.Errorf("no final scores for every seat: %v", scores)
+	}
+	for _, score := range scores.GetScores() {
+		if score.GetSeat() < 0 || int(score.GetSeat()) >= seats {
+			return 0, fmt.Errorf("a score for seat %d of %d seats", score.GetSeat(), seats)
+		}
 	}
 	record, err := call(ctx, host, host.Games.GetGameRecord, &gatewayv1.GetGameRecordRequest{GameId: gameID})
 	if err != nil {
@@ -173,9 +178,10 @@ func run(options Options) (*Summary, error) {
 		RefusalCode:       seat.Refusal.Code.String(),
 		RefusalReason:     seat.Refusal.Reason,
 		RefusalMetadata:   seat.Refusal.Metadata,
+		Totals:            make([]int32, options.Seats),
 	}
 	for _, score := range final.GetScores().GetScores() {
-		summary.Totals = append(summary.Totals, score.GetTotal())
+		summary.Totals[score.GetSeat()] = score.GetTotal()
 	}
 	return summary, nil
 }
