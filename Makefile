@@ -35,8 +35,9 @@ help: ## List the targets with what they do
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk 'BEGIN {FS = ":.*## "} {printf "  %-8s %s\n", $$1, $$2}'
 
-setup: $(SETUP_STAMPS) ## Create .venv with the locked dependencies and `bg`, install buf and the TS client's packages, generate the protos, find or install redis-server and openssl
+setup: $(SETUP_STAMPS) ## Create .venv with the locked dependencies and `bg`, install buf and the TS client's packages, generate the protos, find or install redis-server and openssl, and the Go client's toolchain (Debian's packages, as root)
 	$(PY) -m deploy.programs
+	$(PY) -m deploy.go_client
 
 protos: $(VENV_STAMP) ## Regenerate the Python code of every .proto into gen/ from scratch
 	$(call generate_protos)
