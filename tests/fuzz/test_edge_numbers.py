@@ -1,7 +1,7 @@
 """Every integer field of a real State set in turn to the ends of its type, sent to the rules
 methods that compute from the whole state (scores, a move with every view): each is refused as
 MALFORMED_REQUEST or answered, never INTERNAL (an overflowing sum once was: a game's score of a
-state holding 2^31 - 1 points did not fit its int32 total).
+state holding 2^31 - 1 points did not fit its int32 total)."""
 
 from __future__ import annotations
 
