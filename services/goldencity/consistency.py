@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from services.common.helpers import check_state
+from services.common.helpers import MAX_COUNT, check_state
 from services.goldencity import payment
 from services.goldencity.landscapes import counts
 from services.goldencity.payment import LANDSCAPES
@@ -76,7 +76,7 @@ def check(state: State) -> None:
     check_state(1 <= state.step <= GAME_OVER, "step")
     check_state(0 <= state.actor < n and 0 <= state.start_player < n, "seat out of range")
     check_state(0 <= state.bid_cursor < n, "bid cursor")
-    check_state(state.displacement >= 0, "displacement")
+    check_state(0 <= state.displacement <= MAX_COUNT, "displacement")
     places = len(tables.kind) - 1
     landscape_cards: Counter[int] = Counter(state.landscape_deck + state.landscape_discard)
     goods: list[int] = state.goods_display + state.goods_deck
@@ -84,7 +84,7 @@ def check(state: State) -> None:
     keys = state.key_supply
     for seat, player in enumerate(state.players):
         for value, what in ((player.coins, "coins"), (player.letters, "letters"), (player.keys, "keys")):
-            check_state(value >= 0, f"players[{seat}]: negative {what}")
+            check_state(0 <= value <= MAX_COUNT, f"players[{seat}]: {what} out of range")
         check_state(all(card in LANDSCAPES for card in player.hand.cards), f"players[{seat}].hand.cards")
         landscape_cards.update(player.hand.cards)
         goods += player.goods_cards
@@ -98,7 +98,7 @@ def check(state: State) -> None:
         )
         check_state(min(player.houses_left, player.black_houses_left) >= 0, f"players[{seat}] houses left")
         check_state(
-            player.bonus_points >= 0 and (state.step == GAME_OVER or player.bonus_points == 0),
+            0 <= player.bonus_points <= MAX_COUNT and (state.step == GAME_OVER or player.bonus_points == 0),
             f"players[{seat}].bonus_points",
         )
     _houses(state)
