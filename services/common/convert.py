@@ -12,11 +12,13 @@ differ from the default reading of its messages:
   may count from 0 while the enum's 0 is UNSPECIFIED); an int field naming an id may declare its own
   offset (`Shape.offsets`).
 - `Shape.names` renames a field's native attribute; `Shape.get` computes a field's native value from
-  the message's native value (one call, for what the game keeps in another layout).
+  the message's native value (one call, for what the game keeps in another layout), and `Shape.put`
+  stores it back on decoding.
 - A singular message field may hold bytes: that sub-message already encoded (to splice what several
   messages share, such as the table of every View).
 
-Readers return `Shape.make(*values)` (the field values in field order); by default a NamedTuple
+Readers return a new `Shape.into` object with the fields' values in its attributes (its
+`__init__` not called), or `Shape.make(*values)` (the field values in field order); by default a NamedTuple
 named as the message, a plain tuple for a sequence. A field named like a Python keyword has the
 native attribute `name_`. They refuse, as
 MalformedRequest, an enum value the enum does not declare. What else a decoded value must satisfy
@@ -101,6 +103,14 @@ class Shape:
     get: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
     make: Callable[..., Any] | None = None
     offsets: Mapping[str, int] = field(default_factory=dict)
+    into: type | None = None
+    """Decode into a new object of this class (made without calling its __init__): each field's
+    value goes to its native attribute, or to `put`'s function for a field the game keeps otherwise."""
+    put: Mapping[str, Callable[[Any, Any], None]] = field(default_factory=dict)
+    """With `into`: field -> function(native object, decoded value) storing what `get` computes
+    (a field without one is stored in its native attribute, computed or not)."""
+    finish: Callable[[Any], Any] | None = None
+    """With `into`: the decoded value is finish(object) (to set what no field holds)."""
 
 
 DEFAULT_SHAPE = Shape()
@@ -151,7 +161,15 @@ class Converter:
             getattr(enum, "DESCRIPTOR", enum).full_name: offset
             for enum, offset in (enum_offsets or {}).items()
         }
-        self._env: dict[str, Any] = {"V": varint, "Z": zigzag, "P": packed, "bad": _bad}
+        self._env: dict[str, Any] = {
+            "V": varint,
+            "Z": zigzag,
+            "P": packed,
+            "S": SMALL,
+            "bad": _bad,
+            "EL": _enum_list,
+        }
+        self._tagged: list[str] = []
         self._types: dict[str, Descriptor] = {}
         lines: list[str] = []
         pending: list[Descriptor] = [cls.DESCRIPTOR for cls in roots]
@@ -198,118 +216,171 @@ class Converter:
                 raise ValueError(f"{descriptor.full_name}.{f.name}: field type {f.type} is not supported")
         return fields
 
-    def _writer(self, descriptor: Descriptor) -> list[str]:
+    def _is_leaf(self, descriptor: Descriptor) -> bool:
+        """Whether a message type holds no sub-message and computes no field: inlined where used."""
         shape = self._shape(descriptor)
+        return not shape.get and all(f.type != F.TYPE_MESSAGE for f in descriptor.fields)
+
+    def _writer(self, descriptor: Descriptor) -> list[str]:
         ident = _ident(descriptor)
         body = [f"def w_{ident}(o):", "    out = []", "    a = out.append"]
+        body += self._write_fields(descriptor, "o", "out", "a", 1)
+        body.append("    return b''.join(out)")
+        return ["\n".join(body) + "\n"]
+
+    def _write_fields(self, descriptor: Descriptor, native: str, out: str, add: str, depth: int) -> list[str]:
+        """Lines appending the encoding of every field of the message whose native value is `native`."""
+        shape = self._shape(descriptor)
+        ident = _ident(descriptor)
+        pad = "    " * depth
+        lines = []
         for position, f in enumerate(self._fields(descriptor)):
             if f.name in shape.get:
                 getter = f"G_{ident}_{f.name}"
                 self._env[getter] = shape.get[f.name]
-                value = f"{getter}(o)"
+                value = f"{getter}({native})"
             elif shape.sequence:
-                value = f"o[{position}]"
+                value = f"{native}[{position}]"
             else:
-                value = f"o.{shape.names.get(f.name, native_name(f.name))}"
-            body += [f"    v = {value}", *self._write_field(f, self._offset(f, shape))]
-        body.append("    return b''.join(out)")
-        return ["\n".join(body) + "\n"]
+                value = f"{native}.{shape.names.get(f.name, native_name(f.name))}"
+            v = f"v{depth}"
+            lines.append(f"{pad}{v} = {value}")
+            lines += [pad + line for line in self._write_field(f, self._offset(f, shape), v, out, add, depth)]
+        return lines
 
-    def _write_field(self, f: FieldDescriptor, offset: int) -> list[str]:
+    def _write_field(
+        self, f: FieldDescriptor, offset: int, v: str, out: str, a: str, depth: int
+    ) -> list[str]:
         plus = f" + {offset}" if offset else ""
+        length = "(S[n] if n < 128 else V(n))"
         if f.type == F.TYPE_MESSAGE:
-            sub = "w_" + _ident(f.message_type)
+            sub = f.message_type
             tag = _tag(f.number, 2)
-            if _repeated(f):
+            if _repeated(f) and self._is_leaf(sub):
+                x, part = f"x{depth}", f"p{depth}"
                 return [
-                    "    for x in v:",
-                    f"        b = {sub}(x); a({tag!r}); a(V(len(b))); a(b)",
+                    f"for {x} in {v}:",
+                    f"    {part} = []",
+                    # The leaf's lines, indented one level below this field's.
+                    *[
+                        ln[4 * depth :]
+                        for ln in self._write_fields(sub, x, part, part + ".append", depth + 1)
+                    ],
+                    f"    b = b''.join({part}); n = len(b); {out} += ({tag!r}, {length}, b)",
                 ]
+            writer = "w_" + _ident(sub)
+            if _repeated(f):
+                return [f"for x in {v}:", f"    b = {writer}(x); n = len(b); {out} += ({tag!r}, {length}, b)"]
             return [
-                "    if v is not None:",
-                f"        b = v if v.__class__ is bytes else {sub}(v); a({tag!r}); a(V(len(b))); a(b)",
+                f"if {v} is not None:",
+                f"    b = {v} if {v}.__class__ is bytes else {writer}({v}); n = len(b)",
+                f"    {out} += ({tag!r}, {length}, b)",
             ]
         if f.type in TEXT_KINDS:
             tag = _tag(f.number, 2)
             encode = ".encode()" if f.type == F.TYPE_STRING else ""
             if _repeated(f):
-                return ["    for x in v:", f"        b = x{encode}; a({tag!r}); a(V(len(b))); a(b)"]
-            condition = "v is not None" if _has_presence(f) else "v"
-            return [f"    if {condition}:", f"        b = v{encode}; a({tag!r}); a(V(len(b))); a(b)"]
-        encoder = "Z" if f.type in ZIGZAG_KINDS else "V"
+                return [f"for x in {v}:", f"    b = x{encode}; n = len(b); {out} += ({tag!r}, {length}, b)"]
+            condition = f"{v} is not None" if _has_presence(f) else v
+            return [f"if {condition}:", f"    b = {v}{encode}; n = len(b); {out} += ({tag!r}, {length}, b)"]
         if _repeated(f):
             tag = _tag(f.number, 2)
             if f.type == F.TYPE_BOOL:
-                items = "bytes([1 if x else 0 for x in v])"
-            elif encoder == "Z":
-                items = "b''.join([Z(x) for x in v])"
+                items = f"bytes([1 if x else 0 for x in {v}])"
+            elif f.type in ZIGZAG_KINDS:
+                items = f"b''.join([Z(x) for x in {v}])"
             else:
-                items = f"P([x{plus} for x in v])" if offset else "P(v)"
-            return ["    if v:", f"        b = {items}; a({tag!r}); a(V(len(b))); a(b)"]
+                items = f"P([x{plus} for x in {v}])" if offset else f"P({v})"
+            return [f"if {v}:", f"    b = {items}; n = len(b); {out} += ({tag!r}, {length}, b)"]
         tag = _tag(f.number, 0)
         if f.type == F.TYPE_BOOL:
-            condition = "v is not None" if _has_presence(f) else "v"
+            condition = f"{v} is not None" if _has_presence(f) else v
             true, false = tag + SMALL[1], tag + SMALL[0]
-            return [f"    if {condition}:", f"        a({true!r} if v else {false!r})"]
+            return [f"if {condition}:", f"    {a}({true!r} if {v} else {false!r})"]
+        if f.type in ZIGZAG_KINDS:
+            condition = f"{v} is not None" if _has_presence(f) else v
+            return [f"if {condition}:", f"    {a}({tag!r} + Z({v}))"]
+        tagged = f"T_{len(self._tagged)}"
+        self._tagged.append(tagged)
+        self._env[tagged] = tuple(tag + SMALL[i] for i in range(128))
+        write = f"{a}({tagged}[{v}] if -1 < {v} < 128 else {tag!r} + V({v}))"
         if _has_presence(f):
-            return ["    if v is not None:", f"        a({tag!r}); a({encoder}(v{plus}))"]
+            return [f"if {v} is not None:", f"    {v} = {v}{plus}", f"    {write}"]
         if offset:
-            return [f"    v = v{plus}", "    if v:", f"        a({tag!r}); a({encoder}(v))"]
-        return ["    if v:", f"        a({tag!r}); a({encoder}(v))"]
+            return [f"{v} = {v}{plus}", f"if {v}:", f"    {write}"]
+        return [f"if {v}:", f"    {write}"]
 
     def _reader(self, descriptor: Descriptor) -> list[str]:
-        shape = self._shape(descriptor)
         ident = _ident(descriptor)
-        body = [f"def r_{ident}(m):"]
-        names = []
-        for number, f in enumerate(self._fields(descriptor)):
-            name = f"f{number}"
-            names.append(name)
-            body += self._read_field(descriptor, f, name, self._offset(f, shape))
-        values = ", ".join(names)
-        if shape.sequence and shape.make is None:
-            body.append(f"    return ({values},)" if len(names) == 1 else f"    return ({values})")
+        shape = self._shape(descriptor)
+        if shape.into is None:
+            return [f"def r_{ident}(m):\n    return {self._read_message(descriptor, 'm', 0)}\n"]
+        self._env["C_" + ident] = shape.into
+        body = [f"def r_{ident}(m):", f"    o = C_{ident}.__new__(C_{ident})"]
+        for f in self._fields(descriptor):
+            value = self._read_field(descriptor, f, "m", self._offset(f, shape), 0)
+            if f.name in shape.put:
+                putter = f"U_{ident}_{f.name}"
+                self._env[putter] = shape.put[f.name]
+                body.append(f"    {putter}(o, {value})")
+            else:
+                body.append(f"    o.{shape.names.get(f.name, native_name(f.name))} = {value}")
+        if shape.finish is not None:
+            self._env["F_" + ident] = shape.finish
+            body.append(f"    return F_{ident}(o)")
         else:
-            self._env["M_" + ident] = shape.make or self.record(descriptor)
-            body.append(f"    return M_{ident}({values})")
+            body.append("    return o")
         return ["\n".join(body) + "\n"]
 
-    def _read_field(self, descriptor: Descriptor, f: FieldDescriptor, name: str, offset: int) -> list[str]:
-        value = _attr("m", f.name)
+    def _read_message(self, descriptor: Descriptor, message: str, depth: int) -> str:
+        """The expression of the native value of the message in variable `message`."""
+        shape = self._shape(descriptor)
+        values = [
+            self._read_field(descriptor, f, message, self._offset(f, shape), depth)
+            for f in self._fields(descriptor)
+        ]
+        if shape.sequence and shape.make is None:
+            return f"({values[0]},)" if len(values) == 1 else f"({', '.join(values)})"
+        make = "M_" + _ident(descriptor)
+        self._env[make] = shape.make or self.record(descriptor)
+        return f"{make}({', '.join(values)})"
+
+    def _read_field(self, descriptor: Descriptor, f: FieldDescriptor, m: str, offset: int, depth: int) -> str:
+        value = _attr(m, f.name)
         minus = f" - {offset}" if offset else ""
-        lines: list[str] = []
         if f.type == F.TYPE_MESSAGE:
-            sub = "r_" + _ident(f.message_type)
+            sub = f.message_type
             if _repeated(f):
-                return [f"    {name} = [{sub}(x) for x in {value}]"]
-            return [f"    {name} = {sub}({value}) if m.HasField({f.name!r}) else None"]
-        if _repeated(f):
-            lines.append(
-                f"    {name} = [x{minus} for x in {value}]" if offset else f"    {name} = list({value})"
-            )
-        elif _has_presence(f):
-            lines.append(f"    {name} = {value}{minus} if m.HasField({f.name!r}) else None")
-        else:
-            lines.append(f"    {name} = {value}{minus}")
+                if self._is_leaf(sub):
+                    x = f"x{depth}"
+                    return f"[{self._read_message(sub, x, depth + 1)} for {x} in {value}]"
+                return f"[r_{_ident(sub)}(x) for x in {value}]"
+            return f"(r_{_ident(sub)}({value}) if {m}.HasField({f.name!r}) else None)"
+        where = f"{descriptor.name}.{f.name}"
         if f.type == F.TYPE_ENUM:
             numbers = f"E_{_ident(f.enum_type)}"
-            self._env[numbers] = frozenset(v.number - offset for v in f.enum_type.values)
-            where = f"{descriptor.name}.{f.name}"
+            self._env[numbers] = frozenset(v.number for v in f.enum_type.values)
             if _repeated(f):
-                check = f"    if not {numbers}.issuperset({name}): bad({where!r}, {name}, {offset})"
-            elif _has_presence(f):
-                check = (
-                    f"    if {name} is not None and {name} not in {numbers}: bad({where!r}, {name}, {offset})"
-                )
-            else:
-                check = f"    if {name} not in {numbers}: bad({where!r}, {name}, {offset})"
-            lines.append(check)
-        return lines
+                shifted = f"[x{minus} for x in {value}]" if offset else f"list({value})"
+                return f"({shifted} if {numbers}.issuperset({value}) else EL({value}, {where!r}))"
+            checked = f"({value}{minus} if {value} in {numbers} else bad({where!r}, {value}, 0))"
+            return f"({checked} if {m}.HasField({f.name!r}) else None)" if _has_presence(f) else checked
+        if _repeated(f):
+            return f"[x{minus} for x in {value}]" if offset else f"list({value})"
+        if _has_presence(f):
+            return f"({value}{minus} if {m}.HasField({f.name!r}) else None)"
+        return f"{value}{minus}"
 
 
-def _bad(where: str, value: Any, offset: int) -> None:
-    shown = [v + offset for v in value] if isinstance(value, list) else value + offset
-    raise MalformedRequest(f"{where} holds {shown}, which its enum does not declare", field=where)
+def _enum_list(values: Iterable[int], where: str) -> Any:
+    """Raise MalformedRequest for the first value of a repeated enum field that its enum lacks."""
+    raise MalformedRequest(
+        f"{where} holds {sorted(values)}, values its enum does not all declare", field=where
+    )
+
+
+def _bad(where: str, value: int, offset: int) -> Any:
+    raise MalformedRequest(f"{where} holds {value + offset}, which its enum does not declare", field=where)
 
 
 def oneof_writer(
