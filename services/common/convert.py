@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from google.protobuf import message_factory
 from google.protobuf.descriptor import FieldDescriptor as F
 from google.protobuf.message import Message
 
@@ -147,6 +148,18 @@ def _kind_supported(f: FieldDescriptor) -> bool:
     )
 
 
+def reachable(roots: Iterable[type[Message]]) -> list[Descriptor]:
+    """The descriptors of `roots` and of every message type their fields reach, each once."""
+    seen: dict[str, Descriptor] = {}
+    pending: list[Descriptor] = [cls.DESCRIPTOR for cls in roots]
+    while pending:
+        descriptor = pending.pop()
+        if descriptor.full_name not in seen:
+            seen[descriptor.full_name] = descriptor
+            pending += [f.message_type for f in descriptor.fields if f.type == F.TYPE_MESSAGE]
+    return list(seen.values())
+
+
 class Converter:
     """The writers and readers of every message type that `roots` reach."""
 
@@ -170,15 +183,9 @@ class Converter:
             "EL": _enum_list,
         }
         self._tagged: list[str] = []
-        self._types: dict[str, Descriptor] = {}
+        self._types = {descriptor.full_name: descriptor for descriptor in reachable(roots)}
         lines: list[str] = []
-        pending: list[Descriptor] = [cls.DESCRIPTOR for cls in roots]
-        while pending:
-            descriptor = pending.pop()
-            if descriptor.full_name in self._types:
-                continue
-            self._types[descriptor.full_name] = descriptor
-            pending += [f.message_type for f in descriptor.fields if f.type == F.TYPE_MESSAGE]
+        for descriptor in self._types.values():
             lines += self._writer(descriptor) + self._reader(descriptor)
         unknown = set(self._shapes) - set(self._types)
         if unknown:
@@ -412,3 +419,71 @@ def oneof_writer(
 
 def _message_class(parent: type[Message], member: FieldDescriptor) -> type[Message]:
     return type(getattr(parent(), member.name))
+
+
+class KindTuples:
+    """The messages of one oneof (an Action's move) as native tuples (kind, *arguments): kind is the
+    index of the set member in the oneof's order, the arguments its fields' values in field order,
+    sub-messages flattened (an unset one as zeros) and padded with zeros to the native tuple's length.
+    `shapes` may give the members' offsets; every other part of a Shape is the tuple's."""
+
+    def __init__(
+        self,
+        message_class: type[Message],
+        oneof: str,
+        native: Callable[..., tuple[Any, ...]],
+        shapes: Mapping[Any, Shape] | None = None,
+        enum_offsets: Mapping[Any, int] | None = None,
+    ) -> None:
+        descriptor: Descriptor = message_class.DESCRIPTOR
+        self._message_class, self._oneof, self._native = message_class, oneof, native
+        self._members = list(descriptor.oneofs_by_name[oneof].fields)
+        self._index = {f.name: kind for kind, f in enumerate(self._members)}
+        offsets = {cls.DESCRIPTOR.full_name: shape.offsets for cls, shape in (shapes or {}).items()}
+        sequences = {
+            message_factory.GetMessageClass(d): Shape(sequence=True, offsets=offsets.get(d.full_name, {}))
+            for d in reachable([message_class])
+        }
+        self._converter = Converter([message_class], sequences, enum_offsets)
+        self._write = self._converter.writer(message_class)
+
+    def write(self, action: tuple[Any, ...]) -> bytes:
+        """The message's bytes for a native action."""
+        member = self._members[action[0]]
+        values: list[Any] = [None] * len(self._members)
+        values[action[0]] = _nest(member, list(action[1:])) if member.type == F.TYPE_MESSAGE else action[1]
+        return self._write(values)
+
+    def read(self, message: Message) -> tuple[Any, ...]:
+        """The native action of a message; MalformedRequest if no member is set or an enum value is
+        undeclared."""
+        name = message.WhichOneof(self._oneof)
+        if name is None:
+            raise MalformedRequest(f"the {self._message_class.DESCRIPTOR.name} sets no {self._oneof}")
+        values = self._converter.reader(self._message_class)(message)
+        kind = self._index[name]
+        value = values[kind]
+        member = self._members[kind]
+        flat = _flatten(member, value) if member.type == F.TYPE_MESSAGE else [value]
+        return self._native(kind, *flat)
+
+
+def _nest(f: FieldDescriptor, arguments: list[Any]) -> tuple[Any, ...]:
+    """The nested tuple of a message field from flat arguments (consumed from the front)."""
+    values = []
+    for sub in sorted(f.message_type.fields, key=lambda s: s.number):
+        values.append(_nest(sub, arguments) if sub.type == F.TYPE_MESSAGE else arguments.pop(0))
+    return tuple(values)
+
+
+def _flatten(f: FieldDescriptor, value: Any) -> list[Any]:
+    """The flat arguments of a message field's nested tuple (an unset sub-message as zeros)."""
+    flat: list[Any] = []
+    fields = sorted(f.message_type.fields, key=lambda s: s.number)
+    for position, sub in enumerate(fields):
+        part = None if value is None else value[position]
+        if sub.type == F.TYPE_MESSAGE:
+            flat += _flatten(sub, part)
+        else:
+            flat.append(0 if part is None else part)
+    return flat

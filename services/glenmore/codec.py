@@ -16,8 +16,10 @@ from typing import Any
 from boardgame.glenmore.v1 import glenmore_pb2 as pb
 from boardgame.rules.v1 import rules_pb2
 
-from services.common.convert import Converter, Shape, leading_field, oneof_writer
+from services.common.codec import Codec
+from services.common.convert import Converter, KindTuples, Shape
 from services.common.errors import MalformedRequest
+from services.common.game import Messages
 from services.common.helpers import check_state
 from services.common.rng import Rng
 from services.glenmore import actions as act
@@ -139,11 +141,20 @@ def _turn(state: State, turn: tuple[Any, ...] | None) -> None:
         state.activated |= 1 << slot
 
 
-def _state(state: State | None, rng: Rng | None, stacks: list[list[int]]) -> State:
-    """The native state of a State message's values: its table's, and the hidden parts."""
+def _state(state: State | None, rng: Rng | None, stacks: list[list[int]]) -> tuple[State, list[int]]:
+    """The native state of a State message's values, and the stack sizes its table claims."""
     check_state(state is not None, "no table")
     assert state is not None
-    state.rng, state.stacks, state.legal = rng or Rng(0, 0), stacks, None
+    claimed, state.stacks = state.stacks, stacks
+    state.rng, state.legal = rng or Rng(0, 0), None
+    return state, claimed  # type: ignore[return-value]
+
+
+def _validated(decoded: tuple[State, list[int]]) -> State:
+    """The decoded state, consistent and with the stack sizes its table claims."""
+    state, claimed = decoded
+    validate(state)
+    check_state(claimed == [len(stack) for stack in state.stacks], "stack sizes")
     return state
 
 
@@ -182,7 +193,8 @@ CONVERTER = Converter(
             into=State,
             put={
                 "config": lambda s, config: setattr(s, "config", config or DEFAULT_CONFIG),
-                "stack_sizes": lambda s, sizes: None,  # checked against the stacks by state_from_proto
+                # The sizes the table claims wait in `stacks` for the State's stacks (see _state).
+                "stack_sizes": lambda s, sizes: setattr(s, "stacks", sizes),
                 "market": _market,
                 "turn": _turn,
             },
@@ -263,120 +275,41 @@ CONVERTER = Converter(
     },
     ENUM_OFFSETS,
 )
-_write_state = CONVERTER.writer(pb.State)
 _write_view = CONVERTER.writer(pb.View)
-_write_event = oneof_writer(CONVERTER, pb.Event, "event")
-_read_state = CONVERTER.reader(pb.State)
 
 
-def encode_state(state: State) -> bytes:
-    """The State message's deterministic bytes, hidden parts included."""
-    return _write_state(state)
+# Actions: a native action is (kind, arguments) in the order of the Action message's oneof.
 
-
-def state_to_proto(state: State) -> pb.State:
-    """The State message, hidden parts included."""
-    return pb.State.FromString(_write_state(state))
-
-
-def state_from_proto(message: pb.State) -> State:
-    """The native state of a State message; MalformedRequest if it is not a consistent state."""
-    state = validate(_read_state(message))
-    check_state(list(message.table.stack_sizes) == [len(stack) for stack in state.stacks], "stack sizes")
-    return state
-
-
-# Actions.
-
-
-def _action_check(condition: bool, what: str) -> None:
-    if not condition:
-        raise MalformedRequest(f"invalid action: {what}")
-
-
-def _action_cell(message: pb.Cell, what: str) -> tuple[int, int]:
-    _action_check(in_range(message.x, message.y), f"{what} out of range")
-    return message.x, message.y
-
-
-def _action_resource(value: int) -> int:
-    _action_check(1 <= value <= 5, "resource out of range")
-    return value - 1
+ACTIONS = KindTuples(
+    pb.Action,
+    "move",
+    act.Action,
+    {pb.TakeTile: Shape(offsets=TILE), pb.Activate: Shape(offsets={"resource": 0})},  # resource: kind + 1
+    ENUM_OFFSETS,
+)
+RESOURCE_KINDS = {act.BUY_CUBE, act.CHOOSE_CUBE, act.SELL}
+CELL_KINDS = {act.PLACE_TILE, act.PAY_CUBE, act.PAY_CLAN, act.ACTIVATE, act.MAKE_CHIEFTAIN}
 
 
 def action_from_proto(message: pb.Action) -> act.Action:
     """The native action; MalformedRequest if no move is set or a value is out of range."""
-    move = message.WhichOneof("move")
-    if move is None:
-        raise MalformedRequest("the action sets no move")
-    if move == "take_tile":
-        _action_check(1 <= message.take_tile.tile <= STACK_TILES, "tile out of range")
-        return act.Action(act.TAKE_TILE, message.take_tile.tile - 1)
-    if move == "place_tile":
-        return act.Action(act.PLACE_TILE, *_action_cell(message.place_tile.cell, "cell"))
-    if move == "pay_cube":
-        x, y = _action_cell(message.pay_cube.cell, "cell")
-        return act.Action(act.PAY_CUBE, x, y, _action_resource(message.pay_cube.resource))
-    if move == "buy_cube":
-        return act.BUY_ACTION[_action_resource(message.buy_cube.resource)]
-    if move == "pay_clan_member":
-        return act.Action(act.PAY_CLAN, *_action_cell(message.pay_clan_member.cell, "cell"))
-    if move == "choose_cube":
-        return act.CHOOSE_ACTION[_action_resource(message.choose_cube.resource)]
-    if move == "activate":
-        activate = message.activate
-        x, y = _action_cell(activate.cell, "cell")
-        _action_check(0 <= activate.count <= 5, "count out of range")
-        _action_check(0 <= activate.resource <= 5, "resource out of range")
-        return act.Action(act.ACTIVATE, x, y, activate.count, activate.resource)
-    if move == "move_clan_member":
-        x, y = _action_cell(getattr(message.move_clan_member, "from"), "origin")
-        tx, ty = _action_cell(message.move_clan_member.to, "target")
-        return act.Action(act.MOVE_CLAN, x, y, tx, ty)
-    if move == "make_chieftain":
-        return act.Action(act.MAKE_CHIEFTAIN, *_action_cell(message.make_chieftain.cell, "cell"))
-    if move == "sell":
-        return act.SELL_ACTION[_action_resource(message.sell.resource)]
-    return _EMPTY_MOVES[move]
-
-
-_EMPTY_MOVES = {
-    "discard_first_tile": act.DISCARD_FIRST_ACTION,
-    "pay_chieftain": act.PAY_CHIEFTAIN_ACTION,
-    "end_activations": act.END_ACTIVATIONS_ACTION,
-    "end_movement": act.END_MOVEMENT_ACTION,
-}
-_EMPTY_KINDS = {action.kind: name for name, action in _EMPTY_MOVES.items()}
+    action = ACTIONS.read(message)
+    kind, a, b, c, d = action
+    if not (
+        (kind != act.TAKE_TILE or 0 <= a < STACK_TILES)
+        and (kind not in CELL_KINDS or in_range(a, b))
+        and (kind != act.MOVE_CLAN or (in_range(a, b) and in_range(c, d)))
+        and (kind != act.ACTIVATE or (0 <= c <= 5 and 0 <= d <= 5))
+        and (kind not in RESOURCE_KINDS or a >= 0)
+        and (kind != act.PAY_CUBE or c >= 0)
+    ):
+        raise MalformedRequest(f"invalid action: a value out of range in {action}")
+    return act.Action(*action)
 
 
 def action_to_proto(action: act.Action) -> pb.Action:
     """The Action message."""
-    kind, a, b, c, d = action
-    if kind == act.TAKE_TILE:
-        return pb.Action(take_tile=pb.TakeTile(tile=a + 1))
-    if kind == act.PLACE_TILE:
-        return pb.Action(place_tile=pb.PlaceTile(cell=pb.Cell(x=a, y=b)))
-    if kind == act.PAY_CUBE:
-        return pb.Action(pay_cube=pb.PayCube(cell=pb.Cell(x=a, y=b), resource=c + 1))
-    if kind == act.BUY_CUBE:
-        return pb.Action(buy_cube=pb.BuyCube(resource=a + 1))
-    if kind == act.PAY_CLAN:
-        return pb.Action(pay_clan_member=pb.PayClanMember(cell=pb.Cell(x=a, y=b)))
-    if kind == act.CHOOSE_CUBE:
-        return pb.Action(choose_cube=pb.ChooseCube(resource=a + 1))
-    if kind == act.ACTIVATE:
-        return pb.Action(activate=pb.Activate(cell=pb.Cell(x=a, y=b), count=c, resource=d))
-    if kind == act.MOVE_CLAN:
-        move = pb.MoveClanMember(to=pb.Cell(x=c, y=d))
-        getattr(move, "from").CopyFrom(pb.Cell(x=a, y=b))
-        return pb.Action(move_clan_member=move)
-    if kind == act.MAKE_CHIEFTAIN:
-        return pb.Action(make_chieftain=pb.MakeChieftain(cell=pb.Cell(x=a, y=b)))
-    if kind == act.SELL:
-        return pb.Action(sell=pb.Sell(resource=a + 1))
-    message = pb.Action()
-    getattr(message, _EMPTY_KINDS[kind]).SetInParent()
-    return message
+    return pb.Action.FromString(ACTIONS.write(action))
 
 
 # Views.
@@ -388,55 +321,34 @@ def vp_visible(state: State, viewer: int | None, seat: int) -> bool:
     return state.config.public_vp or viewer == seat or state.terminal
 
 
-def encode_views(state: State, state_bytes: bytes) -> list[bytes]:
-    """Every seat's view, then the spectator's: the State's table (spliced from `state_bytes`, the
-    state's `encode_state`) and the seat, without the VP of the seats whose VP it may not see."""
-    viewers = [*range(state.n), None]
-    if all(vp_visible(state, viewer, seat) for viewer in viewers for seat in range(state.n)):
-        table = leading_field(state_bytes)
-        return [table + _write_view((None, seat)) for seat in viewers]
-    table_message = pb.State.FromString(state_bytes).table
-    return [_view(state, seat, table_message).SerializeToString(deterministic=True) for seat in viewers]
-
-
-def view_to_proto(state: State, seat: int | None) -> pb.View:
-    """What `seat` may see: the public table (stack sizes, not their order; no RNG), without the VP
-    of the seats whose VP it may not see."""
-    if seat is not None:
-        check_seat(state, seat)
-    return _view(state, seat, state_to_proto(state).table)
-
-
-def views_to_proto(state: State, state_message: pb.State | None = None) -> list[pb.View]:
-    """Every seat's view, then the spectator's."""
-    return [pb.View.FromString(data) for data in encode_views(state, encode_state(state))]
-
-
-def _view(state: State, seat: int | None, table: pb.Table) -> pb.View:
-    view = pb.View(table=table)
-    for s, player in enumerate(view.table.players):
-        if not vp_visible(state, seat, s):
-            player.vp = 0
-            player.scoring_vp = 0
-            player.vp_hidden = True
+def _view(state: State, seat: int | None, table: bytes) -> bytes:
+    """A View: the State's table field without the VP of the seats whose VP `seat` (None: a
+    spectator) may not see, and the seat."""
+    hidden = [s for s in range(state.n) if not vp_visible(state, seat, s)]
+    if not hidden:
+        return table + _write_view((None, seat))
+    view = pb.View.FromString(table)
+    for s in hidden:
+        player = view.table.players[s]
+        player.vp, player.scoring_vp, player.vp_hidden = 0, 0, True
     if seat is not None:
         view.seat = seat
-    return view
+    return bytes(view.SerializeToString(deterministic=True))
 
 
-# Events.
-
-
-def encode_event(event: tuple) -> tuple[bytes, str, tuple[int, ...]]:  # type: ignore[type-arg]
-    """The Event message's bytes, its text, and who may see it: everyone, except VP gained with the
-    option public_vp off, which only their seat sees (OP-23)."""
-    visible_to: tuple[int, ...] = ()
-    if isinstance(event, ev.VpGained) and not event.public:
-        visible_to = (event.seat,)
-    return _write_event(event), event_text(event), visible_to
-
-
-def event_to_proto(event: tuple) -> tuple[pb.Event, str, tuple[int, ...]]:  # type: ignore[type-arg]
-    """`encode_event` with the Event message."""
-    data, text, visible_to = encode_event(event)
-    return pb.Event.FromString(data), text, visible_to
+CODEC = Codec(
+    Messages.of(pb),
+    CONVERTER,
+    validate=_validated,
+    view=_view,
+    check_seat=check_seat,
+    seat_count=lambda state: state.n,
+    event_text=event_text,
+    # Every event is public, except VP gained with the option public_vp off: only its seat sees it.
+    event_audience=lambda e: (e.seat,) if isinstance(e, ev.VpGained) and not e.public else (),
+    event_oneof="event",
+)
+encode_state, state_to_proto = CODEC.encode_state, CODEC.state_to_proto
+state_from_proto = CODEC.state_from_proto
+encode_views, view_to_proto, views_to_proto = CODEC.encode_views, CODEC.view_to_proto, CODEC.views_to_proto
+encode_event, event_to_proto = CODEC.encode_event, CODEC.event_to_proto

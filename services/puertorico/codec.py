@@ -16,8 +16,10 @@ from typing import Any
 from boardgame.puertorico.v1 import puertorico_pb2 as pb
 from boardgame.rules.v1 import rules_pb2
 
-from services.common.convert import Converter, Shape, leading_field, oneof_writer
+from services.common.codec import Codec
+from services.common.convert import Converter, Shape
 from services.common.errors import InvalidConfig, MalformedRequest
+from services.common.game import Messages
 from services.common.helpers import check_state
 from services.common.rng import Rng
 from services.puertorico import actions as act
@@ -254,26 +256,7 @@ CONVERTER = Converter(
     ENUM_OFFSETS,
 )
 _read = CONVERTER.reader
-_write_state = CONVERTER.writer(pb.State)
-_write_table = CONVERTER.writer(pb.Table)
 _write_view = CONVERTER.writer(pb.View)
-_write_event = oneof_writer(CONVERTER, pb.Event, "kind")
-_read_state = _read(pb.State)
-
-
-def encode_state(state: State) -> bytes:
-    """The State message's deterministic bytes, hidden parts included."""
-    return _write_state(state)
-
-
-def state_to_proto(state: State) -> pb.State:
-    """The State message, hidden parts included."""
-    return pb.State.FromString(_write_state(state))
-
-
-def state_from_proto(message: pb.State) -> State:
-    """The native state of a State message; MalformedRequest if it is not a consistent state."""
-    return validate(_read_state(message))
 
 
 # Actions.
@@ -444,11 +427,11 @@ def vp_visible(state: State, viewer: int | None, seat: int) -> bool:
     return state.config.public_vp or viewer == seat
 
 
-def _view_fields(state: State, seat: int | None) -> bytes:
-    """A View's bytes but its table's: what `seat` (None: a spectator) may see besides the table."""
+def _view(state: State, seat: int | None, table: bytes) -> bytes:
+    """A View: the State's table field, and what `seat` (None: a spectator) may see besides."""
     players = state.players
     mine = seat is not None
-    return _write_view(
+    return table + _write_view(
         (
             None,
             seat,
@@ -460,38 +443,22 @@ def _view_fields(state: State, seat: int | None) -> bytes:
     )
 
 
-def encode_views(state: State, state_bytes: bytes) -> list[bytes]:
-    """Every seat's View, then the spectator's, each the State's table (spliced from `state_bytes`,
-    the state's `encode_state`) and what that viewer may see besides."""
-    table = leading_field(state_bytes)
-    return [table + _view_fields(state, seat) for seat in [*range(state.n), None]]
-
-
-def view_to_proto(state: State, seat: int | None) -> pb.View:
-    """What `seat` may see: the public table, the stack's size, and the VP chips it may see."""
-    if seat is not None:
-        engine.check_seat(state, seat)
-    return pb.View.FromString(leading_field(_write_state(state)) + _view_fields(state, seat))
-
-
-def views_to_proto(state: State, state_message: pb.State | None = None) -> list[pb.View]:
-    """Every seat's view, then the spectator's."""
-    return [pb.View.FromString(data) for data in encode_views(state, _write_state(state))]
-
-
-# Events.
-
-
-def encode_event(event: tuple) -> tuple[bytes, str, tuple[int, ...]]:  # type: ignore[type-arg]
-    """The Event message's bytes, its text, and who may see it (VP amounts only their owner, unless
-    public)."""
-    visible_to: tuple[int, ...] = ()
-    if isinstance(event, ev.VpReceived) and not event.public:
-        visible_to = (event.seat,)
-    return _write_event(event), event_text(event), visible_to
-
-
-def event_to_proto(event: tuple) -> tuple[pb.Event, str, tuple[int, ...]]:  # type: ignore[type-arg]
-    """`encode_event` with the Event message."""
-    data, text, visible_to = encode_event(event)
-    return pb.Event.FromString(data), text, visible_to
+CODEC = Codec(
+    Messages.of(pb),
+    CONVERTER,
+    validate=validate,
+    view=_view,
+    check_seat=engine.check_seat,
+    seat_count=lambda state: state.n,
+    event_text=event_text,
+    # VP amounts only their owner sees, unless public.
+    event_audience=lambda e: (e.seat,) if isinstance(e, ev.VpReceived) and not e.public else (),
+    event_oneof="kind",
+)
+encode_state, state_to_proto, state_from_proto = (
+    CODEC.encode_state,
+    CODEC.state_to_proto,
+    CODEC.state_from_proto,
+)
+encode_views, view_to_proto, views_to_proto = CODEC.encode_views, CODEC.view_to_proto, CODEC.views_to_proto
+encode_event, event_to_proto = CODEC.encode_event, CODEC.event_to_proto
