@@ -103,6 +103,7 @@ class Shape:
     names: Mapping[str, str] = field(default_factory=dict)
     get: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
     make: Callable[..., Any] | None = None
+    """The native value from the field values in field order (`list`: a list of them)."""
     offsets: Mapping[str, int] = field(default_factory=dict)
     into: type | None = None
     """Decode into a new object of this class (made without calling its __init__): each field's
@@ -146,6 +147,23 @@ def _kind_supported(f: FieldDescriptor) -> bool:
     return (
         f.type in VARINT_KINDS or f.type in ZIGZAG_KINDS or f.type in TEXT_KINDS or f.type == F.TYPE_MESSAGE
     )
+
+
+MEMO_SIZE = 4096  # the field encodings a leaf message type remembers
+
+
+def _field_writer(tag: bytes, writer: str, env: dict[str, Any], memo: str) -> Callable[[Any], bytes]:
+    """The function writing a leaf sub-message's whole field and remembering it by value."""
+
+    def write(value: Any) -> bytes:
+        body = env[writer](value)
+        data = tag + varint(len(body)) + body
+        remembered = env[memo]
+        if len(remembered) < MEMO_SIZE:
+            remembered[value if value.__class__ is tuple else tuple(value)] = data
+        return data
+
+    return write
 
 
 def reachable(roots: Iterable[type[Message]]) -> list[Descriptor]:
@@ -263,6 +281,17 @@ class Converter:
         if f.type == F.TYPE_MESSAGE:
             sub = f.message_type
             tag = _tag(f.number, 2)
+            if self._shape(sub).sequence and self._is_leaf(sub) and not any(_repeated(g) for g in sub.fields):
+                # A leaf of plain values: its whole field's bytes, remembered by value (bounded).
+                memo, field_writer = f"MEMO_{len(self._tagged)}", f"WF_{len(self._tagged)}"
+                self._tagged.append(memo)
+                self._env[memo] = {}
+                self._env[field_writer] = _field_writer(tag, "w_" + _ident(sub), self._env, memo)
+                key = "k if k.__class__ is tuple else tuple(k)"
+                lookup = [f"b = {memo}.get({key})", f"{a}(b if b is not None else {field_writer}(k))"]
+                if _repeated(f):
+                    return ["for k in " + v + ":", *["    " + line for line in lookup]]
+                return [f"if {v} is not None:", f"    k = {v}", *["    " + line for line in lookup]]
             if _repeated(f) and self._is_leaf(sub):
                 x, part = f"x{depth}", f"p{depth}"
                 return [
@@ -348,6 +377,8 @@ class Converter:
         ]
         if shape.sequence and shape.make is None:
             return f"({values[0]},)" if len(values) == 1 else f"({', '.join(values)})"
+        if shape.make is list:
+            return f"[{', '.join(values)}]"
         make = "M_" + _ident(descriptor)
         self._env[make] = shape.make or self.record(descriptor)
         return f"{make}({', '.join(values)})"

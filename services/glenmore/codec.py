@@ -158,10 +158,6 @@ def _validated(decoded: tuple[State, list[int]]) -> State:
     return state
 
 
-def _counts(*counts: int) -> list[int]:
-    return list(counts)
-
-
 def _tiles(tiles: list[int]) -> list[int]:
     return tiles
 
@@ -211,7 +207,7 @@ CONVERTER = Converter(
             },
         ),
         pb.PlacedTile: Shape(sequence=True, offsets=TILE),
-        pb.ResourceCounts: Shape(sequence=True, make=_counts),
+        pb.ResourceCounts: Shape(sequence=True, make=list),
         pb.Cell: Shape(sequence=True, make=_cell),
         pb.Turn: Shape(
             get={

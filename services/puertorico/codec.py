@@ -36,6 +36,7 @@ from services.puertorico.data import (
     GOODS,
     MIN_PLAYERS,
     SMALL_WHARF_ROUNDING,
+    TILE_KINDS,
 )
 from services.puertorico.labels import event_text
 from services.puertorico.setup import check_config
@@ -111,15 +112,18 @@ def _config_bytes(config: Config) -> bytes:
 
 
 def _island(player: Player, island: list[tuple[int, int, int]]) -> None:
-    player.tiles = tiles = [0, 0, 0, 0, 0, 0, 0]
-    player.occupied = occupied = [0, 0, 0, 0, 0, 0]
+    player.tiles = tiles = [0] * TILE_KINDS
+    player.occupied = occupied = [0] * TILE_KINDS
     for kind, count, taken in island:
-        check_state(kind >= 0 and tiles[kind] == 0 and count > 0, "island tiles listed twice or empty")
-        tiles[kind] = count
-        if kind == FOREST:
-            check_state(taken == 0, "island occupancy")
-        else:
-            occupied[kind] = taken
+        tiles[kind], occupied[kind] = count, taken
+    kinds = [kind for kind, _, _ in island]
+    counts = [count for _, count, _ in island]
+    distinct = len(set(kinds)) == len(kinds)
+    check_state(
+        distinct and min(kinds, default=0) >= 0 and min(counts, default=1) > 0,
+        "island tiles listed twice or empty",
+    )
+    check_state(occupied.pop() == 0, "island occupancy")  # the forests (the last kind) hold no colonist
 
 
 def _city(player: Player, city: list[tuple[int, int]]) -> None:
@@ -159,8 +163,15 @@ def _ships(state: State, ships: list[tuple[int, int, int]]) -> None:
 def _for_sale(state: State, for_sale: list[tuple[int, int]]) -> None:
     state.stock = stock = [0] * len(BUILDINGS)
     for building, count in for_sale:
-        check_state(building >= 0 and count > 0 and not stock[building], "buildings for sale")
         stock[building] = count
+    buildings = [building for building, _ in for_sale]
+    counts = [count for _, count in for_sale]
+    if not (
+        len(set(buildings)) == len(buildings)
+        and min(buildings, default=0) >= 0
+        and min(counts, default=1) > 0
+    ):
+        check_state(False, "buildings for sale")
 
 
 def _state(state: State | None, rng: Rng | None, *values: Any) -> State:
@@ -178,11 +189,7 @@ def _state(state: State | None, rng: Rng | None, *values: Any) -> State:
     return state
 
 
-def _counts(*goods: int) -> list[int]:
-    return list(goods)
-
-
-COUNTS = Shape(sequence=True, make=_counts)
+COUNTS = Shape(sequence=True, make=list)
 PAIRS = Shape(sequence=True)
 CONVERTER = Converter(
     [pb.Config, pb.State, pb.View, pb.Action, pb.Event],
