@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import collections
 import keyword
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -452,11 +452,21 @@ def _message_class(parent: type[Message], member: FieldDescriptor) -> type[Messa
     return type(getattr(parent(), member.name))
 
 
+@dataclass(frozen=True)
+class Special:
+    """A oneof member whose native tuples are laid out otherwise: `write` gives the member's native
+    value (its fields as a tuple, sub-messages nested) from a native tuple, `read` the reverse."""
+
+    write: Callable[[tuple[Any, ...]], Any]
+    read: Callable[[Any], tuple[Any, ...]]
+
+
 class KindTuples:
-    """The messages of one oneof (an Action's move) as native tuples (kind, *arguments): kind is the
-    index of the set member in the oneof's order, the arguments its fields' values in field order,
-    sub-messages flattened (an unset one as zeros) and padded with zeros to the native tuple's length.
-    `shapes` may give the members' offsets; every other part of a Shape is the tuple's."""
+    """The messages of one oneof (an Action's move) as native tuples (kind, *arguments): by default
+    kind is the index of the set member in the oneof's order (`kinds` may name each kind's member),
+    the arguments its fields' values in field order, sub-messages flattened (an unset one as zeros)
+    and padded with zeros to the native tuple's length; `special` members convert otherwise. `shapes`
+    may give the members' offsets; every other part of a Shape is the tuple's."""
 
     def __init__(
         self,
@@ -465,11 +475,18 @@ class KindTuples:
         native: Callable[..., tuple[Any, ...]],
         shapes: Mapping[Any, Shape] | None = None,
         enum_offsets: Mapping[Any, int] | None = None,
+        *,
+        kinds: Sequence[str] | None = None,
+        special: Mapping[str, Special] | None = None,
     ) -> None:
         descriptor: Descriptor = message_class.DESCRIPTOR
         self._message_class, self._oneof, self._native = message_class, oneof, native
-        self._members = list(descriptor.oneofs_by_name[oneof].fields)
-        self._index = {f.name: kind for kind, f in enumerate(self._members)}
+        members = descriptor.oneofs_by_name[oneof].fields
+        self._names = [f.name for f in members]
+        self._fields = {f.name: f for f in members}
+        self._kinds = list(kinds) if kinds is not None else self._names
+        self._kind_of = {name: kind for kind, name in enumerate(self._kinds)}
+        self._special = dict(special or {})
         offsets = {cls.DESCRIPTOR.full_name: shape.offsets for cls, shape in (shapes or {}).items()}
         sequences = {
             message_factory.GetMessageClass(d): Shape(sequence=True, offsets=offsets.get(d.full_name, {}))
@@ -477,12 +494,20 @@ class KindTuples:
         }
         self._converter = Converter([message_class], sequences, enum_offsets)
         self._write = self._converter.writer(message_class)
+        self._read = self._converter.reader(message_class)
 
     def write(self, action: tuple[Any, ...]) -> bytes:
         """The message's bytes for a native action."""
-        member = self._members[action[0]]
-        values: list[Any] = [None] * len(self._members)
-        values[action[0]] = _nest(member, list(action[1:])) if member.type == F.TYPE_MESSAGE else action[1]
+        name = self._kinds[action[0]]
+        member = self._fields[name]
+        values: list[Any] = [None] * len(self._message_class.DESCRIPTOR.fields)
+        if name in self._special:
+            value = self._special[name].write(action)
+        elif member.type == F.TYPE_MESSAGE:
+            value = _nest(member, list(action[1:]))
+        else:
+            value = action[1]
+        values[sorted(f.number for f in self._message_class.DESCRIPTOR.fields).index(member.number)] = value
         return self._write(values)
 
     def read(self, message: Message) -> tuple[Any, ...]:
@@ -491,12 +516,13 @@ class KindTuples:
         name = message.WhichOneof(self._oneof)
         if name is None:
             raise MalformedRequest(f"the {self._message_class.DESCRIPTOR.name} sets no {self._oneof}")
-        values = self._converter.reader(self._message_class)(message)
-        kind = self._index[name]
-        value = values[kind]
-        member = self._members[kind]
+        member = self._fields[name]
+        fields = sorted(self._message_class.DESCRIPTOR.fields, key=lambda f: f.number)
+        value = self._read(message)[fields.index(member)]
+        if name in self._special:
+            return self._special[name].read(value)
         flat = _flatten(member, value) if member.type == F.TYPE_MESSAGE else [value]
-        return self._native(kind, *flat)
+        return self._native(self._kind_of[name], *flat)
 
 
 def _nest(f: FieldDescriptor, arguments: list[Any]) -> tuple[Any, ...]:

@@ -17,7 +17,7 @@ from boardgame.puertorico.v1 import puertorico_pb2 as pb
 from boardgame.rules.v1 import rules_pb2
 
 from services.common.codec import Codec
-from services.common.convert import Converter, Shape
+from services.common.convert import Converter, KindTuples, Shape, Special
 from services.common.errors import InvalidConfig, MalformedRequest
 from services.common.game import Messages
 from services.common.helpers import check_state
@@ -33,7 +33,6 @@ from services.puertorico.data import (
     CIRCLE_TILES,
     DEFAULT_CLOISTER_KINDS,
     FOREST,
-    GOODS,
     MIN_PLAYERS,
     SMALL_WHARF_ROUNDING,
     TILE_KINDS,
@@ -65,6 +64,7 @@ EXACT_STATE_ROUND_TRIP = True
 # Config.
 
 
+@cache  # a game's options are a few values among few choices
 def _config(*values: Any) -> Config:
     """The native config of a Config message's values (its fields are Config's, in order): an unset
     option (None, or 0 in a plain number field) takes its default."""
@@ -266,164 +266,85 @@ _read = CONVERTER.reader
 _write_view = CONVERTER.writer(pb.View)
 
 
-# Actions.
+# Actions: a native action is (kind, arg, arg2); its kind names its member of the Action oneof
+# (ACTION_KINDS), the colonists' spaces aside (actions.SPACES, converted by SPECIAL).
 
 
-def action_from_proto(message: pb.Action) -> act.Action:
-    """The native action; MalformedRequest if no move is set or a value is out of range."""
-    move = message.WhichOneof("move")
-    if move is None:
-        raise MalformedRequest("the action sets no move")
-    if move == "choose_role":
-        _check_action(1 <= message.choose_role <= N_ROLES, "role")
-        return act.ROLE[message.choose_role - 1]
-    if move in _GOOD_MOVES:
-        value = getattr(message, move)
-        _check_action(1 <= value <= len(GOODS), "good")
-        return _GOOD_MOVES[move][value - 1]
-    if move == "place_colonist":
-        return act.place_on(_action_space(message.place_colonist))
-    if move == "move_colonist":
-        source = _action_space(message.move_colonist.source)
-        destination = _action_space(message.move_colonist.destination)
-        _check_action(source != destination, "destination (the colonist's own space)")
-        return act.MOVE[source, destination]
-    if move == "build":
-        _check_action(1 <= message.build <= len(BUILDINGS), "building")
-        return act.BUILD_ACTION[message.build - 1]
-    if move == "load":
-        _check_action(1 <= message.load.good <= len(GOODS), "good")
-        _check_action(0 <= message.load.ship < act.MAX_SHIPS, "ship")
-        return act.LOAD_ACTION[message.load.good - 1][message.load.ship]
-    if move == "draft_cost":
-        _check_action(message.draft_cost in act.DRAFT_COST_ACTION, "draft cost")
-        return act.DRAFT_COST_ACTION[message.draft_cost]
-    if move == "draft_building":
-        _check_action(1 <= message.draft_building <= len(BUILDINGS), "building")
-        return act.DRAFT_ACTION[message.draft_building - 1]
-    if move == "place_drawn_tile":
-        return act.PLACE_AS_FOREST if message.place_drawn_tile.as_forest else act.PLACE_FACE_UP
-    if move == "return_colonist":
-        return _return_colonist(message.return_colonist)
-    if move == "small_wharf_goods":
-        goods = message.small_wharf_goods
-        _check_action(1 <= goods.good <= len(GOODS), "good")
-        _check_action(goods.count >= 1, "count")
-        return act.small_wharf_goods(goods.good - 1, goods.count)
-    if move == "move_guest":
-        space = _action_space(message.move_guest)
-        if space < act.BUILDING_SPACE:
-            return act.GUEST_TILE[space]
-        return act.GUEST_BUILDING[space - act.BUILDING_SPACE]
-    return _EMPTY_MOVES[move]
-
-
-def _space(target: pb.ColonistTarget) -> int | None:
-    """The board space of a ColonistTarget (see actions.SPACES); None if it names no space."""
-    which = target.WhichOneof("target")
-    if which == "tile" and target.tile - 1 in CIRCLE_TILES:
-        return target.tile - 1
-    if which == "building" and 1 <= target.building <= len(BUILDINGS):
-        return act.BUILDING_SPACE + target.building - 1
-    return None
-
-
-def _action_space(target: pb.ColonistTarget) -> int:
-    space = _space(target)
+def _space_of(tile: int | None, building: int | None) -> int:
+    space = _target_space(tile, building)
     if space is None:
         raise MalformedRequest("invalid action: tile or building out of range")
     return space
 
 
-def _target(space: int) -> pb.ColonistTarget:
-    if space < act.BUILDING_SPACE:
-        return pb.ColonistTarget(tile=space + 1)
-    return pb.ColonistTarget(building=space - act.BUILDING_SPACE + 1)
+def _guest(target: tuple[int | None, int | None]) -> act.Action:
+    space = _space_of(*target)
+    return (
+        act.GUEST_TILE[space]
+        if space < act.BUILDING_SPACE
+        else act.GUEST_BUILDING[space - act.BUILDING_SPACE]
+    )
 
 
-def _return_colonist(place: pb.ColonistLocation) -> act.Action:
-    which = place.WhichOneof("place")
-    if which == "san_juan":
+def _moved(move: tuple[tuple[int | None, int | None], tuple[int | None, int | None]]) -> act.Action:
+    source, destination = (_space_of(*(target or (None, None))) for target in move)
+    _check_action(source != destination, "destination (the colonist's own space)")
+    return act.MOVE[source, destination]
+
+
+def _returned(place: tuple[tuple[()] | None, int | None, int | None]) -> act.Action:
+    san_juan, tile, building = place
+    if san_juan is not None:
         return act.RETURN_FROM_SAN_JUAN
-    if which == "tile":
-        _check_action(place.tile - 1 in CIRCLE_TILES, "tile")
-        return act.RETURN_FROM_TILE[place.tile - 1]
-    _check_action(which == "building" and 1 <= place.building <= len(BUILDINGS), "building")
-    return act.RETURN_FROM_BUILDING[place.building - 1]
+    if tile is not None:
+        _check_action(tile in CIRCLE_TILES, "tile")
+        return act.RETURN_FROM_TILE[tile]
+    _check_action(building is not None and building >= 0, "building")
+    return act.RETURN_FROM_BUILDING[building]  # type: ignore[index]
+
+
+RETURN_PLACES = {act.FROM_SAN_JUAN: lambda b: ((), None, None), act.FROM_TILE: lambda t: (None, t, None)}
+SPECIAL = {
+    "place_colonist": Special(
+        lambda a: (a[1], None) if a[0] == act.PLACE_ON_TILE else (None, a[1]),
+        lambda target: act.place_on(_space_of(*target)),
+    ),
+    "move_guest": Special(lambda a: (a[1], None) if a[0] == act.GUEST_TO_TILE else (None, a[1]), _guest),
+    "move_colonist": Special(lambda a: (_target_values(a[1]), _target_values(a[2])), _moved),
+    "return_colonist": Special(
+        lambda a: RETURN_PLACES.get(a[1], lambda b: (None, None, b))(a[2]),
+        _returned,
+    ),
+}
+MEMBERS = [f.name for f in pb.Action.DESCRIPTOR.oneofs_by_name["move"].fields]
+# The native kinds follow the oneof, but placing a colonist and moving a guest take two kinds each
+# (onto a tile, onto a building).
+ACTION_KINDS = [*MEMBERS[:7], "place_colonist", *MEMBERS[7:29], "move_guest", *MEMBERS[29:]]
+ACTIONS = KindTuples(pb.Action, "move", act.Action, {}, ENUM_OFFSETS, kinds=ACTION_KINDS, special=SPECIAL)
+# The kinds whose argument is a role, good or building id (never unset).
+ID_KINDS = frozenset(
+    kind for kind, name in enumerate(ACTION_KINDS) if pb.Action.DESCRIPTOR.fields_by_name[name].enum_type
+) | {act.LOAD, act.SMALL_WHARF_GOODS}
+
+
+def action_from_proto(message: pb.Action) -> act.Action:
+    """The native action; MalformedRequest if no move is set or a value is out of range."""
+    kind, arg, arg2 = action = act.Action(*ACTIONS.read(message))
+    _check_action(kind not in ID_KINDS or arg >= 0, "role, good or building")
+    _check_action(kind != act.LOAD or 0 <= arg2 < act.MAX_SHIPS, "ship")
+    _check_action(kind != act.DRAFT_COST or arg in act.DRAFT_COST_ACTION, "draft cost")
+    _check_action(kind != act.SMALL_WHARF_GOODS or arg2 >= 1, "count")
+    return action
+
+
+def action_to_proto(action: act.Action) -> pb.Action:
+    """The Action message."""
+    return pb.Action.FromString(ACTIONS.write(action))
 
 
 def _check_action(condition: bool, what: str) -> None:
     if not condition:
         raise MalformedRequest(f"invalid action: {what} out of range")
-
-
-_GOOD_MOVES = {
-    "take_plantation": act.PLANTATION,
-    "craftsman_bonus": act.BONUS,
-    "sell": act.SELL_ACTION,
-    "ship_with_wharf": act.WHARF_ACTION,
-    "store_in_warehouse": act.WAREHOUSE_ACTION,
-    "keep_single": act.SINGLE_ACTION,
-    "take_forest": act.FOREST_ACTION,
-    "black_market_good": act.MARKET_GOOD_ACTION,
-    "sell_to_trading_post": act.TRADING_POST_ACTION,
-}
-_EMPTY_MOVES = {
-    "take_quarry": act.QUARRY_ACTION,
-    "hacienda_draw": act.HACIENDA_ACTION,
-    "hospice_colonist": act.HOSPICE_ACTION,
-    "mayor_privilege": act.PRIVILEGE_ACTION,
-    "university_colonist": act.UNIVERSITY_ACTION,
-    "pass": act.PASS_ACTION,
-    "black_market_colonist": act.MARKET_COLONIST_ACTION,
-    "black_market_vp": act.MARKET_VP_ACTION,
-    "use_small_wharf": act.SMALL_WHARF_ACTION,
-    "ship_small_wharf": act.SHIP_SMALL_WHARF_ACTION,
-}
-_GOOD_KINDS = {table[0].kind: name for name, table in _GOOD_MOVES.items()}
-_EMPTY_KINDS = {action.kind: name for name, action in _EMPTY_MOVES.items()}
-
-
-def action_to_proto(action: act.Action) -> pb.Action:
-    """The Action message."""
-    kind, arg, arg2 = action
-    if kind == act.CHOOSE_ROLE:
-        return pb.Action(choose_role=arg + 1)
-    if kind in _GOOD_KINDS:
-        message = pb.Action()
-        setattr(message, _GOOD_KINDS[kind], arg + 1)
-        return message
-    if kind == act.PLACE_ON_TILE:
-        return pb.Action(place_colonist=pb.ColonistTarget(tile=arg + 1))
-    if kind == act.PLACE_ON_BUILDING:
-        return pb.Action(place_colonist=pb.ColonistTarget(building=arg + 1))
-    if kind == act.MOVE_COLONIST:
-        return pb.Action(move_colonist=pb.ColonistMove(source=_target(arg), destination=_target(arg2)))
-    if kind == act.BUILD:
-        return pb.Action(build=arg + 1)
-    if kind == act.LOAD:
-        return pb.Action(load=pb.Load(good=arg + 1, ship=arg2))
-    if kind == act.DRAFT_COST:
-        return pb.Action(draft_cost=arg)
-    if kind == act.DRAFT_BUILDING:
-        return pb.Action(draft_building=arg + 1)
-    if kind == act.PLACE_DRAWN_TILE:
-        return pb.Action(place_drawn_tile=pb.PlaceDrawnTile(as_forest=bool(arg)))
-    if kind == act.RETURN_COLONIST:
-        if arg == act.FROM_SAN_JUAN:
-            return pb.Action(return_colonist=pb.ColonistLocation(san_juan=pb.SanJuan()))
-        if arg == act.FROM_TILE:
-            return pb.Action(return_colonist=pb.ColonistLocation(tile=arg2 + 1))
-        return pb.Action(return_colonist=pb.ColonistLocation(building=arg2 + 1))
-    if kind == act.SMALL_WHARF_GOODS:
-        return pb.Action(small_wharf_goods=pb.SmallWharfGoods(good=arg + 1, count=arg2))
-    if kind == act.GUEST_TO_TILE:
-        return pb.Action(move_guest=pb.ColonistTarget(tile=arg + 1))
-    if kind == act.GUEST_TO_BUILDING:
-        return pb.Action(move_guest=pb.ColonistTarget(building=arg + 1))
-    message = pb.Action()
-    getattr(message, _EMPTY_KINDS[kind]).SetInParent()
-    return message
 
 
 # Views.
