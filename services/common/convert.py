@@ -492,22 +492,39 @@ class KindTuples:
             message_factory.GetMessageClass(d): Shape(sequence=True, offsets=offsets.get(d.full_name, {}))
             for d in reachable([message_class])
         }
-        self._converter = Converter([message_class], sequences, enum_offsets)
-        self._write = self._converter.writer(message_class)
-        self._read = self._converter.reader(message_class)
+        self._converter = converter = Converter([message_class], sequences, enum_offsets)
+        self._write = converter.writer(message_class)
+        numbers = sorted(f.number for f in descriptor.fields)
+        self._position = {f.name: numbers.index(f.number) for f in members}
+        self._width = len(numbers)
+        # How each member's value is read: a sub-message's reader, or a scalar's offset and the
+        # numbers its enum declares (None: any).
+        self._readers = {
+            f.name: converter.reader(message_factory.GetMessageClass(f.message_type))
+            for f in members
+            if f.type == F.TYPE_MESSAGE
+        }
+        self._scalars = {
+            f.name: (
+                converter._offset(f, DEFAULT_SHAPE),
+                frozenset(v.number for v in f.enum_type.values) if f.enum_type else None,
+            )
+            for f in members
+            if f.type != F.TYPE_MESSAGE
+        }
 
     def write(self, action: tuple[Any, ...]) -> bytes:
         """The message's bytes for a native action."""
         name = self._kinds[action[0]]
         member = self._fields[name]
-        values: list[Any] = [None] * len(self._message_class.DESCRIPTOR.fields)
+        values: list[Any] = [None] * self._width
         if name in self._special:
             value = self._special[name].write(action)
         elif member.type == F.TYPE_MESSAGE:
             value = _nest(member, list(action[1:]))
         else:
             value = action[1]
-        values[sorted(f.number for f in self._message_class.DESCRIPTOR.fields).index(member.number)] = value
+        values[self._position[name]] = value
         return self._write(values)
 
     def read(self, message: Message) -> tuple[Any, ...]:
@@ -517,8 +534,14 @@ class KindTuples:
         if name is None:
             raise MalformedRequest(f"the {self._message_class.DESCRIPTOR.name} sets no {self._oneof}")
         member = self._fields[name]
-        fields = sorted(self._message_class.DESCRIPTOR.fields, key=lambda f: f.number)
-        value = self._read(message)[fields.index(member)]
+        if name in self._readers:
+            value = self._readers[name](getattr(message, name))
+        else:
+            offset, declared = self._scalars[name]
+            value = getattr(message, name)
+            if declared is not None and value not in declared:
+                _bad(f"{self._message_class.DESCRIPTOR.name}.{name}", value, 0)
+            value -= offset
         if name in self._special:
             return self._special[name].read(value)
         flat = _flatten(member, value) if member.type == F.TYPE_MESSAGE else [value]
