@@ -201,6 +201,7 @@ class Converter:
             "EL": _enum_list,
         }
         self._tagged: list[str] = []
+        self._names = 0
         self._types = {descriptor.full_name: descriptor for descriptor in reachable(roots)}
         lines: list[str] = []
         for descriptor in self._types.values():
@@ -240,6 +241,11 @@ class Converter:
             if not _kind_supported(f):
                 raise ValueError(f"{descriptor.full_name}.{f.name}: field type {f.type} is not supported")
         return fields
+
+    def _name(self, prefix: str) -> str:
+        """A name no other generated expression uses."""
+        self._names += 1
+        return f"{prefix}{self._names}"
 
     def _is_leaf(self, descriptor: Descriptor) -> bool:
         """Whether a message type holds no sub-message and computes no field: inlined where used."""
@@ -393,6 +399,15 @@ class Converter:
                     x = f"x{depth}"
                     return f"[{self._read_message(sub, x, depth + 1)} for {x} in {value}]"
                 return f"[r_{_ident(sub)}(x) for x in {value}]"
+            # Inlined, the sub-message is bound where its first field is read: so only when every
+            # field is read unconditionally, in order (no repeated or presence field).
+            plain = not any(_repeated(g) or _has_presence(g) for g in sub.fields)
+            if self._is_leaf(sub) and plain and self._shape(sub).into is None:
+                bound = self._name("g")  # the sub-message, read once
+                inner = self._read_message(sub, bound, depth + 1).replace(
+                    f"{bound}.", f"({bound} := {value}).", 1
+                )
+                return f"({inner} if {m}.HasField({f.name!r}) else None)"
             return f"(r_{_ident(sub)}({value}) if {m}.HasField({f.name!r}) else None)"
         where = f"{descriptor.name}.{f.name}"
         if f.type == F.TYPE_ENUM:
@@ -401,7 +416,8 @@ class Converter:
             if _repeated(f):
                 shifted = f"[x{minus} for x in {value}]" if offset else f"list({value})"
                 return f"({shifted} if {numbers}.issuperset({value}) else EL({value}, {where!r}))"
-            checked = f"({value}{minus} if {value} in {numbers} else bad({where!r}, {value}, 0))"
+            read = self._name("e")  # the value, read once
+            checked = f"({read}{minus} if ({read} := {value}) in {numbers} else bad({where!r}, {read}, 0))"
             return f"({checked} if {m}.HasField({f.name!r}) else None)" if _has_presence(f) else checked
         if _repeated(f):
             return f"[x{minus} for x in {value}]" if offset else f"list({value})"
