@@ -250,14 +250,10 @@ CONVERTER = Converter(
         pb.TileDiscarded: Shape(offsets=TILE),
         pb.TilePlaced: Shape(offsets=TILE),
         pb.TileActivated: Shape(offsets=TILE),
-        pb.CubeSpent: Shape(names={"resource": "kind"}),
-        pb.CubeBought: Shape(names={"resource": "kind"}),
-        pb.CubeSold: Shape(names={"resource": "kind"}),
-        pb.CubeGained: Shape(names={"resource": "kind"}, get={"lost": lambda e: e.cell is None}),
+        pb.CubeGained: Shape(get={"lost": lambda e: e.cell is None}),
         pb.WhiskySpent: Shape(names={"count": "barrels"}),
         pb.WhiskyGained: Shape(names={"count": "barrels"}),
         pb.ClanMembersGained: Shape(names={"count": "members"}),
-        pb.ClanMemberMoved: Shape(names={"from": "origin", "to": "target"}),
         pb.ScoringDone: Shape(
             get={
                 "seats": lambda e: (
