@@ -14,7 +14,11 @@ from typing import Any
 from google.protobuf.message import Message
 
 from services.common.convert import Converter, leading_field, oneof_writer
+from services.common.errors import MalformedRequest
 from services.common.game import Messages
+
+# What reading a forged State raises where it lacks what a well-formed one always has.
+MALFORMED_SHAPES = (TypeError, ValueError, IndexError, KeyError, AttributeError)
 
 View = Callable[[Any, int | None, bytes], bytes]
 """A viewer's View bytes from the state, the seat (None: a spectator) and the State's table field."""
@@ -52,8 +56,15 @@ class Codec:
         return self.messages.state.FromString(self._write_state(state))
 
     def state_from_proto(self, message: Message) -> Any:
-        """The native state of a State message; MalformedRequest unless it is a consistent state."""
-        return self._validate(self._read_state(message))
+        """The native state of a State message; MalformedRequest unless it is a consistent state.
+
+        A forged message may leave out what a game's shapes and checks take as given (a sub-message,
+        the entries of a list), so that reading it fails before `validate` can say why: that is a
+        malformed state too, never an engine failure."""
+        try:
+            return self._validate(self._read_state(message))
+        except MALFORMED_SHAPES as error:
+            raise MalformedRequest(f"invalid state: a part is missing or malformed ({error})") from error
 
     def encode_views(self, state: Any, state_bytes: bytes) -> list[bytes]:
         """Every seat's View, then the spectator's, from the State's table field in `state_bytes`

@@ -85,6 +85,9 @@ def _track_entry(entry: int) -> tuple[int | None, int | None, tuple[()] | None]:
     return (None, None, ()) if entry == DIE else (None, -1 - entry, None)
 
 
+NO_CUBES = [0, 0, 0, 0, 0]
+
+
 def _place(player: Player, territory: list[tuple[int, int | None, int, list[int]]]) -> None:
     """The territory's parallel lists, from its PlacedTile values."""
     player.tiles, player.cells, player.grid, player.cubes = [], [], {}, []
@@ -93,6 +96,7 @@ def _place(player: Player, territory: list[tuple[int, int | None, int, list[int]
         check_state(c is not None, "a territory tile without a cell")
         check_state(c not in player.grid, "two tiles on one cell")
         slot = player.add_tile(tile, c, clans)
+        cubes = cubes or NO_CUBES  # an unset ResourceCounts holds none, as protobuf reads it
         player.cubes[5 * slot : 5 * slot + 5] = cubes
         player.load[slot] = sum(cubes)
         for kind, count in enumerate(cubes):

@@ -9,7 +9,7 @@ from typing import Any
 
 from boardgame.goldencity.v1 import goldencity_pb2 as pb
 
-from services.common.errors import MalformedRequest
+from services.common.errors import MalformedRequest, echoed
 from services.common.helpers import check_state, rng_from_proto, rng_to_proto
 from services.goldencity import actions as act
 from services.goldencity import consistency, convert, dataset, tables
@@ -48,7 +48,7 @@ def config_from_proto(message: pb.Config) -> NativeConfig:
     that is not installed or does not load is refused."""
     name = message.data_set or dataset.configured_name()
     if not dataset.SET_NAME.fullmatch(name):  # a name, never a path on the server
-        raise MalformedRequest(f"config: data_set {name!r} is not a data set's name", data_set=name)
+        raise MalformedRequest(f"config: data_set {echoed(name)} is not a data set's name", data_set=name[:64])
     try:
         tables.named(name)
     except DataError as error:

@@ -46,7 +46,7 @@ PACKAGE_DATA: Final = Path(__file__).resolve().parent / "data"
 DATA_DIR_ENV: Final = "GOLDENCITY_DATA_DIR"
 DATA_SET_ENV: Final = "GOLDENCITY_DATA_SET"
 DEFAULT_DATA_SET: Final = "v0"
-SET_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+SET_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # a name of at most 64 characters
 # A refusal about finding a set rather than about one of its files.
 RULE_DATA_SET = "DATA_SET"
 

@@ -112,3 +112,12 @@ def test_every_action_round_trips() -> None:
         engine.play(
             state, state.actor, engine.legal_now(state)[-1] if state.round % 2 else engine.legal_now(state)[0]
         )
+
+
+def test_a_long_data_set_name_is_refused_in_a_readable_message():
+    """A name past 64 characters is no data set's name; the refusal quotes it short (the fuzz once
+    sent one of 600 characters and got it back twice in full)."""
+    with pytest.raises(MalformedRequest) as refused:
+        codec.config_from_proto(pb.Config(data_set="x" * 600))
+    assert "is not a data set's name" in refused.value.message
+    assert len(refused.value.message) < 200
