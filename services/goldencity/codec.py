@@ -48,7 +48,8 @@ def config_from_proto(message: pb.Config) -> NativeConfig:
     that is not installed or does not load is refused."""
     name = message.data_set or dataset.configured_name()
     if not dataset.SET_NAME.fullmatch(name):  # a name, never a path on the server
-        raise MalformedRequest(f"config: data_set {echoed(name)} is not a data set's name", data_set=name[:64])
+        refusal = f"config: data_set {echoed(name)} is not a data set's name"
+        raise MalformedRequest(refusal, data_set=name[:64])
     try:
         tables.named(name)
     except DataError as error:
