@@ -1,4 +1,5 @@
-"""Operator chores from the command line, against the Redis of REDIS_URL (REDIS_TLS_* for rediss://).
+"""Operator chores from the command line, against the Redis of REDIS_URL (REDIS_TLS_* for rediss://,
+REDIS_CLUSTER for a Cluster).
 
 python -m gateway.admin create-api-key --operator NAME   prints a new API key (shown only once)
 python -m gateway.admin revoke-api-key --key KEY         revokes one
@@ -12,14 +13,13 @@ import os
 import sys
 from collections.abc import Sequence
 
-import redis.asyncio as aioredis
-
 from gateway.auth import create_api_key, revoke_api_key
-from live.settings import DEFAULT_REDIS_URL, RedisTls
+from live.connection import async_client
+from live.settings import Settings
 
 
-async def _run(args: argparse.Namespace, redis_url: str) -> str:
-    client = aioredis.Redis.from_url(redis_url, **RedisTls.from_env().options(redis_url))
+async def _run(args: argparse.Namespace, settings: Settings) -> str:
+    client = async_client(settings)
     try:
         if args.command == "create-api-key":
             return await create_api_key(client, args.operator)
@@ -41,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     revoke.add_argument("--key", required=True, help="the key to revoke")
     args = parser.parse_args(argv)
     try:
-        print(asyncio.run(_run(args, os.environ.get("REDIS_URL", DEFAULT_REDIS_URL))))
+        print(asyncio.run(_run(args, Settings.from_env(os.environ))))
     except ValueError as error:
         parser.error(str(error))
     return 0

@@ -4,6 +4,11 @@ A change committed through any gateway replica (or a worker) is published on the
 every seat's view of it; every replica subscribed to that channel hands it to its own watchers, so any
 replica serves any watcher. The replica that committed a change hands it to its own watchers at once
 (`deliver`) and skips the published copy when it comes back.
+
+On a Redis Cluster the channels are sharded (SSUBSCRIBE to the node of the game's slot, where the write
+path's SPUBLISH sends them), so a change goes to the one shard holding the game rather than to every
+node; redis-py's cluster pub/sub keeps one connection per node and moves a node's subscriptions to its
+replica after a failover.
 """
 
 from __future__ import annotations
@@ -13,16 +18,22 @@ import contextlib
 import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator
+from typing import Any, cast
 
 import redis.asyncio as aioredis
 from boardgame.rules.v1 import rules_pb2
+from redis.asyncio.cluster import ClusterPubSub
 
 from live import keys
+from live.connection import clustered
 
 log = logging.getLogger(__name__)
 
 Change = tuple[int, rules_pb2.ApplyActionResponse]
 QUEUE_LIMIT = 1024
+# A Cluster's sharded messages are read node by node, waiting this long on each: what it adds, at
+# worst, to a change reaching another replica's watchers (this replica's own get theirs at once).
+SHARD_POLL_SECONDS = 0.02
 
 
 class Fanout:
@@ -30,6 +41,7 @@ class Fanout:
 
     def __init__(self, redis: aioredis.Redis) -> None:
         self.pubsub = redis.pubsub(ignore_subscribe_messages=True)
+        self.sharded = clustered(redis)
         self.queues: dict[str, set[asyncio.Queue[Change | None]]] = defaultdict(set)
         self.delivered: dict[str, int] = {}  # channel -> newest version handed over by `deliver`
         self.task: asyncio.Task[None] | None = None
@@ -52,15 +64,24 @@ class Fanout:
         self.delivered[channel] = max(version, self.delivered.get(channel, -1))
         self._hand_over(channel, (version, change))
 
+    async def _next_message(self) -> dict[str, Any] | None:
+        if not self.sharded:
+            return await self.pubsub.get_message(timeout=1.0)
+        pubsub = cast(ClusterPubSub, self.pubsub)
+        message = await pubsub.get_sharded_message(ignore_subscribe_messages=True, timeout=SHARD_POLL_SECONDS)
+        if message is None and not pubsub.node_pubsub_mapping:
+            await asyncio.sleep(SHARD_POLL_SECONDS)  # subscribed nowhere yet: nothing to wait on
+        return message
+
     async def _reader(self) -> None:
         while True:
             try:
-                message = await self.pubsub.get_message(timeout=1.0)
+                message = await self._next_message()
             except Exception:
                 log.warning("watch fan-out lost Redis; retrying", exc_info=True)
                 await asyncio.sleep(0.5)
                 continue
-            if message is None or message["type"] != "message":
+            if message is None or message["type"] not in ("message", "smessage"):
                 continue
             channel = message["channel"].decode()
             version_text, _, payload = message["data"].partition(b"|")
@@ -76,7 +97,7 @@ class Fanout:
         queue: asyncio.Queue[Change | None] = asyncio.Queue()
         async with self.lock:
             if not self.queues[channel]:
-                await self.pubsub.subscribe(channel)
+                await (self.pubsub.ssubscribe if self.sharded else self.pubsub.subscribe)(channel)
             self.queues[channel].add(queue)
             if self.task is None:
                 self.task = asyncio.create_task(self._reader())
@@ -88,7 +109,7 @@ class Fanout:
                 if not self.queues[channel]:
                     del self.queues[channel]
                     self.delivered.pop(channel, None)
-                    await self.pubsub.unsubscribe(channel)
+                    await (self.pubsub.sunsubscribe if self.sharded else self.pubsub.unsubscribe)(channel)
 
     async def close(self) -> None:
         """Stop reading and close the connection."""

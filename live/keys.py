@@ -1,7 +1,9 @@
 """Every Redis key the gateway and the workers use. Keys of a game carry the hash tag {game_id}, so a
-game lives in one Redis Cluster slot and the write path's Lua script touches a single slot. Likewise the
-keys that sign a player in (record, sessions, rate counters) carry {player_id}, so the gateway's
-authentication is one script."""
+game lives in one Redis Cluster slot and the write path's Lua script touches a single slot. Likewise a
+player's keys (record, password, sessions, rate counters, ratings, history) carry {player_id}, so the
+gateway's authentication is one script and end-game scoring updates a player in one step, and a
+title's leaderboard keys carry {title}. Nothing writes keys of two slots at once: end-game scoring
+(`workers.scoring`) goes slot by slot."""
 
 from __future__ import annotations
 
@@ -71,7 +73,7 @@ def username(name: str) -> str:
 
 def password(player_id: str) -> str:
     """String: the password hash of a named account."""
-    return f"password:{player_id}"
+    return f"password:{{{player_id}}}"
 
 
 def external_player(operator: str, external_id: str) -> str:
@@ -102,12 +104,18 @@ def live_games(title: str) -> str:
 
 def leaderboard(title: str) -> str:
     """Sorted set: player ids by displayed rating (filled by the scoring worker)."""
-    return f"leaderboard:{title}"
+    return f"leaderboard:{{{title}}}"
+
+
+def leaderboard_games(title: str) -> str:
+    """Hash: player id -> the games count of the rating the leaderboard shows, so that a late write of
+    an older rating never replaces a newer one (same slot as the leaderboard)."""
+    return f"leaderboard:{{{title}}}:games"
 
 
 def rating(title: str, player_id: str) -> str:
     """Hash: the player's rating on a title (mu, sigma, games, wins; filled by the scoring worker)."""
-    return f"rating:{title}:{player_id}"
+    return f"rating:{title}:{{{player_id}}}"
 
 
 def deadlines() -> str:
@@ -124,13 +132,20 @@ def game_clock(game_id: str) -> str:
 
 
 def game_result(game_id: str) -> str:
-    """Hash: the finished game's result written once by `finalize`: record, scores, ranks, ratings."""
+    """Hash: the finished game's result written once by `finalize`, its last step: record, scores,
+    ranks, ratings."""
     return f"game:{{{game_id}}}:result"
+
+
+def game_scoring(game_id: str) -> str:
+    """String (JSON): the finished game's scoring plan while `finalize` goes through its steps: ranks,
+    and each player's rating before and after (removed with the result's writing)."""
+    return f"game:{{{game_id}}}:scoring"
 
 
 def player_games(player_id: str) -> str:
     """Sorted set: a player's finished game ids by finish time (ms since the epoch)."""
-    return f"history:player:{player_id}"
+    return f"history:player:{{{player_id}}}"
 
 
 def title_games(title: str) -> str:
