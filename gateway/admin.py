@@ -3,6 +3,7 @@ REDIS_CLUSTER for a Cluster).
 
 python -m gateway.admin create-api-key --operator NAME   prints a new API key (shown only once)
 python -m gateway.admin revoke-api-key --key KEY         revokes one
+python -m gateway.admin migrate-keys                     renames the keys an older version wrote (on upgrade)
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 
 from gateway.auth import create_api_key, revoke_api_key
 from live.connection import async_client
+from live.migrations import migrate_keys
 from live.settings import Settings
 
 
@@ -23,6 +25,9 @@ async def _run(args: argparse.Namespace, settings: Settings) -> str:
     try:
         if args.command == "create-api-key":
             return await create_api_key(client, args.operator)
+        if args.command == "migrate-keys":
+            migrated = await migrate_keys(client)
+            return f"renamed {migrated.renamed} keys; kept {migrated.kept} whose new name was taken"
         await revoke_api_key(client, args.key)
         return "revoked"
     finally:
@@ -39,6 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     create.add_argument("--operator", required=True, help="the operator's name (no ':')")
     revoke = commands.add_parser("revoke-api-key", help="revoke an operator API key")
     revoke.add_argument("--key", required=True, help="the key to revoke")
+    commands.add_parser("migrate-keys", help="rename the keys an older version wrote (live.migrations)")
     args = parser.parse_args(argv)
     try:
         print(asyncio.run(_run(args, Settings.from_env(os.environ))))

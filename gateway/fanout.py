@@ -7,8 +7,10 @@ replica serves any watcher. The replica that committed a change hands it to its 
 
 On a Redis Cluster the channels are sharded (SSUBSCRIBE to the node of the game's slot, where the write
 path's SPUBLISH sends them), so a change goes to the one shard holding the game rather than to every
-node; redis-py's cluster pub/sub keeps one connection per node and moves a node's subscriptions to its
-replica after a failover.
+node; redis-py's cluster pub/sub keeps one connection per node. When reading fails (a node died), the
+fan-out asks the Cluster again which node serves each slot, moves the subscriptions of a slot whose
+primary changed (its replica took over) and has those games' watchers resynchronize, as the changes
+published meanwhile did not reach them; on one node, every watcher resynchronizes once Redis is back.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any, cast
 
 import redis.asyncio as aioredis
 from boardgame.rules.v1 import rules_pb2
-from redis.asyncio.cluster import ClusterPubSub
+from redis.asyncio.cluster import ClusterPubSub, RedisCluster
 
 from live import keys
 from live.connection import clustered
@@ -40,8 +42,10 @@ class Fanout:
     """Routes published changes to the queues of this process's watchers."""
 
     def __init__(self, redis: aioredis.Redis) -> None:
+        self.redis = redis
         self.pubsub = redis.pubsub(ignore_subscribe_messages=True)
         self.sharded = clustered(redis)
+        self.lost = False  # reading failed since the last recovery
         self.queues: dict[str, set[asyncio.Queue[Change | None]]] = defaultdict(set)
         self.delivered: dict[str, int] = {}  # channel -> newest version handed over by `deliver`
         self.task: asyncio.Task[None] | None = None
@@ -50,11 +54,27 @@ class Fanout:
     def _hand_over(self, channel: str, change: Change) -> None:
         for queue in list(self.queues.get(channel, ())):
             if queue.qsize() >= QUEUE_LIMIT:  # the watcher is too slow: it resynchronizes
-                while not queue.empty():
-                    queue.get_nowait()
-                queue.put_nowait(None)
+                _resync(queue)
             else:
                 queue.put_nowait(change)
+
+    async def _recover(self) -> None:
+        """After reading failed: on a Cluster, the subscriptions of slots that changed primary move to
+        the new one and their watchers resynchronize; on one node, every watcher does once reading
+        works again (`_reader`)."""
+        if not self.sharded:
+            return
+        cluster = cast(RedisCluster, self.redis)
+        before = {channel: cluster.get_node_from_key(channel) for channel in self.queues}
+        await cluster.nodes_manager.initialize()
+        await cast(ClusterPubSub, self.pubsub).reinitialize_shard_subscriptions()
+        for channel, node in before.items():
+            if cluster.get_node_from_key(channel) != node:
+                self._resync(channel)
+
+    def _resync(self, channel: str) -> None:
+        for queue in list(self.queues.get(channel, ())):
+            _resync(queue)
 
     def deliver(self, game_id: str, version: int, change: rules_pb2.ApplyActionResponse) -> None:
         """Hand a change this process committed to its watchers without waiting for Redis."""
@@ -79,8 +99,15 @@ class Fanout:
                 message = await self._next_message()
             except Exception:
                 log.warning("watch fan-out lost Redis; retrying", exc_info=True)
+                self.lost = True
                 await asyncio.sleep(0.5)
+                with contextlib.suppress(Exception):
+                    await self._recover()
                 continue
+            if self.lost and not self.sharded:
+                self.lost = False
+                for channel in list(self.queues):
+                    self._resync(channel)
             if message is None or message["type"] not in ("message", "smessage"):
                 continue
             channel = message["channel"].decode()
@@ -118,3 +145,10 @@ class Fanout:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
         await self.pubsub.aclose()
+
+
+def _resync(queue: asyncio.Queue[Change | None]) -> None:
+    """Have a watcher resynchronize: its pending changes are dropped for a fresh view."""
+    while not queue.empty():
+        queue.get_nowait()
+    queue.put_nowait(None)

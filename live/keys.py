@@ -1,9 +1,9 @@
 """Every Redis key the gateway and the workers use. Keys of a game carry the hash tag {game_id}, so a
 game lives in one Redis Cluster slot and the write path's Lua script touches a single slot. Likewise a
-player's keys (record, password, sessions, rate counters, ratings, history) carry {player_id}, so the
-gateway's authentication is one script and end-game scoring updates a player in one step, and a
-title's leaderboard keys carry {title}. Nothing writes keys of two slots at once: end-game scoring
-(`workers.scoring`) goes slot by slot."""
+player's keys (record, sessions, rate counters, ratings, history) carry {player_id}, so the gateway's
+authentication is one script and end-game scoring updates a player in one step. No script or
+transaction touches keys of two slots: end-game scoring (`workers.scoring`) goes slot by slot, and
+`live.migrations` renames the keys of older versions that lacked a tag."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def username(name: str) -> str:
 
 def password(player_id: str) -> str:
     """String: the password hash of a named account."""
-    return f"password:{{{player_id}}}"
+    return f"password:{player_id}"
 
 
 def external_player(operator: str, external_id: str) -> str:
@@ -104,13 +104,14 @@ def live_games(title: str) -> str:
 
 def leaderboard(title: str) -> str:
     """Sorted set: player ids by displayed rating (filled by the scoring worker)."""
-    return f"leaderboard:{{{title}}}"
+    return f"leaderboard:{title}"
 
 
 def leaderboard_games(title: str) -> str:
     """Hash: player id -> the games count of the rating the leaderboard shows, so that a late write of
-    an older rating never replaces a newer one (same slot as the leaderboard)."""
-    return f"leaderboard:{{{title}}}:games"
+    an older rating never replaces a newer one. Its hash tag is the leaderboard's whole name, which
+    puts it in the leaderboard's slot."""
+    return f"{{{leaderboard(title)}}}:games"
 
 
 def rating(title: str, player_id: str) -> str:

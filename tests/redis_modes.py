@@ -1,8 +1,9 @@
 """The two Redis deployments the gateway and worker suites run against: one node, and a Redis Cluster of
 three primaries and three replicas (with a plain Redis as the Celery broker, as a Cluster deployment
-has). A test module opts into both with `pytestmark = BOTH`; a test of it that needs one node only (a
-Redis database of its own, say) says `@ONE_NODE`. Each conftest parametrizes its session's `redis_mode`
-with `parametrize` and starts the servers with `throwaway`."""
+has). Every test using the session's Redis runs against both; one that needs one node only (a Redis
+database of its own, a TLS server, a node it stops) says `@ONE_NODE` (or its module `pytestmark =
+ONE_NODE`). Each conftest parametrizes its session's `redis_mode` with `parametrize` and starts the
+servers with `throwaway`."""
 
 from __future__ import annotations
 
@@ -22,12 +23,12 @@ _brokers: dict[str, str] = {}  # a throwaway Cluster's URL -> the plain Redis th
 
 
 def parametrize(metafunc: pytest.Metafunc) -> None:
-    """Run a test using `redis_mode` once per mode its closest `redis_modes` mark names (one node
-    only, unmarked)."""
+    """Run a test using `redis_mode` once per mode its closest `redis_modes` mark names (both,
+    unmarked)."""
     if "redis_mode" not in metafunc.fixturenames:
         return
     mark = metafunc.definition.get_closest_marker(MARK)
-    modes = list(mark.args) if mark is not None else [SINGLE]
+    modes = list(mark.args) if mark is not None else [SINGLE, CLUSTER]
     metafunc.parametrize("redis_mode", modes, indirect=True, scope="session")
 
 

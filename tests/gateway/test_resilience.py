@@ -16,6 +16,7 @@ from google.protobuf import any_pb2
 
 from deploy.throwaway import redis_server
 from live import keys
+from live.connection import sync_client
 from services.common import registry
 from services.common.server import create_server as create_rules_server
 from tests.gateway.support import Client, GatewayProcess, gateway_settings
@@ -102,7 +103,7 @@ def test_rules_service_outage_gives_unavailable_and_writes_nothing(redis_url: st
                 metadata=actor.auth,
             )
         assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
-        store = redis.Redis.from_url(redis_url)
+        store = sync_client(redis_url)
         assert store.get(keys.game_version(game_id)) == b"0"
         assert store.xlen(keys.game_log(game_id)) == 0
         assert not store.hexists(keys.game_requests(game_id), "down")

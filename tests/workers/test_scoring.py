@@ -18,13 +18,10 @@ from live.moves import load_meta
 from live.settings import Settings
 from live.table import NoDispatch
 from tests.gateway.support import GatewayProcess
-from tests.redis_modes import BOTH
 from tests.titles import TITLE
 from tests.workers.support import bot_seat, new_game
 from workers import scoring, turns
 from workers.bots import Budget
-
-pytestmark = BOTH
 
 
 def scores(*ranks: int) -> rules_pb2.GetScoresResponse:
