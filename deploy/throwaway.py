@@ -85,13 +85,14 @@ class ThrowawayCluster:
     url: str
     nodes: dict[int, subprocess.Popen[bytes]]
 
+    def client(self) -> redis.RedisCluster:
+        """A cluster client starting from a node still running (close it after use)."""
+        return redis.RedisCluster(host="127.0.0.1", port=self.alive()[0])
+
     def primary_of(self, key: str) -> int:
         """The port of the primary that holds `key`'s slot now."""
-        client = redis.RedisCluster(host="127.0.0.1", port=next(iter(self.alive())))
-        try:
+        with self.client() as client:
             return int(client.get_node_from_key(key).port)
-        finally:
-            client.close()
 
     def alive(self) -> list[int]:
         """The ports of the nodes still running."""
@@ -103,14 +104,15 @@ class ThrowawayCluster:
         self.nodes[port].wait(10)
 
     def healthy(self) -> bool:
-        """Whether every running node says the cluster is ok (every slot served by a primary)."""
+        """Whether every running node says the cluster is ok (every slot served by a primary) and every
+        replica is in sync with its primary (a replica that never synced cannot take over)."""
         for port in self.alive():
-            with contextlib.suppress(redis.RedisError):
-                with _node(port) as node:
-                    info = node.execute_command("CLUSTER", "INFO")
-                    if b"cluster_state:ok" not in info:
-                        return False
-                continue
+            with contextlib.suppress(redis.RedisError), _node(port) as node:
+                info = node.execute_command("CLUSTER", "INFO")
+                replication = node.info("replication")
+                synced = replication["role"] == "master" or replication.get("master_link_status") == "up"
+                if b"cluster_state:ok" in info and synced:
+                    continue
             return False
         return True
 

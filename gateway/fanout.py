@@ -98,16 +98,18 @@ class Fanout:
             try:
                 message = await self._next_message()
             except Exception:
-                log.warning("watch fan-out lost Redis; retrying", exc_info=True)
+                if not self.lost:  # once per outage, not every retry
+                    log.warning("watch fan-out lost Redis; retrying", exc_info=True)
                 self.lost = True
                 await asyncio.sleep(0.5)
                 with contextlib.suppress(Exception):
                     await self._recover()
                 continue
-            if self.lost and not self.sharded:
+            if self.lost:
                 self.lost = False
-                for channel in list(self.queues):
-                    self._resync(channel)
+                if not self.sharded:  # on a Cluster, `_recover` resynchronized the games that moved
+                    for channel in list(self.queues):
+                        self._resync(channel)
             if message is None or message["type"] not in ("message", "smessage"):
                 continue
             channel = message["channel"].decode()

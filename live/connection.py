@@ -53,6 +53,18 @@ def sync_client(url: str, cluster: bool = False, **options: Any) -> redis.Redis:
     return redis.Redis.from_url(url, **options)
 
 
+# What a command meets while its Redis is out of reach or a Cluster fails over (a dead node, a slot
+# with no primary yet, a write reaching a node just turned replica): worth retrying, never a bug.
+UNREACHABLE = (
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+    redis.exceptions.ClusterError,
+    redis.exceptions.TryAgainError,
+    redis.exceptions.SlotNotCoveredError,
+    redis.exceptions.ReadOnlyError,
+)
+
+
 def clustered(client: object) -> bool:
     """Whether a client speaks to a Redis Cluster."""
     return isinstance(client, RedisCluster | redis.RedisCluster)

@@ -20,7 +20,6 @@ from boardgame.gateway.v1 import gateway_pb2
 
 from deploy.throwaway import ThrowawayCluster, redis_cluster, redis_server
 from live import keys
-from live.connection import sync_client
 from live.settings import ReplicaAcks
 from live.table import NoDispatch
 from services.common.rng import Rng
@@ -108,18 +107,13 @@ def watching(gateway: GatewayProcess, client: Client, game_id: str) -> Iterator[
 
 def lost_moves(cluster: ThrowawayCluster, tally: Tally) -> int:
     """Acknowledged moves the Cluster does not have: not in their game's log at their version."""
-    store = sync_client(cluster.url)
-    try:
+    with cluster.client() as store:
         lost = 0
         for game_id, acknowledged in tally.acknowledged.items():
-            logged = {
-                int(entry_id.split(b"-")[0]): fields[b"a"]
-                for entry_id, fields in store.xrange(keys.game_log(game_id))
-            }
+            log = store.xrange(keys.game_log(game_id))
+            logged = {int(entry_id.split(b"-")[0]): fields[b"a"] for entry_id, fields in log}
             lost += sum(1 for version, action in acknowledged if logged.get(version) != action)
         return lost
-    finally:
-        store.close()
 
 
 @pytest.fixture
