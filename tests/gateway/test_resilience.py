@@ -15,6 +15,7 @@ from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf import any_pb2
 
 from deploy.throwaway import redis_server
+from gateway.errors import _translate
 from live import keys
 from live.connection import sync_client
 from services.common import registry
@@ -172,3 +173,20 @@ def test_metrics_count_rpcs_moves_and_conflicts(gateway: GatewayProcess, new_cli
         _sample("gateway_write_conflicts_total", {"title": TITLE}),
     )
     assert [a - b for a, b in zip(after, before, strict=True)] == [1, 1, 1, 1]
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        redis.exceptions.ClusterDownError("CLUSTERDOWN The cluster is down"),
+        redis.exceptions.TryAgainError("TRYAGAIN Multiple keys request during rehashing of slot"),
+        redis.exceptions.SlotNotCoveredError("Slot 1234 is not covered by the cluster"),
+        redis.exceptions.ReadOnlyError("You can't write against a read only replica."),
+    ],
+    ids=["cluster-down", "try-again", "slot-not-covered", "read-only"],
+)
+def test_what_a_cluster_failing_over_answers_is_unavailable_not_internal(error: Exception) -> None:
+    """What redis-py raises while a Cluster's replica takes over a dead primary's slots: the call is
+    refused as UNAVAILABLE (retry), as for a lost connection, never INTERNAL."""
+    translated = _translate(error)
+    assert (translated.code, translated.reason) == (grpc.StatusCode.UNAVAILABLE, "STORE_UNAVAILABLE")
