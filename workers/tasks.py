@@ -7,8 +7,12 @@ from typing import Any
 from celery import signals
 
 from live import clocks
+from live.connection import UNREACHABLE
 from workers import metrics, runtime, scoring, selfplay, turns
 from workers.app import PLAY_GAME, SWEEP_CLOCKS, celery
+
+FINALIZE_RETRIES = 20  # backing off 1, 2, 4 ... s up to FINALIZE_RETRY_MAX_SECONDS: about 8 minutes
+FINALIZE_RETRY_MAX_SECONDS = 30
 
 __all__ = ["finalize", "metrics", "on_deadline", "play_game", "sweep_clocks", "take_turn"]
 
@@ -20,9 +24,16 @@ def take_turn(game_id: str, version: int) -> bool:
     return runtime.run(turns.take_turn(rt.app, game_id, version, rt.settings.budget))
 
 
-@celery.task(name=clocks.FINALIZE)
+@celery.task(
+    name=clocks.FINALIZE,
+    autoretry_for=UNREACHABLE,
+    retry_backoff=True,
+    retry_backoff_max=FINALIZE_RETRY_MAX_SECONDS,
+    max_retries=FINALIZE_RETRIES,
+)
 def finalize(game_id: str) -> bool:
-    """Score and rate a finished game once."""
+    """Score and rate a finished game once; run again, shortly, while Redis is out of reach (a Cluster
+    failing over): nothing else queues it again, and its steps resume where a run stopped."""
     return runtime.run(scoring.finalize(runtime.current().app, game_id))
 
 

@@ -19,7 +19,7 @@ from live.settings import Settings
 from live.table import NoDispatch
 from tests.gateway.support import GatewayProcess
 from tests.titles import TITLE
-from tests.workers.support import bot_seat, new_game
+from tests.workers.support import bot_seat, finalized, new_game, wait_for
 from workers import scoring, turns
 from workers.bots import Budget
 
@@ -176,3 +176,26 @@ def test_a_rating_that_moved_since_the_plan_is_rated_again_from_where_it_stands(
         [expected.mu, expected.sigma, expected.wins]
     )
     assert redis_client.zscore(keys.leaderboard(TITLE), player_id) == pytest.approx(rating.ordinal)
+
+
+def test_a_finalize_that_lost_redis_midway_is_run_again_by_the_worker_and_finishes(
+    gateway: GatewayProcess, celery_worker: None, redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing else queues a finished game's scoring again, so the task itself retries while Redis is
+    out of reach (a Cluster failing over), and its steps resume where the lost run stopped."""
+    original = scoring.show_ratings
+    failures: list[str] = []
+
+    async def lose_redis_once(*args: object) -> None:
+        if not failures:
+            failures.append("lost")
+            raise redis.exceptions.ConnectionError("Connection closed by server.")
+        await original(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(scoring, "show_ratings", lose_redis_once)
+    players = [bot_seat(gateway, s, "random") for s in range(3)]
+    game_id = new_game(gateway, TITLE, players)
+    wait_for(lambda: finalized(redis_client, game_id), 60, f"game {game_id} to be finalized")
+    assert failures == ["lost"]
+    for seat in players:
+        assert stored_rating(redis_client, seat.player.player_id).games == 1
