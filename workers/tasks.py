@@ -7,8 +7,12 @@ from typing import Any
 from celery import signals
 
 from live import archive, clocks
+from live.connection import UNREACHABLE
 from workers import metrics, runtime, scoring, selfplay, turns
 from workers.app import ARCHIVE_GAME, PLAY_GAME, SWEEP_ARCHIVE, SWEEP_CLOCKS, celery
+
+FINALIZE_RETRIES = 20  # backing off 1, 2, 4 ... s up to FINALIZE_RETRY_MAX_SECONDS: about 8 minutes
+FINALIZE_RETRY_MAX_SECONDS = 30
 
 __all__ = [
     "archive_game",
@@ -29,10 +33,18 @@ def take_turn(game_id: str, version: int) -> bool:
     return runtime.run(turns.take_turn(rt.app, game_id, version, rt.settings.budget))
 
 
-@celery.task(name=clocks.FINALIZE)
+@celery.task(
+    name=clocks.FINALIZE,
+    autoretry_for=UNREACHABLE,
+    retry_backoff=True,
+    retry_backoff_max=FINALIZE_RETRY_MAX_SECONDS,
+    max_retries=FINALIZE_RETRIES,
+)
 def finalize(game_id: str) -> bool:
-    """Score and rate a finished game once; then, with an archive, queue its archival (also when it
-    was scored before: an archival that failed is tried again)."""
+    """Score and rate a finished game once, then, with an archive, queue its archival (also when it
+    was scored before: an archival that failed is tried again). Run again, shortly, while Redis is out
+    of reach (a Cluster failing over): nothing else queues it again, and its steps resume where a run
+    stopped."""
     app = runtime.current().app
     scored = runtime.run(scoring.finalize(app, game_id))
     if app.archive is not None:

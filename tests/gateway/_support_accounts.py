@@ -18,6 +18,8 @@ import redis
 from boardgame.gateway.v1 import gateway_pb2
 from google.rpc import error_details_pb2
 
+from live.connection import sync_client
+from live.settings import cluster_url
 from services.common.status import error_info
 from tests.gateway.support import Client, GatewayProcess, gateway_settings
 
@@ -76,10 +78,13 @@ class OwnGateway:
 
 @contextlib.contextmanager
 def own_gateway(redis_url: str, rules: dict[str, str], **changes: object) -> Iterator[OwnGateway]:
-    """A gateway with these setting changes on an emptied Redis database of its own."""
-    url = f"{redis_url.rsplit('/', 1)[0]}/{next(_databases)}"
-    store = redis.Redis.from_url(url)
-    store.flushdb()
+    """A gateway with these setting changes on an emptied Redis database of its own (on a Cluster,
+    which has one database only, on the session's: a test needing an empty Redis runs on one node)."""
+    own = not cluster_url(redis_url)
+    url = f"{redis_url.rsplit('/', 1)[0]}/{next(_databases)}" if own else redis_url
+    store = sync_client(url)
+    if own:
+        store.flushdb()
     channels: list[grpc.Channel] = []
     try:
         with GatewayProcess(gateway_settings(url, rules, **changes)) as gateway:
@@ -93,5 +98,6 @@ def own_gateway(redis_url: str, rules: dict[str, str], **changes: object) -> Ite
             for channel in channels:
                 channel.close()
     finally:
-        store.flushdb()
+        if own:
+            store.flushdb()
         store.close()
