@@ -273,6 +273,7 @@ class Launcher:
         self.width = max([len("launcher"), *(len(row.name) for row in rows)])
         self.lock = threading.Lock()
         self.stopping = threading.Event()
+        self.serving = threading.Event()  # set once every row answered: "ready"
         self.stopped = False
         self.relays: list[threading.Thread] = []
         self.policy = RestartPolicy.from_env(environ)
@@ -385,6 +386,7 @@ class Launcher:
         if not self.answering():
             return 1
         self.say("launcher", "ready")
+        self.serving.set()
         for row in self.rows:
             self.say("launcher", f"  {row.name:<{self.width}}  " + "   ".join(row.endpoints))
         for line in usage(self.rows):

@@ -3,7 +3,9 @@
 A change committed through any gateway replica (or a worker) is published on the game's channel with
 every seat's view of it; every replica subscribed to that channel hands it to its own watchers, so any
 replica serves any watcher. The replica that committed a change hands it to its own watchers at once
-(`deliver`) and skips the published copy when it comes back.
+(`deliver`) and skips the published copy when it comes back. Pub/sub keeps nothing for a connection
+that is away: once the connection to Redis is back after a loss, every watcher is told to
+resynchronize (a `None` in its queue), as the changes published meanwhile never arrive.
 
 A token signed out or revoked is published on `keys.revoked_sessions()`; each replica hands its
 streams of that session `SIGNED_OUT` (`end_session`), and they end.
@@ -47,13 +49,18 @@ class Fanout:
         self.task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
 
-    def _hand_over(self, channel: str, change: Change) -> None:
+    def _hand_over(self, channel: str, change: Change | None) -> None:
         for queue in list(self.queues.get(channel, ())):
-            if queue.qsize() >= QUEUE_LIMIT:  # the watcher is too slow: it resynchronizes (or ends)
+            if change is None or queue.qsize() >= QUEUE_LIMIT:  # lost changes, or a slow watcher
                 drained = [queue.get_nowait() for _ in range(queue.qsize())]
                 queue.put_nowait(SIGNED_OUT if any(isinstance(i, SignedOut) for i in drained) else None)
             else:
                 queue.put_nowait(change)
+
+    def _resynchronize(self) -> None:
+        """Tell every watcher of this process to read its game afresh."""
+        for channel in list(self.queues):
+            self._hand_over(channel, None)
 
     def deliver(self, game_id: str, version: int, change: rules_pb2.ApplyActionResponse) -> None:
         """Hand a change this process committed to its watchers without waiting for Redis."""
@@ -69,13 +76,18 @@ class Fanout:
             queue.put_nowait(SIGNED_OUT)
 
     async def _reader(self) -> None:
+        lost = False
         while True:
             try:
                 message = await self.pubsub.get_message(timeout=1.0)
             except Exception:
                 log.warning("watch fan-out lost Redis; retrying", exc_info=True)
+                lost = True
                 await asyncio.sleep(0.5)
                 continue
+            if lost:  # connected and subscribed again: what was published meanwhile is gone
+                lost = False
+                self._resynchronize()
             if message is None or message["type"] != "message":
                 continue
             channel = message["channel"].decode()

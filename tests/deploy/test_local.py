@@ -27,24 +27,6 @@ from services.common.registry import GAME_MODULES
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def free_port_run(count: int) -> int:
-    """The first of `count` consecutive loopback ports that are free right now."""
-    for _ in range(50):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            base = probe.getsockname()[1]
-        if base + count > 65535:
-            continue
-        try:
-            for port in range(base, base + count):
-                with socket.socket() as sock:
-                    sock.bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        return base
-    raise RuntimeError("no run of free ports")
-
-
 def test_plan_has_one_rules_row_per_registered_game(tmp_path: Path) -> None:
     environ = {"REDIS_URL": "redis://elsewhere:6379/0", "RULES_BASE_PORT": "6000", "DATA_DIR": str(tmp_path)}
     every_row, notes = local.plan(environ)
@@ -82,7 +64,7 @@ def test_json_log_lines_become_readable() -> None:
 def launcher_env(tmp_path: Path) -> dict[str, str]:
     """The environment of a launcher on a run of free ports (none of its defaults), data in tmp_path."""
     games = len(GAME_MODULES)
-    base = free_port_run(2 * games + 5)
+    base = ports.free_run(2 * games + 5)
     env = {
         **os.environ,
         "RULES_BASE_PORT": str(base),
