@@ -311,3 +311,13 @@ def test_a_killed_rules_service_worker_or_gateway_is_started_again_and_serves(
     lines.until("launcher | stopped")
     assert process.wait(timeout=60) == 0
     assert wait_until_nothing_listens(env) == {}
+
+
+def test_every_redis_the_deploy_files_start_fsyncs_as_make_run_does() -> None:
+    wanted = f'"--appendfsync", "{durability.DEFAULT_APPENDFSYNC}"'
+    for path in (
+        "deploy/docker-compose.yml",
+        "deploy/templates/docker-compose.yml",
+        "deploy/k8s/base/redis.yaml",
+    ):
+        assert wanted in (ROOT / path).read_text(), path
