@@ -1,12 +1,13 @@
 """`python -m chaos [--bot-games 50] [--human-games 10] [--kills 20] [--seed 1]`: a chaos tournament on
 the real processes, its figures printed as tables; exit code 1 if anything was lost, applied twice or
-left unfinished. `--soak --minutes 30` runs the soak instead (see chaos.soak)."""
+left unfinished. `--soak --minutes 30 [--plot soak.png]` runs the soak instead (see chaos.soak)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import sys
+from pathlib import Path
 
 from chaos import suite
 from chaos.tournament import Options, tournament
@@ -22,11 +23,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=Options.think, help="a client's mean pause, s (0.3)")
     parser.add_argument("--soak", action="store_true", help="run the soak instead of the tournament")
     parser.add_argument("--minutes", type=float, default=30.0, help="the soak's length (30)")
+    parser.add_argument("--plot", type=Path, default=Path("soak.png"), help="the soak's PNG (soak.png)")
     args = parser.parse_args(argv)
     if args.soak:
         from chaos.soak import soak
 
-        return soak(args.minutes, args.seed)
+        return soak(args.minutes, args.plot)
     options = Options(args.bot_games, args.human_games, args.kills, seed=args.seed, think=args.think)
     with suite.running() as running:
         report = asyncio.run(tournament(running, options))

@@ -13,6 +13,7 @@ import asyncio
 import time
 import uuid
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 import grpc
@@ -27,6 +28,7 @@ BOT_STRENGTHS = (gateway_pb2.BOT_STRENGTH_RANDOM, gateway_pb2.BOT_STRENGTH_HEURI
 POLL_SECONDS = 1.0  # how often a bot game's host looks at it
 STALL_SECONDS = 20.0  # a watcher hearing nothing for this long has missed a change
 REFUSED = frozenset({grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION})
+Pace = Callable[[], Awaitable[None]]  # waits until the load allows another move
 Lobbies = gateway_pb2_grpc.LobbyServiceStub
 Games = gateway_pb2_grpc.GameServiceStub
 
@@ -41,6 +43,7 @@ class Plan:
     options: tuple[gateway_pb2.GameOptionValue, ...]
     humans: bool
     strength: gateway_pb2.BotStrength = gateway_pb2.BOT_STRENGTH_RANDOM
+    bot_seats: int = 0  # of a game of human clients: its last seats are bots
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,8 @@ async def guest(gateways: Gateways, name: str) -> Auth:
 
 async def open_game(gateways: Gateways, plan: Plan, number: int) -> tuple[str, list[Auth]]:
     """Gather a lobby as planned and start its game: the host alone with bots on every seat (its own
-    last), or one guest per seat. The game's id and its human players (the host first)."""
+    last), or one guest per seat but the last `bot_seats`. The game's id and its human players (the
+    host first)."""
     host = await guest(gateways, f"chaos host {number}")
     request = gateway_pb2.CreateLobbyRequest(
         title=plan.title, seat_count=plan.seats, options=plan.options, seating=gateway_pb2.SEATING_FIXED
@@ -112,7 +116,7 @@ async def open_game(gateways: Gateways, plan: Plan, number: int) -> tuple[str, l
     lobby = (await gateways.call(Lobbies, "CreateLobby", request, host)).lobby
     players = [host]
     for seat in range(1, plan.seats):
-        if plan.humans:
+        if plan.humans and seat < plan.seats - plan.bot_seats:
             player = await guest(gateways, f"chaos {number}.{seat}")
             join = gateway_pb2.JoinLobbyRequest(lobby_id=lobby.lobby_id)
             await gateways.call(Lobbies, "JoinLobby", join, player)
@@ -145,11 +149,13 @@ async def follow_bots(gateways: Gateways, played: Played) -> None:
         await asyncio.sleep(POLL_SECONDS)
 
 
-async def play_seat(gateways: Gateways, played: Played, auth: Auth, rng: Rng, think: float) -> None:
+async def play_seat(
+    gateways: Gateways, played: Played, auth: Auth, rng: Rng, think: float, pace: Pace | None = None
+) -> None:
     """One scripted human client: watch the game (failing over between replicas) and, whenever its
     view offers legal actions at a version it has not played, submit one of them after a pause of
-    `think` seconds on average; a move refused as stale or out of turn is dropped (a newer view
-    follows), an acknowledged one recorded."""
+    `think` seconds on average (and once `pace` lets it); a move refused as stale or out of turn is
+    dropped (a newer view follows), an acknowledged one recorded."""
     last = -1
     async for view in gateways.watch(played.game_id, auth, STALL_SECONDS):
         if view.status == gateway_pb2.GAME_STATUS_FINISHED:
@@ -159,6 +165,8 @@ async def play_seat(gateways: Gateways, played: Played, auth: Auth, rng: Rng, th
             continue
         last = view.version
         await asyncio.sleep(rng.below(int(2000 * think) + 1) / 1000)
+        if pace is not None:
+            await pace()
         choice = view.legal_actions[rng.below(len(view.legal_actions))]
         request = gateway_pb2.SubmitActionRequest(
             game_id=played.game_id,
@@ -176,16 +184,23 @@ async def play_seat(gateways: Gateways, played: Played, auth: Auth, rng: Rng, th
         played.acked.append(Acked(request.request_id, reply.version, view.seat, choice.action.value))
 
 
-async def play(addresses: list[str], played: Played, players: list[Auth], seed: int, think: float) -> None:
+async def play(
+    addresses: list[str],
+    played: Played,
+    players: list[Auth],
+    seed: int,
+    think: float,
+    pace: Pace | None = None,
+) -> None:
     """Play a game to its end: each human client with its own channels to the replicas (starting on
-    different ones) and pauses of `think` seconds on average before a move, or its host following the
-    bots; what the clients went through into `played.counts`."""
+    different ones) and pauses of `think` seconds on average before a move (and `pace`), or its host
+    following the bots; what the clients went through into `played.counts`."""
     clients = [Gateways(addresses, first=seed + seat) for seat in range(len(players))]
     try:
         if played.plan.humans:
             await asyncio.gather(
                 *(
-                    play_seat(client, played, auth, Rng(seed * 100 + seat), think)
+                    play_seat(client, played, auth, Rng(seed * 100 + seat), think, pace)
                     for seat, (client, auth) in enumerate(zip(clients, players, strict=True))
                 )
             )
