@@ -1,7 +1,7 @@
 """What a chaos run must leave behind, checked game by game once the games are over: the game
 finished and was scored; its log holds exactly one entry per version; replaying the log from the
 revealed seed (by the rules service, through ReplayGame) gives the stored final state and scores bit
-for bit; no request id produced two versions, nor did two ids produce one; no clock entry lacks its
+for bit; no request id applied twice (`check_requests`); no clock entry lacks its
 deadline; and every move a client saw acknowledged is in the log, at its version, as sent."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ async def check_game(redis: aioredis.Redis, gateways: Gateways, played: Played, 
         counts["games with one log entry per version"] += 1
     else:
         found.fault(game_id, f"{len(entries)} log entries for versions 1 to {version}")
-    await check_requests(redis, game_id, version, found)
+    await check_requests(redis, played, version, found)
     record = (
         await gateways.call(
             Games, "GetGameRecord", gateway_pb2.GetGameRecordRequest(game_id=game_id), played.host
@@ -91,17 +91,29 @@ async def check_game(redis: aioredis.Redis, gateways: Gateways, played: Played, 
             )
 
 
-async def check_requests(redis: aioredis.Redis, game_id: str, version: int, found: Findings) -> None:
-    """Every commit of the game under its own request id, each id applied once: the ids' versions are
-    1 to `version`, each once."""
+async def check_requests(redis: aioredis.Redis, played: Played, version: int, found: Findings) -> None:
+    """No request id applied twice: the ids the game still keeps (those of its last commits) each name
+    another version, the last ones; no id was acknowledged to a client at two versions; and in a game
+    of clients only, every commit is a move acknowledged to one of them (a retry applied again would be
+    a commit nobody saw acknowledged)."""
+    game_id = played.game_id
     stored = await redis.hgetall(keys.game_requests(game_id))
-    versions = Counter(int(blob(value)[REQUEST_DIGEST_BYTES:]) for value in stored.values())
-    twice = sorted(number for number, ids in versions.items() if ids > 1)
-    found.counts["request ids applied twice"] += len(twice)
+    kept = Counter(int(blob(value)[REQUEST_DIGEST_BYTES:]) for value in stored.values())
+    twice = sum(ids - 1 for ids in kept.values())
+    if sorted(kept) != list(range(version - len(kept) + 1, version + 1)):
+        found.fault(game_id, f"the kept request ids name versions {sorted(kept)}, not the last {len(kept)}")
+    acknowledged: dict[str, set[int]] = {}
+    for move in played.acked:
+        acknowledged.setdefault(move.request_id, set()).add(move.version)
+    twice += sum(len(versions) - 1 for versions in acknowledged.values())
+    found.counts["request ids applied twice"] += twice
     if twice:
-        found.fault(game_id, f"versions {twice} each produced by several request ids")
-    if sorted(versions) != list(range(1, version + 1)):
-        found.fault(game_id, f"request ids for {len(versions)} of {version} versions")
+        found.fault(game_id, f"{twice} request ids applied twice")
+    if played.plan.humans and not played.plan.bot_seats:
+        missing = version - len({move.version for move in played.acked})
+        found.counts["commits no client saw acknowledged"] += missing
+        if missing:
+            found.fault(game_id, f"{missing} of {version} commits were acknowledged to no client")
 
 
 async def check_all(redis_url: str, gateways: Gateways, games: list[Played]) -> Findings:

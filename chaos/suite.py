@@ -1,6 +1,6 @@
 """The backend's real processes under the local launcher (`deploy.local`), which starts again whatever
-dies: Redis with its AOF, every registered title's rules service, the worker, and two gateway
-replicas, all on free ports, with their output in one log file. `victims` names what may be killed."""
+dies: Redis with its AOF, PostgreSQL, every registered title's rules service, the worker, and two
+gateway replicas, all on free ports, with their output in one log file. `victims` names what may be killed."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import dataclasses
 import functools
 import os
 import signal
+import stat
 import tempfile
 import threading
 from collections.abc import Iterator, Mapping
@@ -16,13 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from deploy import local, ports
+from deploy import local, ports, postgres
 from deploy.probe import serving
 from services.common.registry import GAME_MODULES
 
 GATEWAYS = 2
 READY_TIMEOUT_SECONDS = 120.0
 WORKER_CONCURRENCY = 2
+START_TRIES = 3
 POOL_TRIES = 5
 POOL_TIMEOUT_SECONDS = 2.0
 
@@ -90,6 +92,7 @@ def environment(data_dir: Path, extra: Mapping[str, str]) -> dict[str, str]:
         **extra,
     }
     environ.pop("REDIS_URL", None)
+    environ.pop("DATABASE_URL", None)
     return environ
 
 
@@ -110,36 +113,47 @@ def replica(gateway: local.Row, number: int, port: int, metrics_port: int) -> lo
 
 @contextlib.contextmanager
 def running(extra: Mapping[str, str] | None = None) -> Iterator[Suite]:
-    """The whole suite under a launcher in a thread of this process, stopped on the way out."""
-    with tempfile.TemporaryDirectory(prefix="chaos-") as folder:
-        data_dir = Path(folder)
-        environ = environment(data_dir, extra or {})
-        rows, _ = local.plan(environ)
-        gateway = rows[-1]
-        last = int(environ["POSTGRES_PORT"])
-        for number in range(2, GATEWAYS + 1):
-            rows.append(replica(gateway, number, last + 2 * number - 3, last + 2 * number - 2))
-        with open(data_dir / "launcher.log", "w") as log:
-            launcher = local.Launcher(rows, environ, log)
-            thread = threading.Thread(target=launcher.run, args=(READY_TIMEOUT_SECONDS,), daemon=True)
-            thread.start()
-            try:
-                while not launcher.serving.wait(0.5):
-                    if not thread.is_alive():
+    """The whole suite under a launcher in a thread of this process, stopped on the way out. A suite
+    that does not start (another process took one of its free ports first) is started again on other
+    ports, START_TRIES times in all."""
+    for attempt in range(1, START_TRIES + 1):
+        with tempfile.TemporaryDirectory(prefix="chaos-") as folder:
+            data_dir = Path(folder)
+            if postgres.as_root():  # the server's own user must reach its data directory in here
+                data_dir.chmod(data_dir.stat().st_mode | stat.S_IXOTH)
+            environ = environment(data_dir, extra or {})
+            rows, _ = local.plan(environ)
+            gateway = rows[-1]
+            last = int(environ["POSTGRES_PORT"])
+            for number in range(2, GATEWAYS + 1):
+                rows.append(replica(gateway, number, last + 2 * number - 3, last + 2 * number - 2))
+            with open(data_dir / "launcher.log", "w") as log:
+                launcher = local.Launcher(rows, environ, log)
+                thread = threading.Thread(target=launcher.run, args=(READY_TIMEOUT_SECONDS,), daemon=True)
+                thread.start()
+                try:
+                    while not launcher.serving.wait(0.5) and thread.is_alive():
+                        pass
+                    if not launcher.serving.is_set():
+                        if attempt < START_TRIES:
+                            continue
                         raise RuntimeError("the suite did not start:\n" + tail(data_dir / "launcher.log"))
-                yield Suite(
-                    launcher=launcher,
-                    rows={row.name: row for row in rows},
-                    environ=environ,
-                    redis_url=rows[0].env["REDIS_URL"],
-                    gateways=[row.env["GATEWAY_ADDRESS"] for row in rows if row.name.startswith("gateway")],
-                    data_dir=data_dir,
-                    log=log,
-                )
-            finally:
-                launcher.stopping.set()
-                thread.join(local.STOP_TIMEOUT_SECONDS * len(rows))
-                launcher.stop(0)
+                    yield Suite(
+                        launcher=launcher,
+                        rows={row.name: row for row in rows},
+                        environ=environ,
+                        redis_url=rows[0].env["REDIS_URL"],
+                        gateways=[
+                            row.env["GATEWAY_ADDRESS"] for row in rows if row.name.startswith("gateway")
+                        ],
+                        data_dir=data_dir,
+                        log=log,
+                    )
+                    return
+                finally:
+                    launcher.stopping.set()
+                    thread.join(local.STOP_TIMEOUT_SECONDS * len(rows))
+                    launcher.stop(0)
 
 
 def tail(path: Path, lines: int = 40) -> str:
