@@ -7,9 +7,9 @@ CAPACITY_SECONDS, a new game whenever one ends; the figure is the clients' ackno
 second. Then the same tables play for the soak's length, paced to LOAD_SHARE of that rate. Every
 sample takes Redis's used memory, the resident memory of the gateways and of the worker (its main
 process and pool), their open file descriptors, and the Celery queue's depth. The harness prints each
-series' first, last and highest value and its growth per hour (a least-squares slope over the samples
-after the first WARMUP_SHARE of the run, the warm-up), bounded if that is at most BOUNDED_SHARE_PER_HOUR
-of its mean, and writes a PNG plot of them all (soak.png in the current
+series' first, last and highest value and its growth per hour (over the samples after the first
+WARMUP_SHARE of the run, the warm-up; see `growth_per_hour`), bounded if that is at most
+BOUNDED_SHARE_PER_HOUR of its mean, and writes a PNG plot of them all (soak.png in the current
 folder unless --plot says where).
 """
 
@@ -148,10 +148,15 @@ async def sample(measures: dict[str, Callable[[], float]], every: float, until: 
 
 
 def growth_per_hour(times: list[float], values: list[float]) -> float:
-    """The least-squares slope of `values` over `times` (s), per hour."""
-    if len(set(times)) < 2:
+    """How much `values` grow per hour over `times` (s): the change between the medians of their first
+    and last thirds, over the time between the medians of those thirds' times (robust to the spikes of
+    a noisy series such as a queue's depth)."""
+    third = len(times) // 3
+    if third < 1 or times[-1] <= times[0]:
         return 0.0
-    return statistics.linear_regression(times, values).slope * 3600
+    first, last = slice(0, third), slice(len(times) - third, len(times))
+    elapsed = statistics.median(times[last]) - statistics.median(times[first])
+    return (statistics.median(values[last]) - statistics.median(values[first])) / elapsed * 3600
 
 
 def plot(names: list[str], rows: list[list[float]], path: Path, title: str) -> None:

@@ -34,3 +34,9 @@ def test_the_pace_spaces_moves_at_its_rate() -> None:
         return time.monotonic() - started
 
     assert 0.09 <= asyncio.run(six_moves()) < 0.5  # the sixth waits 5 intervals of 20 ms
+
+
+def test_spikes_of_a_noisy_series_are_not_growth() -> None:
+    times = [float(t) for t in range(0, 180, 3)]
+    depth = [14.0 if i % 7 == 3 else float(i % 3) for i in range(len(times))]  # a queue, bursts
+    assert abs(soak.growth_per_hour(times, depth)) < 1e-9
