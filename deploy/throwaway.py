@@ -1,7 +1,8 @@
 """Throwaway parts of the backend on this machine, on free ports, for tests and benchmarks: a
-redis-server without persistence, a Redis Cluster of three primaries and three replicas, a PostgreSQL
-server, every registered game's rules service in this process, and `python -m workers` as a child
-process. Each cleans up after itself."""
+redis-server with the persistence a user gets (an AOF in a temporary folder, fsynced as
+`deploy.durability` says), a Redis Cluster of three primaries and three replicas (without
+persistence), a PostgreSQL server, every registered game's rules service in this process, and
+`python -m workers` as a child process. Each cleans up after itself."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import redis
 
-from deploy import postgres, programs
+from deploy import durability, postgres, programs
 from live.settings import RedisTls
 from services.common import registry
 from services.common.server import create_server as create_rules_server
@@ -36,8 +37,9 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def redis_server(tls: RedisTls | None = None) -> Iterator[str]:
-    """A throwaway redis-server (installed first if missing, as `make test` does); yields its URL.
+def redis_server(tls: RedisTls | None = None, fsync: str | None = None) -> Iterator[str]:
+    """A throwaway redis-server (installed first if missing, as `make test` does); yields its URL. Its
+    AOF is fsynced by `fsync` (always or everysec; default: REDIS_APPENDFSYNC's, as `make run`).
     With `tls`, it speaks TLS only (its certificate and CA are the ones named, and it asks clients for
     theirs) and the URL is rediss://."""
     notes: list[str] = []
@@ -50,9 +52,10 @@ def redis_server(tls: RedisTls | None = None) -> Iterator[str]:
         listen = ["--port", "0", "--tls-port", str(port), "--tls-cert-file", tls.cert_file]
         listen += ["--tls-key-file", tls.key_file, "--tls-ca-cert-file", tls.ca_file]
     url = f"{'rediss' if tls else 'redis'}://127.0.0.1:{port}/0"
+    policy = fsync or durability.appendfsync(os.environ)
     with tempfile.TemporaryDirectory() as data:
         process = subprocess.Popen(
-            [binary, *listen, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", data],
+            [binary, *listen, "--bind", "127.0.0.1", "--dir", data, *durability.persistence_args(policy)],
             stdout=subprocess.DEVNULL,
         )
         client = redis.Redis.from_url(url, **(tls.options(url) if tls else {}))

@@ -3,7 +3,9 @@
 A change committed through any gateway replica (or a worker) is published on the game's channel with
 every seat's view of it; every replica subscribed to that channel hands it to its own watchers, so any
 replica serves any watcher. The replica that committed a change hands it to its own watchers at once
-(`deliver`) and skips the published copy when it comes back.
+(`deliver`) and skips the published copy when it comes back. Pub/sub keeps nothing for a connection
+that is away: once the connection to Redis is back after a loss, every watcher is told to
+resynchronize (a `None` in its queue), as the changes published meanwhile never arrive.
 
 A token signed out or revoked is published on `keys.revoked_sessions()`; each replica hands its
 streams of that session `SIGNED_OUT` (`end_session`), and they end.
