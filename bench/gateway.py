@@ -89,13 +89,13 @@ def _wait_serving(address: str) -> None:
     raise RuntimeError(f"{address} did not start")
 
 
-def _rate_limit_delay(error: grpc.RpcError) -> float | None:
+def rate_limit_delay(error: grpc.RpcError) -> float | None:
     """Seconds a RATE_LIMITED refusal asks to wait (its `retry_after_ms`); None for other errors."""
     info = error_info(error) if error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED else None
     return int(info.metadata["retry_after_ms"]) / 1000 if info and info.reason == "RATE_LIMITED" else None
 
 
-def _reconnect_delay(failures: int) -> float:
+def reconnect_delay(failures: int) -> float:
     """The pause before trying again after `failures` lost connections in a row."""
     return min(RECONNECT_MAX_SECONDS, RECONNECT_FIRST_SECONDS * 2**failures)
 
@@ -117,11 +117,11 @@ async def _patiently(call, request, metadata: Auth, out: dict[str, list[float]] 
         try:
             return await call(request, metadata=metadata)
         except grpc.aio.AioRpcError as error:
-            delay = _rate_limit_delay(error)
+            delay = rate_limit_delay(error)
             if delay is not None and out is not None:
                 out["limited"].append(1)
             if delay is None and error.code() == grpc.StatusCode.UNAVAILABLE and lost < MAX_RECONNECTS:
-                delay, lost = _reconnect_delay(lost), lost + 1
+                delay, lost = reconnect_delay(lost), lost + 1
             if delay is None:
                 raise
             await asyncio.sleep(delay)
@@ -201,11 +201,11 @@ async def _watch(
         except grpc.aio.AioRpcError as error:
             if error.code() in FINAL_CODES:
                 raise
-            delay = _rate_limit_delay(error)
+            delay = rate_limit_delay(error)
         finally:
             stream.cancel()
         out["reconnects"].append(1)
-        await asyncio.sleep(delay or _reconnect_delay(failures))
+        await asyncio.sleep(delay or reconnect_delay(failures))
         failures += 1
 
 
