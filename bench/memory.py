@@ -42,6 +42,7 @@ class GameBytes:
 
     moves: int
     live: int
+    scored: int  # finished and scored, not yet archived
     recent: int
     archived: int
     state_and_log: int
@@ -99,6 +100,7 @@ async def _measure(settings: Settings, client: redis.Redis, title: str, seed: in
         while await _random_move(app, game_id, rng):
             played.append(game_bytes(client, game_id))
         await scoring.finalize(app, game_id)
+        scored = game_bytes(client, game_id)
         assert await archive.archive(app, game_id)
         recent = game_bytes(client, game_id)
         core = [keys.game_state(game_id), keys.game_log(game_id)]
@@ -106,16 +108,17 @@ async def _measure(settings: Settings, client: redis.Redis, title: str, seed: in
         for key in archive.game_keys(game_id):  # the recent window ends: Redis expires these
             if client.ttl(key) > 0:
                 client.delete(key)
-        return GameBytes(len(played), max(played), recent, game_bytes(client, game_id), state_and_log)
+        archived = game_bytes(client, game_id)
+        return GameBytes(len(played), max(played), scored, recent, archived, state_and_log)
     finally:
         await app.rules.close()
         await app.redis.aclose()
         await app.archive.close()
 
 
-def measure(titles: list[str], seed: int = 7) -> str:
-    """Table (g): bytes per game per title, live, recent and archived."""
-    rows = []
+def per_game(titles: list[str], seed: int = 7) -> dict[str, GameBytes]:
+    """Each title's bytes per game at every stage, one game of random moves each."""
+    measured = {}
     with (
         throwaway.redis_server() as redis_url,
         throwaway.postgres_server() as database_url,
@@ -127,24 +130,31 @@ def measure(titles: list[str], seed: int = 7) -> str:
         client = redis.Redis.from_url(redis_url)
         try:
             for title in titles:
-                sizes = asyncio.run(_measure(settings, client, title, seed))
-                rows.append(
-                    [
-                        title,
-                        reference_players(registry.get(title)),
-                        sizes.moves,
-                        sizes.state_and_log,
-                        sizes.live,
-                        sizes.recent,
-                        f"<= {TARGET_RECENT_BYTES}",
-                        verdict(max(sizes.live, sizes.recent) <= TARGET_RECENT_BYTES),
-                        sizes.archived,
-                        f"<= {TARGET_ARCHIVED_BYTES}",
-                        verdict(sizes.archived <= TARGET_ARCHIVED_BYTES),
-                    ]
-                )
+                measured[title] = asyncio.run(_measure(settings, client, title, seed))
         finally:
             client.close()
+    return measured
+
+
+def measure(titles: list[str], seed: int = 7) -> str:
+    """Table (g): bytes per game per title, live, recent and archived."""
+    rows = []
+    for title, sizes in per_game(titles, seed).items():
+        rows.append(
+            [
+                title,
+                reference_players(registry.get(title)),
+                sizes.moves,
+                sizes.state_and_log,
+                sizes.live,
+                sizes.recent,
+                f"<= {TARGET_RECENT_BYTES}",
+                verdict(max(sizes.live, sizes.recent) <= TARGET_RECENT_BYTES),
+                sizes.archived,
+                f"<= {TARGET_ARCHIVED_BYTES}",
+                verdict(sizes.archived <= TARGET_ARCHIVED_BYTES),
+            ]
+        )
     headers = [
         "game",
         "players",
