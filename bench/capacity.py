@@ -9,7 +9,7 @@ saturation run does (random legal moves from the players' own views, under fresh
 floor, measured in the same run: a bare Redis PING and a gRPC echo (a health check) of a gateway and
 of a rules replica. Memory per game comes from bench/memory.py (a real PostgreSQL for the archival).
 
-    python -m bench.capacity [--games 40] [--processes 2] [--seconds 8] [--warmup 2]
+    python -m bench.capacity [--games 20] [--processes 2] [--seconds 8] [--warmup 2]
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ def _ms(value: float | None) -> str:
 
 
 def throughput_table(
-    games: int = 40, processes: int = 2, warmup: float = 2.0, seconds: float = 8.0
+    games: int = 20, processes: int = 2, warmup: float = 2.0, seconds: float = 8.0
 ) -> tuple[str, dict[tuple[int, int], Throughput], Floor]:
     """Table (h): every layout's moves per second next to the first one's, with the floor."""
     unpin()
@@ -191,7 +191,8 @@ def throughput_table(
 
 
 def memory_table(titles: list[str]) -> str:
-    """Table (i): Redis bytes per game live, finished before archival and after, per title."""
+    """Table (i): Redis bytes per game live, finished before archival and after, and the bytes of its
+    rows in PostgreSQL once archived, per title."""
     rows = []
     for title, sizes in memory.per_game(titles).items():
         rows.append(
@@ -202,15 +203,27 @@ def memory_table(titles: list[str]) -> str:
                 f"{sizes.scored:,}",
                 f"{sizes.archived:,}",
                 f"{sizes.scored / sizes.archived:.0f}" if sizes.archived else "-",
+                f"{sizes.database:,}",
             ]
         )
-    headers = ["game", "moves", "live max B", "finished B", "archived B", "finished / archived"]
-    return table("(i) capacity: Redis bytes per game, every key (MEMORY USAGE)", headers, rows)
+    headers = [
+        "game",
+        "moves",
+        "live max B",
+        "finished B",
+        "archived B",
+        "finished / archived",
+        "PostgreSQL B",
+    ]
+    title = (
+        "(i) capacity: Redis bytes per game, every key (MEMORY USAGE), and its archived rows in PostgreSQL"
+    )
+    return table(title, headers, rows)
 
 
 def measure(
     titles: list[str] | None = None,
-    games: int = 40,
+    games: int = 20,
     processes: int = 2,
     warmup: float = 2.0,
     seconds: float = 8.0,
@@ -223,7 +236,7 @@ def measure(
 def main() -> None:
     """Print tables (h) and (i) with the sizes given on the command line."""
     parser = argparse.ArgumentParser(prog="python -m bench.capacity", description=__doc__)
-    parser.add_argument("--games", type=int, default=40, help="concurrent games (default 40)")
+    parser.add_argument("--games", type=int, default=20, help="concurrent games (default 20)")
     parser.add_argument("--processes", type=int, default=2, help="client processes (default 2)")
     parser.add_argument("--seconds", type=float, default=8.0, help="window per layout (default 8)")
     parser.add_argument("--warmup", type=float, default=2.0, help="seconds before it (default 2)")

@@ -17,10 +17,12 @@ import asyncio
 import uuid
 from dataclasses import dataclass, replace
 
+import psycopg
 import redis
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
+from psycopg import sql
 
 from bench import reference_players, table, verdict
 from deploy import throwaway
@@ -46,11 +48,27 @@ class GameBytes:
     recent: int
     archived: int
     state_and_log: int
+    database: int  # the archived game's rows in PostgreSQL (pg_column_size, without indexes)
 
 
 def every_key(game_id: str) -> list[str]:
     """Every key a game may have."""
     return [*archive.game_keys(game_id), keys.game_archived(game_id)]
+
+
+# The tables holding an archived game's rows (live/migrations), each keyed by game_id.
+ARCHIVE_TABLES = ("archived_games", "game_players", "rating_history")
+
+
+def database_bytes(database_url: str, game_id: str) -> int:
+    """The bytes of the game's rows across the archive's tables (pg_column_size of each row)."""
+    query = sql.SQL("SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM {} t WHERE game_id = %s")
+    total = 0
+    with psycopg.connect(database_url) as conn:
+        for name in ARCHIVE_TABLES:
+            row = conn.execute(query.format(sql.Identifier(name)), (game_id,)).fetchone()
+            total += int(row[0]) if row else 0
+    return total
 
 
 def game_bytes(client: redis.Redis, game_id: str) -> int:
@@ -109,7 +127,8 @@ async def _measure(settings: Settings, client: redis.Redis, title: str, seed: in
             if client.ttl(key) > 0:
                 client.delete(key)
         archived = game_bytes(client, game_id)
-        return GameBytes(len(played), max(played), scored, recent, archived, state_and_log)
+        database = database_bytes(settings.database_url, game_id)
+        return GameBytes(len(played), max(played), scored, recent, archived, state_and_log, database)
     finally:
         await app.rules.close()
         await app.redis.aclose()

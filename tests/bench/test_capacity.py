@@ -1,6 +1,6 @@
 """Tables (h) and (i) of `python -m bench` at a tiny size: every layout of real gateway and rules
 processes makes moves, each part's CPU per move and the floor are measured, and a game's bytes are
-measured live, finished and archived."""
+measured live, finished and archived, in Redis and in PostgreSQL."""
 
 from __future__ import annotations
 
@@ -28,9 +28,10 @@ def test_every_layout_makes_moves_and_each_part_is_timed_against_the_floor() -> 
 
 def test_a_game_is_measured_live_finished_and_archived() -> None:
     report = capacity.memory_table([gateway.TITLE])
-    title, moves, live, finished, archived, ratio = report.splitlines()[3].split()
+    title, moves, live, finished, archived, ratio, database = report.splitlines()[3].split()
     assert title == gateway.TITLE and int(moves) > 0
     live_bytes, finished_bytes, archived_bytes = (int(v.replace(",", "")) for v in (live, finished, archived))
     assert 0 < archived_bytes <= memory.TARGET_ARCHIVED_BYTES < finished_bytes <= memory.TARGET_RECENT_BYTES
     assert 0 < live_bytes <= memory.TARGET_RECENT_BYTES
     assert int(ratio) == round(finished_bytes / archived_bytes)
+    assert 1_000 < int(database.replace(",", "")) < finished_bytes  # the record, state and seats
