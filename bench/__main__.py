@@ -152,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--selfplay-games", type=int, default=40, help="games on the workers (40)")
     parser.add_argument("--skip-workers", action="store_true", help="skip the bot and worker tables")
     parser.add_argument("--skip-memory", action="store_true", help="skip the Redis memory per game table")
+    parser.add_argument("--skip-capacity", action="store_true", help="skip the capacity tables")
     args = parser.parse_args(argv)
 
     names = args.game or list(registry.games())
@@ -202,6 +203,11 @@ def main(argv: list[str] | None = None) -> int:
         from bench.memory import measure as measure_memory
 
         print(measure_memory(names))
+        print()
+    if not args.skip_capacity:
+        from bench.capacity import measure as measure_capacity
+
+        print(measure_capacity())
         print()
     print(f"total {time.perf_counter() - started:.0f} s")
     return 0

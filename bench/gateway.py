@@ -31,7 +31,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 import grpc
@@ -371,7 +371,7 @@ def _finished_game_bytes(channel_address: str, redis_url: str) -> tuple[int, int
 
 
 def _load(
-    address: str,
+    address: str | Sequence[str],
     games: int,
     processes: int,
     warmup: float,
@@ -380,17 +380,28 @@ def _load(
     watched: tuple[int, ...] = (),
 ) -> list[dict[str, list[float]]]:
     """What each client process measured while its share of `games` was played (the first one also
-    measures the CPU time the `watched` processes use in its window).
+    measures the CPU time the `watched` processes use in its window). Given several gateway
+    addresses, the client processes take them in turn.
 
     Client processes are spawned, not forked: a child forked from a process that has used gRPC can
     hang in gRPC's own threads.
     """
+    addresses = [address] if isinstance(address, str) else list(address)
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
     clients = [
         context.Process(
             target=_client_process,
-            args=(address, games // processes, 1000 * i, warmup, seconds, think, queue, () if i else watched),
+            args=(
+                addresses[i % len(addresses)],
+                games // processes,
+                1000 * i,
+                warmup,
+                seconds,
+                think,
+                queue,
+                () if i else watched,
+            ),
         )
         for i in range(processes)
     ]
