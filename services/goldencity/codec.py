@@ -28,21 +28,14 @@ from services.goldencity.engine import check_seat
 from services.goldencity.labels import event_text
 from services.goldencity.payment import LANDSCAPES
 from services.goldencity.reader import DataError
-from services.goldencity.rules import (
-    BONUS_CARDS_PUBLIC,
-    DEFAULT_BONUS_CARD_TAKE,
-    DEFAULT_INNER_COST,
-    DEFAULT_JOKER,
-    DEFAULT_REBID,
-    PUBLIC_HANDS,
-    RANDOM_START_SEAT,
-)
+from services.goldencity.rules import RANDOM_START_SEAT
 from services.goldencity.state import BonusCards, Cards, Config, DataSet, Pair, Player, State
 from services.goldencity.validate import validate
 from services.goldencity.visibility import bonus_cards_visible, hand_visible
 
 # Decoding a state's encoding gives back an equal state (the conformance suite checks it).
 EXACT_STATE_ROUND_TRIP = True
+DEFAULT_CONFIG = Config()  # the options' defaults (rules.py)
 PLAYERS = pb.Table.DESCRIPTOR.fields_by_name["players"].number
 PLAYER_KEY = varint(PLAYERS << 3 | 2)  # a length-delimited field
 
@@ -70,12 +63,12 @@ def config_from_proto(message: pb.Config) -> Config:
         raise MalformedRequest(f"config: start_seat {start_seat} is not a seat", start_seat=str(start_seat))
     return Config(
         name,
-        raw.rebid or DEFAULT_REBID,
-        raw.bonus_card_take or DEFAULT_BONUS_CARD_TAKE,
-        BONUS_CARDS_PUBLIC if raw.bonus_cards_public is None else raw.bonus_cards_public,
-        raw.inner_cost or DEFAULT_INNER_COST,
-        raw.joker or DEFAULT_JOKER,
-        PUBLIC_HANDS if raw.public_hands is None else raw.public_hands,
+        raw.rebid or DEFAULT_CONFIG.rebid,
+        raw.bonus_card_take or DEFAULT_CONFIG.bonus_card_take,
+        DEFAULT_CONFIG.bonus_cards_public if raw.bonus_cards_public is None else raw.bonus_cards_public,
+        raw.inner_cost or DEFAULT_CONFIG.inner_cost,
+        raw.joker or DEFAULT_CONFIG.joker,
+        DEFAULT_CONFIG.public_hands if raw.public_hands is None else raw.public_hands,
         start_seat,
     )
 

@@ -59,7 +59,7 @@ def check_config(config: Config, n: int) -> None:
 
 
 def _ids(values: list[int], count: int, what: str) -> None:
-    check_state(all(1 <= v <= count for v in values), f"{what}: an id out of range")
+    check_state(not values or (min(values) >= 1 and max(values) <= count), f"{what}: an id out of range")
 
 
 def _exactly_once(values: list[int], count: int, what: str) -> None:
