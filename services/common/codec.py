@@ -39,6 +39,7 @@ class Codec:
         self.messages = messages
         self._write_state = converter.writer(messages.state)
         self._read_state = converter.reader(messages.state)
+        self._decode_state = converter.decoder(messages.state)
         self._write_event = oneof_writer(converter, messages.event, event_oneof)
         self._validate, self._view, self._check_seat = validate, view, check_seat
         self._seat_count, self._event_text, self._event_audience = seat_count, event_text, event_audience
@@ -54,6 +55,10 @@ class Codec:
     def state_from_proto(self, message: Message) -> Any:
         """The native state of a State message; MalformedRequest unless it is a consistent state."""
         return self._validate(self._read_state(message))
+
+    def decode_state(self, data: bytes) -> Any:
+        """`state_from_proto` of the State message in `data` (DecodeError if it is not one)."""
+        return self._validate(self._decode_state(data))
 
     def encode_views(self, state: Any, state_bytes: bytes) -> list[bytes]:
         """Every seat's View, then the spectator's, from the State's table field in `state_bytes`

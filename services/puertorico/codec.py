@@ -388,5 +388,6 @@ encode_state, state_to_proto, state_from_proto = (
     CODEC.state_to_proto,
     CODEC.state_from_proto,
 )
+decode_state = CODEC.decode_state
 encode_views, view_to_proto, views_to_proto = CODEC.encode_views, CODEC.view_to_proto, CODEC.views_to_proto
 encode_event, event_to_proto = CODEC.encode_event, CODEC.event_to_proto
