@@ -44,6 +44,8 @@ Descriptor = Any
 EnumDescriptor = Any
 FieldDescriptor = Any
 SMALL = tuple(bytes((i,)) for i in range(128))
+TWO_BYTES = 1 << 14
+TWO = tuple(bytes((i & 127 | 128, i >> 7)) for i in range(128, TWO_BYTES))  # the two-byte varints
 VARINT_KINDS = frozenset((F.TYPE_INT32, F.TYPE_INT64, F.TYPE_UINT32, F.TYPE_UINT64, F.TYPE_ENUM, F.TYPE_BOOL))
 ZIGZAG_KINDS = frozenset((F.TYPE_SINT32, F.TYPE_SINT64))
 TEXT_KINDS = frozenset((F.TYPE_STRING, F.TYPE_BYTES))
@@ -54,6 +56,8 @@ def varint(value: int) -> bytes:
     encodes a negative int32 or int64."""
     if 0 <= value < 128:
         return SMALL[value]
+    if 0 < value < TWO_BYTES:
+        return TWO[value - 128]
     if value < 0:
         value += 1 << 64
     out = bytearray()
@@ -113,6 +117,14 @@ class Shape:
     (a field without one is stored in its native attribute, computed or not)."""
     finish: Callable[[Any], Any] | None = None
     """With `into`: the decoded value is finish(object) (to set what no field holds)."""
+    frozen: bool = False
+    """Its native values never change (a frozen config): a wire reader remembers each by its bytes."""
+    key: Callable[[Any], Any] | None = None
+    """A hashable value equal for native values of equal encodings (a board's counts): a writer
+    remembers each encoding by it."""
+    copy: Callable[[Any], Any] | None = None
+    """A copy of a native value (a player's board): a wire reader remembers each value by its bytes
+    and gives a copy of it (what recurs from call to call, as the boards of the seats not acting)."""
 
 
 DEFAULT_SHAPE = Shape()
@@ -205,6 +217,7 @@ class Converter:
             "I32": _int32,
             "I64": _int64,
             "NO": Unsupported,
+            "MEMO": MEMO_SIZE,
             **{f"PV_{kind}": convert for kind, convert in PACKED_VALUES.items()},
         }
         self._tagged: list[str] = []
@@ -288,9 +301,17 @@ class Converter:
 
     def _writer(self, descriptor: Descriptor) -> list[str]:
         ident = _ident(descriptor)
-        body = [f"def w_{ident}(o):", "    out = []", "    a = out.append"]
+        key = self._shape(descriptor).key
+        body = [f"def {'W' if key else 'w'}_{ident}(o):", "    out = []", "    a = out.append"]
         body += self._write_fields(descriptor, "o", "out", "a", 1)
         body.append("    return b''.join(out)")
+        if key is not None:  # remembered by the key
+            self._env["KY_" + ident], self._env["WM_" + ident] = key, {}
+            body.append(
+                f"def w_{ident}(o):\n    k = KY_{ident}(o)\n    b = WM_{ident}.get(k)\n    if b is None:\n"
+                f"        b = W_{ident}(o)\n        if len(WM_{ident}) >= MEMO: WM_{ident}.clear()\n"
+                f"        WM_{ident}[k] = b\n    return b"
+            )
         return ["\n".join(body) + "\n"]
 
     def _write_fields(self, descriptor: Descriptor, native: str, out: str, add: str, depth: int) -> list[str]:
@@ -434,25 +455,33 @@ class Converter:
         body += [line for line in reader[1:] if line.strip()] if self._shape(descriptor).into else []
         if not self._shape(descriptor).into:
             body.append(f"    return {self._read_message(descriptor, 'm', 0)}")
+        shape = self._shape(descriptor)
         if self._remembered(descriptor):
             memo = f"BM_{ident}"
             self._env[memo] = {}
             body[0] = f"def B_{ident}(d):"
-            listed = self._shape(descriptor).make is list  # remembered as a tuple, given as a new list
+            # Remembered as a tuple and given as a new list, or given as a copy, or shared.
+            kept, given = "v", "v"
+            if shape.make is list:
+                kept, given = "tuple(v)", "list(v)"
+            elif shape.copy is not None:
+                self._env["CP_" + ident] = shape.copy
+                given = f"CP_{ident}(v)"
             body.append(
-                f"def b_{ident}(d):\n    v = {memo}.get(d)\n    if v is None:\n"
-                f"        v = {'tuple(' if listed else '('}B_{ident}(d))\n"
-                f"        if len({memo}) < MEMO: {memo}[d] = v\n    return {'list(v)' if listed else 'v'}"
+                f"def b_{ident}(d):\n    v = {memo}.get(d)\n    if v is not None:\n        return {given}\n"
+                f"    v = B_{ident}(d)\n    if len({memo}) >= MEMO: {memo}.clear()\n    {memo}[d] = {kept}\n"
+                f"    return {given}"
             )
-            self._env["MEMO"] = MEMO_SIZE
         return ["\n".join(body) + "\n"]
 
     def _remembered(self, descriptor: Descriptor) -> bool:
         """Whether a wire reader remembers the message type's native values by their bytes (`BM_`):
-        a leaf without repeated fields whose native value is a tuple, immutable, or a list (a new
-        one each time)."""
+        a frozen one, or a leaf without repeated fields whose native value is a tuple, immutable, or a
+        list (a new one each time)."""
         shape = self._shape(descriptor)
         plain = not any(_repeated(f) for f in descriptor.fields)
+        if shape.frozen or shape.copy is not None:
+            return True
         return self._is_leaf(descriptor) and plain and shape.make in (None, list) and shape.into is None
 
     def _value(self, m: str, f: FieldDescriptor) -> str:
@@ -487,7 +516,8 @@ class Converter:
                 if self._is_leaf(sub) and not self._wire:
                     x = f"x{depth}"
                     return f"[{self._read_message(sub, x, depth + 1)} for {x} in {value}]"
-                if self._wire and self._remembered(sub) and self._shape(sub).make is None:  # no call
+                shared = self._shape(sub).make is not list and self._shape(sub).copy is None
+                if self._wire and self._remembered(sub) and shared:  # looked up without a call
                     return f"[BM_{_ident(sub)}.get(x) or b_{_ident(sub)}(x) for x in {value}]"
                 return f"[{prefix}{_ident(sub)}(x) for x in {value}]"
             # Inlined, the sub-message is bound where its first field is read: so only when every

@@ -239,3 +239,37 @@ def test_wire_readers_take_any_encoding_the_parser_takes_and_leave_it_the_rest()
     for garbage in (b"\x0a\x05\x01", b"\x10", b"\x12\x05\x01", b"\x00\x01"):
         with pytest.raises(DecodeError):
             decode(garbage)
+
+
+def test_wire_readers_remember_values_by_their_bytes_and_writers_encodings_by_their_keys() -> None:
+    class Generator:
+        def __init__(self) -> None:
+            self.key, self.counter = 0, 0
+
+        def copy(self) -> Generator:
+            other = Generator()
+            other.key, other.counter = self.key, self.counter
+            return other
+
+    keys: list[Any] = []
+
+    def key(generator: Generator) -> tuple[int, int]:
+        keys.append(generator)
+        return generator.key, generator.counter
+
+    cls = rules_pb2.RngState
+    data = cls(key=7, counter=3).SerializeToString()
+    copied = Converter([cls], {cls: Shape(into=Generator, copy=Generator.copy, key=key)})
+    first, second = copied.decoder(cls)(data), copied.decoder(cls)(data)
+    assert first is not second and (first.key, first.counter) == (second.key, second.counter) == (7, 3)
+    second.counter = 4  # a copy: changing it changes no later decoding
+    assert copied.decoder(cls)(data).counter == 3
+    write = copied.writer(cls)
+    assert write(first) == write(first.copy()) == data and len(keys) == 2
+    second.key = 8
+    assert write(second) == cls(key=8, counter=4).SerializeToString()
+    frozen = Converter([cls], {cls: Shape(make=lambda k, c: (k, c, []), frozen=True)})
+    assert frozen.decoder(cls)(data) is frozen.decoder(cls)(data)
+    # Leaves are remembered too; a list each time for a list.
+    listed = Converter([cls], {cls: Shape(sequence=True, make=list)})
+    assert listed.decoder(cls)(data) == [7, 3] and listed.decoder(cls)(data) is not listed.decoder(cls)(data)
