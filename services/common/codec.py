@@ -65,11 +65,14 @@ class Codec:
         try:
             return self._validate(self._read_state(message))
         except MALFORMED_SHAPES as error:
-            raise MalformedRequest(f"invalid state: a part is missing or malformed ({error})") from error
+            raise _malformed(error) from error
 
     def decode_state(self, data: bytes) -> Any:
         """`state_from_proto` of the State message in `data` (DecodeError if it is not one)."""
-        return self._validate(self._decode_state(data))
+        try:
+            return self._validate(self._decode_state(data))
+        except MALFORMED_SHAPES as error:
+            raise _malformed(error) from error
 
     def encode_views(self, state: Any, state_bytes: bytes) -> list[bytes]:
         """Every seat's View, then the spectator's, from the State's table field in `state_bytes`
@@ -96,3 +99,7 @@ class Codec:
         """`encode_event` with the Event message."""
         data, text, audience = self.encode_event(event)
         return self.messages.event.FromString(data), text, audience
+
+
+def _malformed(error: Exception) -> MalformedRequest:
+    return MalformedRequest(f"invalid state: a part is missing or malformed ({error})")
