@@ -1,0 +1,39 @@
+"""A Connect client of the gateway's browser listener, as a browser's would call it (binary Connect
+protocol over HTTP/1.1), from connect-python's own client."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from connectrpc.client import ConnectClientSync
+from google.protobuf.message import Message
+
+from gateway.browser import method_info
+
+
+def path(service: str, method: str) -> str:
+    """The full method name of a gateway method, such as "/boardgame.gateway.v1.GameService/GetGame"."""
+    return f"/boardgame.gateway.v1.{service}/{method}"
+
+
+class BrowserClient:
+    """Calls the gateway at `url` over Connect, with `token` as the bearer token once set."""
+
+    def __init__(self, url: str) -> None:
+        self.client = ConnectClientSync(url, send_compression=None)
+        self.token = ""
+
+    def headers(self) -> dict[str, str]:
+        """The request headers: the token, if any."""
+        return {"authorization": f"Bearer {self.token}"} if self.token else {}
+
+    def call(self, service: str, method: str, request: Message) -> Any:
+        """One unary call; raises connectrpc's ConnectError on a refusal."""
+        info = method_info(path(service, method))
+        return self.client.execute_unary(request=request, method=info, headers=self.headers())
+
+    def stream(self, service: str, method: str, request: Message) -> Iterator[Any]:
+        """A server stream's replies."""
+        info = method_info(path(service, method))
+        return iter(self.client.execute_server_stream(request=request, method=info, headers=self.headers()))
