@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import os
 import socket
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
@@ -238,7 +239,7 @@ class WebServer:
 
     async def stop(self, grace: float = 0.0) -> None:
         """Stop taking calls; end the open ones (watch streams included) after `grace` seconds."""
-        self.server.config.timeout_graceful_shutdown = grace
+        self.server.config.timeout_graceful_shutdown = math.ceil(grace)
         self.server.should_exit = True
         if self._task is not None:
             await self._task
