@@ -35,7 +35,7 @@ help: ## List the targets with what they do
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk 'BEGIN {FS = ":.*## "} {printf "  %-8s %s\n", $$1, $$2}'
 
-setup: $(SETUP_STAMPS) ## Create .venv with the locked dependencies and `bg`, install buf and the TS client's packages, generate the protos, find or install redis-server and openssl
+setup: $(SETUP_STAMPS) ## Create .venv with the locked dependencies and `bg`, install buf and the TS client's packages, generate the protos, build the web client, find or install redis-server, openssl and chromium
 	$(PY) -m deploy.programs
 
 protos: $(VENV_STAMP) ## Regenerate the Python code of every .proto into gen/ from scratch
@@ -92,6 +92,15 @@ $(BG): | $(VENV)/bin/python
 $(TS_STAMP): $(TS_CLIENT)/package.json $(TS_CLIENT)/package-lock.json
 	cd $(TS_CLIENT) && npm ci --no-audit --no-fund
 	touch $@
+
+# The web client: its pinned packages, its message types generated from the protos, its bundle
+# (served by the gateway's browser listener).
+$(WEB_STAMP): $(WEB_CLIENT)/package.json $(WEB_CLIENT)/package-lock.json
+	cd $(WEB_CLIENT) && npm ci --no-audit --no-fund
+	touch $@
+
+$(WEB_BUNDLE): $(WEB_STAMP) $(PROTO_FILES) $(WEB_SOURCES)
+	cd $(WEB_CLIENT) && rm -rf src/gen && npm run --silent generate && npm run --silent build
 
 $(BUF_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund

@@ -1,10 +1,11 @@
 """The programs the suite runs besides Python, found on PATH or installed from Debian's packages.
 
 `redis-server` backs the gateway, the workers and their tests; `openssl` makes the throwaway
-certificates of the Redis TLS tests. When one is missing and this runs as root with apt-get, Debian's
-package is installed (INSTALL_PACKAGES=0 never installs anything). The launcher (`make run`), the tests'
-`redis_server()` and `python -m deploy.programs` (run by `make setup` and `make test`) all ask
-`installed` here, so a fresh machine gets what it needs from whichever runs first.
+certificates of the Redis TLS tests; `chromium` (headless) runs the web client's browser test. When
+one is missing and this runs as root with apt-get, Debian's package is installed (INSTALL_PACKAGES=0
+never installs anything). The launcher (`make run`), the tests' `redis_server()` and
+`python -m deploy.programs` (run by `make setup` and `make test`) all ask `installed` here, so a fresh
+machine gets what it needs from whichever runs first.
 
 Usage: python -m deploy.programs   (exit 0 when every program is there, 1 naming what is missing)
 """
@@ -17,7 +18,11 @@ import subprocess
 import sys
 from collections.abc import Mapping
 
-PACKAGES = {"redis-server": "redis-server", "openssl": "openssl"}  # program -> the Debian package
+PACKAGES = {
+    "redis-server": "redis-server",
+    "openssl": "openssl",
+    "chromium": "chromium",
+}  # program -> Debian package
 
 
 def can_install(environ: Mapping[str, str]) -> bool:

@@ -1,0 +1,27 @@
+// Tiny DOM helpers.
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) element.setAttribute(name, value);
+  element.append(...children);
+  return element;
+}
+
+export function button(label: string, onClick: () => unknown, attrs: Record<string, string> = {}): HTMLButtonElement {
+  const b = el("button", attrs, label);
+  b.addEventListener("click", () => void onClick());
+  return b;
+}
+
+export function show(id: string): HTMLElement {
+  for (const screen of document.querySelectorAll<HTMLElement>("main > section")) screen.hidden = screen.id !== id;
+  return document.getElementById(id) as HTMLElement;
+}
+
+export function say(message: string): void {
+  const status = document.getElementById("message") as HTMLElement;
+  status.textContent = message;
+}

@@ -1,0 +1,120 @@
+// Drives the web client in headless Chromium (puppeteer-core, pointed at Debian's chromium):
+// plays a whole game of TITLE against three bots through the page, spectates it from a second page,
+// steps through its replay, and renders and screenshots the board of every game in BOARDS.
+//
+// Usage: node test/e2e.mjs   with E2E_URL, E2E_CHROMIUM, E2E_TITLE, E2E_OUT (a directory) and
+// E2E_BOARDS (JSON: [{title, gameId, selector}]); prints one JSON line of what it saw.
+import puppeteer from "puppeteer-core";
+
+const { E2E_URL: url, E2E_CHROMIUM: chromium, E2E_TITLE: title, E2E_OUT: out } = process.env;
+const boards = JSON.parse(process.env.E2E_BOARDS ?? "[]");
+const MOVE_TIMEOUT_MS = 30_000;
+const report = { moves: 0, finalVersion: -1, spectatorVersion: -1, spectatorStatus: "", replay: "", boards: [], errors: [] };
+
+const browser = await puppeteer.launch({
+  executablePath: chromium,
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
+
+async function guestPage(name) {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  page.on("pageerror", (error) => report.errors.push(String(error)));
+  await page.setViewport({ width: 1100, height: 1400 });
+  await page.goto(url, { waitUntil: "load" });
+  await page.waitForSelector("#guest");
+  await page.$eval("#guest-name", (input, value) => { input.value = value; }, name);
+  await page.click("#guest");
+  await page.waitForSelector("#create-lobby");
+  return page;
+}
+
+const status = (page) => page.$eval("#game", (game) => [game.dataset.status ?? "", Number(game.dataset.version ?? -1)]);
+
+try {
+  // A lobby of TITLE for four: the page's player and three bots, then the game.
+  const player = await guestPage("Web player");
+  await player.select("#title", title);
+  await player.$eval("#seats", (input) => { input.value = "4"; });
+  await player.click("#create-lobby");
+  await player.waitForSelector("#add-bot");
+  for (let bot = 1; bot <= 3; bot++) {
+    await player.click("#add-bot");
+    await player.waitForFunction((n) => document.querySelectorAll("#lobby-seats li.taken").length === n, {}, bot + 1);
+  }
+  await player.click("#start");
+  await player.waitForSelector("#game[data-version]");
+  const gameId = await player.$eval("#game", (game) => game.dataset.gameId);
+
+  // A spectator on a page of its own.
+  const spectator = await guestPage("Web spectator");
+  await spectator.goto(`${url}?watch=${gameId}`, { waitUntil: "load" });
+  await spectator.waitForSelector("#game[data-version]");
+  report.spectatorSawBoard = (await spectator.$$("#board svg")).length > 0;
+
+  // Play: the first labelled legal action whenever the page offers some, until the game is over.
+  for (;;) {
+    await player.waitForFunction(
+      () => document.querySelector("#game")?.dataset.status === "finished" || document.querySelectorAll("#actions .action").length > 0,
+      { timeout: MOVE_TIMEOUT_MS },
+    );
+    const [state, version] = await status(player);
+    if (state === "finished") { report.finalVersion = version; break; }
+    await player.click("#actions .action");
+    report.moves += 1;
+    await player.waitForFunction(
+      (v) => Number(document.querySelector("#game")?.dataset.version ?? -1) > v || document.querySelector("#game")?.dataset.status === "finished",
+      { timeout: MOVE_TIMEOUT_MS },
+      version,
+    );
+  }
+  await spectator.waitForFunction(() => document.querySelector("#game")?.dataset.status === "finished", { timeout: MOVE_TIMEOUT_MS });
+  [report.spectatorStatus, report.spectatorVersion] = await status(spectator);
+  await player.screenshot({ path: `${out}/finished.png`, fullPage: false });
+
+  // The replay: step through, then have the gateway check it.
+  await player.click("#open-replay");
+  await player.waitForSelector("#replay-position");
+  await player.click("#replay-next");
+  await player.click("#replay-next");
+  report.replayPosition = await player.$eval("#replay-position", (p) => p.textContent);
+  await player.click("#replay-last");
+  report.replayLast = await player.$eval("#replay-position", (p) => p.textContent);
+  await player.click("#replay-verify");
+  await player.waitForFunction(() => (document.querySelector("#replay-check")?.textContent ?? "") !== "", { timeout: MOVE_TIMEOUT_MS });
+  report.replay = await player.$eval("#replay-check", (s) => s.textContent);
+
+  // Every title's board, as a spectator sees it.
+  for (const { title: boardTitle, gameId: id, selector } of boards) {
+    await spectator.goto(`${url}?watch=${id}`, { waitUntil: "load" });
+    await spectator.waitForSelector("#board svg");
+    const elements = (await spectator.$$(`#board ${selector}`)).length;
+    const colours = await spectator.$eval("#board svg", async (svg) => {
+      const image = new Image();
+      const data = new XMLSerializer().serializeToString(svg);
+      image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(data)}`;
+      await image.decode();
+      const canvas = document.createElement("canvas");
+      canvas.width = image.width; canvas.height = image.height;
+      const context = canvas.getContext("2d");
+      context.drawImage(image, 0, 0);
+      const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+      const seen = new Set();
+      for (let i = 0; i < pixels.length; i += 16) seen.add(`${pixels[i]},${pixels[i + 1]},${pixels[i + 2]},${pixels[i + 3]}`);
+      return seen.size;
+    });
+    const board = await spectator.$("#board svg");
+    await board.screenshot({ path: `${out}/board-${boardTitle}.png` });
+    report.boards.push({ title: boardTitle, elements, colours });
+  }
+} catch (error) {
+  report.errors.push(String(error?.stack ?? error));
+  for (const page of (await Promise.all(browser.browserContexts().map((c) => c.pages()))).flat()) {
+    report.errors.push(`page says: ${await page.$eval("#message", (m) => m.textContent).catch(() => "?")}`);
+    await page.screenshot({ path: `${out}/failed-${report.errors.length}.png` }).catch(() => {});
+  }
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(report));
