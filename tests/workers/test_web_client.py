@@ -1,7 +1,8 @@
 """The web client in a real browser (Debian's headless Chromium driven by puppeteer-core) against a real
 gateway with its browser listener, Redis, rules services and a Celery worker playing the bots: a whole
 game of the first registered title against three bots through the page, spectated from a second page
-and replayed; then every registered title's board drawn, checked in the DOM and screenshotted."""
+whose watch stream is cut and resumes, with a stale move from a second tab that refreshes its view, and
+replayed; then every registered title's board drawn, checked in the DOM and screenshotted."""
 
 from __future__ import annotations
 
@@ -88,9 +89,11 @@ def test_a_whole_game_spectated_and_replayed_and_every_board_drawn(
         for title in registry.games()
     ]
     report = drive(web_gateway, tmp_path, boards)
-    assert report["errors"] == []
+    assert report["errors"] == [], "\n".join(report["errors"])
     assert report["moves"] > 0 and report["finalVersion"] > report["moves"]
     assert report["spectatorSawBoard"]
+    assert "reconnecting from version" in report["reconnectMessage"]
+    assert report["staleMessage"] == "the game moved on; the view is refreshed"
     assert report["spectatorStatus"] == "finished"
     assert report["spectatorVersion"] == report["finalVersion"]
     assert report["replayPosition"].startswith("move 3 of ")

@@ -9,17 +9,42 @@ import puppeteer from "puppeteer-core";
 const { E2E_URL: url, E2E_CHROMIUM: chromium, E2E_TITLE: title, E2E_OUT: out } = process.env;
 const boards = JSON.parse(process.env.E2E_BOARDS ?? "[]");
 const MOVE_TIMEOUT_MS = 30_000;
+const PROTOCOL_TIMEOUT_MS = 20_000;
 const report = { moves: 0, finalVersion: -1, spectatorVersion: -1, spectatorStatus: "", replay: "", boards: [], errors: [] };
 
 const browser = await puppeteer.launch({
   executablePath: chromium,
   headless: true,
+  protocolTimeout: PROTOCOL_TIMEOUT_MS,
   args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
 });
 
+// Lets the test cut a page's open watch streams, as a dropped connection would.
+function cuttableStreams() {
+  const original = window.fetch;
+  let open = [];
+  window.fetch = (input, init = {}) => {
+    if (!String(input instanceof Request ? input.url : input).includes("WatchGame")) return original(input, init);
+    const controller = new AbortController();
+    init.signal?.addEventListener("abort", () => controller.abort(init.signal.reason));
+    open.push(controller);
+    return original(input, { ...init, signal: controller.signal });
+  };
+  window.cutStreams = () => {
+    for (const controller of open) controller.abort(new TypeError("network connection lost"));
+    open = [];
+  };
+}
+
+async function newPage(context) {
+  const page = await context.newPage();
+  await page.evaluateOnNewDocument(cuttableStreams);
+  return page;
+}
+
 async function guestPage(name) {
   const context = await browser.createBrowserContext();
-  const page = await context.newPage();
+  const page = await newPage(context);
   page.on("pageerror", (error) => report.errors.push(String(error)));
   await page.setViewport({ width: 1100, height: 1400 });
   await page.goto(url, { waitUntil: "load" });
@@ -28,6 +53,28 @@ async function guestPage(name) {
   await page.click("#guest");
   await page.waitForSelector("#create-lobby");
   return page;
+}
+
+const message = (page) => page.$eval("#message", (m) => m.textContent ?? "");
+const STALE_AT_MOVE = 5;
+
+// A second tab of the player whose watch stream is cut (and kept from reconnecting) holds an old
+// view; once the first tab has moved, its move is stale and the tab refreshes its view instead.
+async function staleTwin(player, gameId) {
+  const twin = await newPage(player.browserContext());
+  await twin.goto(`${url}?watch=${gameId}`, { waitUntil: "load" });
+  await twin.waitForSelector("#actions .action");
+  await twin.setRequestInterception(true);
+  twin.on("request", (request) => (request.url().includes("WatchGame") ? request.abort() : request.continue()));
+  await twin.evaluate(() => window.cutStreams());
+  await twin.waitForFunction(() => document.querySelector("#message")?.textContent?.includes("reconnecting"));
+  return twin;
+}
+
+async function cutAndResume(spectator) {
+  await spectator.evaluate(() => window.cutStreams());
+  await spectator.waitForFunction(() => document.querySelector("#message")?.textContent?.includes("reconnecting"));
+  report.reconnectMessage = await message(spectator);
 }
 
 const status = (page) => page.$eval("#game", (game) => [game.dataset.status ?? "", Number(game.dataset.version ?? -1)]);
@@ -61,6 +108,11 @@ try {
     );
     const [state, version] = await status(player);
     if (state === "finished") { report.finalVersion = version; break; }
+    const twin = report.moves === STALE_AT_MOVE ? await staleTwin(player, gameId) : null;
+    if (twin) {
+      await cutAndResume(spectator);
+      await player.bringToFront(); // a tab in the background does not take clicks
+    }
     await player.click("#actions .action");
     report.moves += 1;
     await player.waitForFunction(
@@ -68,6 +120,14 @@ try {
       { timeout: MOVE_TIMEOUT_MS },
       version,
     );
+    if (twin) {
+      await twin.bringToFront();
+      await twin.click("#actions .action");
+      await twin.waitForFunction((v) => Number(document.querySelector("#game")?.dataset.version ?? -1) > v, { timeout: MOVE_TIMEOUT_MS }, version);
+      report.staleMessage = await message(twin);
+      await twin.close();
+      await player.bringToFront();
+    }
   }
   await spectator.waitForFunction(() => document.querySelector("#game")?.dataset.status === "finished", { timeout: MOVE_TIMEOUT_MS });
   [report.spectatorStatus, report.spectatorVersion] = await status(spectator);
