@@ -14,10 +14,12 @@ from pathlib import Path
 
 import grpc
 import pytest
+from boardgame.gateway.v1 import gateway_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from deploy import local, ports, probe
 from services.common.registry import GAME_MODULES
+from tests.gateway.browser_client import BrowserClient
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,7 +74,7 @@ def test_json_log_lines_become_readable() -> None:
 def launcher_env(tmp_path: Path) -> dict[str, str]:
     """The environment of a launcher on a run of free ports (none of its defaults), data in tmp_path."""
     games = len(GAME_MODULES)
-    base = free_port_run(2 * games + 4)
+    base = free_port_run(2 * games + 5)
     env = {
         **os.environ,
         "RULES_BASE_PORT": str(base),
@@ -81,6 +83,7 @@ def launcher_env(tmp_path: Path) -> dict[str, str]:
         "GATEWAY_PORT": str(base + 2 * games + 1),
         "GATEWAY_METRICS_PORT": str(base + 2 * games + 2),
         "WORKER_METRICS_PORT": str(base + 2 * games + 3),
+        "WEB_PORT": str(base + 2 * games + 4),
         "DATA_DIR": str(tmp_path),
         "NO_COLOR": "1",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen")]),
@@ -92,7 +95,7 @@ def launcher_env(tmp_path: Path) -> dict[str, str]:
 def launcher_ports(env: Mapping[str, str]) -> list[int]:
     """Every port the launcher of `env` hands out."""
     games = len(GAME_MODULES)
-    return list(range(int(env["RULES_BASE_PORT"]), int(env["RULES_BASE_PORT"]) + 2 * games + 4))
+    return list(range(int(env["RULES_BASE_PORT"]), int(env["RULES_BASE_PORT"]) + 2 * games + 5))
 
 
 def listeners(env: Mapping[str, str]) -> dict[int, tuple[int, str] | None]:
@@ -169,6 +172,11 @@ def test_launcher_starts_every_service_and_stops_on_sigterm(
             response = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10)
             assert response.status == health_pb2.HealthCheckResponse.SERVING
     assert local.redis_answers("127.0.0.1", int(env["REDIS_PORT"]))
+    browser = BrowserClient(f"http://127.0.0.1:{env['WEB_PORT']}")
+    guest = gateway_pb2.CreateGuestRequest(display_name="browser")
+    browser.token = browser.call("AccountService", "CreateGuest", guest).session.token
+    titles = browser.call("CatalogService", "ListTitles", gateway_pb2.ListTitlesRequest()).titles
+    assert sorted(title.name for title in titles) == sorted(m.rsplit(".", 1)[-1] for m in GAME_MODULES)
     process.send_signal(signal.SIGTERM)
     rest = process.stdout.read()
     assert process.wait(timeout=30) == 0, rest
