@@ -6,7 +6,7 @@ import type { Json } from "./svg";
 
 export type Board = (view: Json) => SVGElement;
 
-export const BOARDS: Record<string, Board> = {
+export const BOARDS: Partial<Record<string, Board>> = {
   puertorico: drawPuertoRico,
   glenmore: drawGlenMore,
   assyria: drawAssyria,
