@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from connectrpc.client import ConnectClientSync
+from connectrpc.protocol import ProtocolType
 from google.protobuf.message import Message
 
 from gateway.browser import method_info
@@ -18,10 +19,11 @@ def path(service: str, method: str) -> str:
 
 
 class BrowserClient:
-    """Calls the gateway at `url` over Connect, with `token` as the bearer token once set."""
+    """Calls the gateway at `url` over Connect (or `protocol`), with `token` as the bearer token once
+    set."""
 
-    def __init__(self, url: str) -> None:
-        self.client = ConnectClientSync(url, send_compression=None)
+    def __init__(self, url: str, protocol: ProtocolType = ProtocolType.CONNECT) -> None:
+        self.client = ConnectClientSync(url, protocol=protocol, send_compression=None)
         self.token = ""
 
     def headers(self) -> dict[str, str]:

@@ -17,6 +17,7 @@ import pytest
 from boardgame.gateway.v1 import gateway_pb2
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError
+from connectrpc.protocol import ProtocolType
 from google.rpc import error_details_pb2
 
 from gateway.browser import WebSettings
@@ -73,6 +74,17 @@ def test_a_refusal_has_the_native_code_message_and_error_info(web_gateway: Gatew
     assert "no-such-game" in raised.value.message
 
 
+def test_grpc_web_gets_the_same_answers_and_refusals(web_gateway: GatewayProcess) -> None:
+    client = BrowserClient(web_gateway.web_url, ProtocolType.GRPC_WEB)
+    reply = client.call("AccountService", "CreateGuest", gateway_pb2.CreateGuestRequest(display_name="Grace"))
+    client.token = reply.session.token
+    assert client.call("AccountService", "GetMe", gateway_pb2.GetMeRequest()).player.display_name == "Grace"
+    with pytest.raises(ConnectError) as raised:
+        client.call("GameService", "GetGame", gateway_pb2.GetGameRequest(game_id="no-such-game"))
+    assert raised.value.code is Code.NOT_FOUND
+    assert error_info_of(raised.value).reason == "GAME_NOT_FOUND"
+
+
 def test_a_call_without_a_token_is_unauthenticated(web_gateway: GatewayProcess) -> None:
     with pytest.raises(ConnectError) as raised:
         BrowserClient(web_gateway.web_url).call("AccountService", "GetMe", gateway_pb2.GetMeRequest())
@@ -117,8 +129,10 @@ def test_the_watch_stream_sends_the_view_then_each_move(web_gateway: GatewayProc
                 moved.set()
                 return
 
-    threading.Thread(target=move).start()
+    mover = threading.Thread(target=move)
+    mover.start()
     after = next(reply for reply in replies if reply.HasField("game"))
+    mover.join(10)
     assert moved.is_set() and after.game.version > first.game.version and after.events
 
 
