@@ -93,11 +93,17 @@ def test_a_whole_game_spectated_and_replayed_and_every_board_drawn(
     assert report["moves"] > 0 and report["finalVersion"] > report["moves"]
     assert report["spectatorSawBoard"]
     assert "reconnecting from version" in report["reconnectMessage"]
-    assert report["staleMessage"] == "the game moved on; the view is refreshed"
+    assert "the game moved on; the view is refreshed" in report["staleMessages"]
     assert report["spectatorStatus"] == "finished"
     assert report["spectatorVersion"] == report["finalVersion"]
     assert report["replayPosition"].startswith("move 3 of ")
     assert report["replay"].startswith("consistent")
+    assert report["account"].startswith("Signed in as web")
+    assert report["leaderboardRows"] >= 0
+    assert report["invitedSeats"] == [
+        report["account"].removeprefix("Signed in as ").split("Sign out")[0],
+        "Web spectator",
+    ]
     assert [board["title"] for board in report["boards"]] == list(registry.games())
     for board in report["boards"]:
         assert board["elements"] > 0, f"{board['title']}: no {BOARD_ELEMENTS[board['title']]} drawn"

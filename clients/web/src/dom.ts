@@ -17,11 +17,19 @@ export function button(label: string, onClick: () => unknown, attrs: Record<stri
 }
 
 export function show(id: string): HTMLElement {
-  for (const screen of document.querySelectorAll<HTMLElement>("main > section")) screen.hidden = screen.id !== id;
+  for (const screen of document.querySelectorAll<HTMLElement>("main > section")) {
+    screen.hidden = screen.id !== id;
+    if (screen.hidden) screen.replaceChildren(); // a screen left holds nothing stale
+  }
   return document.getElementById(id) as HTMLElement;
 }
 
+const KEPT_MESSAGES = 20;
+
+/** Show a message, and keep it in the list of recent ones. */
 export function say(message: string): void {
-  const status = document.getElementById("message") as HTMLElement;
-  status.textContent = message;
+  (document.getElementById("message") as HTMLElement).textContent = message;
+  const recent = document.getElementById("recent-messages") as HTMLElement;
+  recent.prepend(el("li", {}, message));
+  while (recent.children.length > KEPT_MESSAGES) recent.lastElementChild?.remove();
 }

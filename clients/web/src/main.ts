@@ -80,7 +80,7 @@ async function home(): Promise<void> {
       await accounts.signOut({});
       keepToken("");
       signIn();
-    }))),
+    }), { id: "sign-out" })),
     el("h2", {}, "New lobby"),
     el("p", {}, titleSelect, " seats ", seats, " private ", privateLobby),
     options,
@@ -98,7 +98,7 @@ async function home(): Promise<void> {
     el("p", {}, code, invite, button("Join", () => guarded(async () => {
       const lobby = (await lobbies.joinLobby({ lobbyId: code.value, inviteCode: invite.value })).lobby;
       if (lobby) await lobbyScreen(lobby);
-    }))),
+    }), { id: "join-invite" })),
     el("h2", {}, "Open lobbies"),
     open,
     el("h2", {}, "Watch or replay a game"),

@@ -124,7 +124,7 @@ try {
       await twin.bringToFront();
       await twin.click("#actions .action");
       await twin.waitForFunction((v) => Number(document.querySelector("#game")?.dataset.version ?? -1) > v, { timeout: MOVE_TIMEOUT_MS }, version);
-      report.staleMessage = await message(twin);
+      report.staleMessages = await twin.$$eval("#recent-messages li", (items) => items.map((item) => item.textContent));
       await twin.close();
       await player.bringToFront();
     }
@@ -168,6 +168,38 @@ try {
     await board.screenshot({ path: `${out}/board-${boardTitle}.png` });
     report.boards.push({ title: boardTitle, elements, colours });
   }
+
+  // An account: registered, signed out, signed in again; a private lobby it invites the spectator to.
+  const account = await newPage(await browser.createBrowserContext());
+  await account.goto(url, { waitUntil: "load" });
+  const username = `web${Date.now()}`;
+  await account.waitForSelector("#register");
+  await account.type("#username", username);
+  await account.type("#password", "a long enough password");
+  await account.click("#register");
+  await account.waitForSelector("#sign-out");
+  await account.click("#sign-out");
+  await account.waitForSelector("#signin-account");
+  await account.type("#username", username);
+  await account.type("#password", "a long enough password");
+  await account.click("#signin-account");
+  await account.waitForSelector("#create-lobby");
+  report.account = await account.$eval("#me", (me) => me.textContent);
+  await account.waitForSelector("#leaderboard tr");
+  report.leaderboardRows = await account.$$eval("#leaderboard tr", (rows) => rows.length - 1);
+  await account.select("#title", title);
+  await account.click("#private");
+  await account.click("#create-lobby");
+  await account.waitForSelector("#lobby-invite");
+  const lobbyId = await account.$eval("#lobby-id", (code) => code.textContent);
+  const inviteCode = await account.$eval("#lobby-invite", (code) => code.textContent);
+  await spectator.goto(url, { waitUntil: "load" });
+  await spectator.waitForSelector("#join-invite");
+  await spectator.type("#invite-code", lobbyId);
+  await spectator.type("#invite-secret", inviteCode);
+  await spectator.click("#join-invite");
+  await spectator.waitForSelector("#lobby-seats");
+  report.invitedSeats = await spectator.$$eval("#lobby-seats li.taken", (seats) => seats.map((s) => s.textContent));
 } catch (error) {
   report.errors.push(String(error?.stack ?? error));
   for (const page of (await Promise.all(browser.browserContexts().map((c) => c.pages()))).flat()) {
