@@ -3,7 +3,8 @@
 // steps through its replay, and renders and screenshots the board of every game in BOARDS.
 //
 // Usage: node test/e2e.mjs   with E2E_URL, E2E_CHROMIUM, E2E_TITLE, E2E_OUT (a directory) and
-// E2E_BOARDS (JSON: [{title, gameId, selector}]); prints one JSON line of what it saw.
+// E2E_BOARDS (JSON: [{title, gameId, selector}], selector "" for a title without a drawn board);
+// prints one JSON line of what it saw.
 import puppeteer from "puppeteer-core";
 
 const { E2E_URL: url, E2E_CHROMIUM: chromium, E2E_TITLE: title, E2E_OUT: out } = process.env;
@@ -148,6 +149,12 @@ try {
   // Every title's board, as a spectator sees it.
   for (const { title: boardTitle, gameId: id, selector } of boards) {
     await spectator.goto(`${url}?watch=${id}`, { waitUntil: "load" });
+    await spectator.waitForSelector("#tree details");
+    const tree = (await spectator.$$("#tree details")).length;
+    if (!selector) { // a title without a drawn board: its view as a tree only
+      report.boards.push({ title: boardTitle, tree, elements: 0, colours: 0 });
+      continue;
+    }
     await spectator.waitForSelector("#board svg");
     const elements = (await spectator.$$(`#board ${selector}`)).length;
     const colours = await spectator.$eval("#board svg", async (svg) => {
@@ -166,7 +173,7 @@ try {
     });
     const board = await spectator.$("#board svg");
     await board.screenshot({ path: `${out}/board-${boardTitle}.png` });
-    report.boards.push({ title: boardTitle, elements, colours });
+    report.boards.push({ title: boardTitle, tree, elements, colours });
   }
 
   // An account: registered, signed out, signed in again; a private lobby it invites the spectator to.
