@@ -53,11 +53,12 @@ run: $(SETUP_STAMPS) ## Start the whole suite in the foreground: Redis, rules se
 test: setup ## Run the test suite (sets up first if needed)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-lint: $(SETUP_STAMPS) ## Run ruff (lint and format check), mypy (services, live, gateway, workers, cli) and buf lint on the protos
+lint: $(SETUP_STAMPS) ## Run ruff (lint and format check), mypy (services, live, gateway, workers, cli), buf lint on the protos and tsc on the web client
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy services/ live/ gateway/ workers/ cli/
 	cd protos && $(BUF) lint
+	cd $(WEB_CLIENT) && npm run --silent check
 
 bench: $(SETUP_STAMPS) ## Run the benchmarks
 	$(PY) -m bench
