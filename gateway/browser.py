@@ -39,6 +39,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gateway import limits
 from gateway.metrics import metered
@@ -167,6 +168,36 @@ def _endpoint(
     return Endpoint.server_stream(info, watch)
 
 
+class EndOnDisconnect:
+    """Ends a call's handler as soon as its client goes away, as native gRPC does: connect-python
+    notices a closed watch stream only when the game next changes, which may be never."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve the call, cancelling it when the client disconnects."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        gone = False
+
+        async def watched() -> Message:
+            nonlocal gone
+            message = await receive()
+            if message["type"] == "http.disconnect" and not gone:
+                gone = True
+                call.cancel()
+            return message
+
+        call = asyncio.ensure_future(self.app(scope, watched, send))
+        try:
+            await call
+        except (asyncio.CancelledError, ConnectError):
+            if not gone:
+                raise
+
+
 class GatewayConnectApp(ConnectASGIApplication[Handlers]):
     """Every gateway method as a Connect endpoint at its gRPC path."""
 
@@ -187,7 +218,7 @@ def create_app(app: Table, game: GameServicer, settings: WebSettings) -> Starlet
         read_max_bytes=app.settings.max_message_bytes,
     )
     services = sorted({path.lstrip("/").partition("/")[0] for path in handlers.methods})
-    routes = [Mount(f"/{service}", app=connect) for service in services]
+    routes = [Mount(f"/{service}", app=EndOnDisconnect(connect)) for service in services]
     routes.append(Mount("/", app=StaticFiles(directory=settings.client_dir, html=True, check_dir=False)))
     cors = Middleware(
         CORSMiddleware,

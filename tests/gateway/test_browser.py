@@ -5,6 +5,7 @@ stream; CORS only for allowed origins; the web client's files on the same port."
 from __future__ import annotations
 
 import threading
+import time
 import urllib.error
 import urllib.request
 import uuid
@@ -20,7 +21,7 @@ from connectrpc.errors import ConnectError
 from connectrpc.protocol import ProtocolType
 from google.rpc import error_details_pb2
 
-from gateway.browser import WebSettings
+from gateway.browser import WebSettings, method_info
 from tests.gateway._support_accounts import refused
 from tests.gateway.browser_client import BrowserClient
 from tests.gateway.support import Client, GatewayProcess, gateway_settings
@@ -29,6 +30,7 @@ from tests.titles import GAME, TITLE
 
 ALLOWED = "http://games.example"
 INDEX = "<!doctype html><title>board games</title>"
+STREAM_END_SECONDS = 5.0
 
 
 @pytest.fixture(scope="module")
@@ -134,6 +136,30 @@ def test_the_watch_stream_sends_the_view_then_each_move(web_gateway: GatewayProc
     after = next(reply for reply in replies if reply.HasField("game"))
     mover.join(10)
     assert moved.is_set() and after.game.version > first.game.version and after.events
+
+
+def open_watch_streams() -> float:
+    return prometheus_client.REGISTRY.get_sample_value("gateway_watch_streams") or 0.0
+
+
+def test_a_watch_stream_ends_when_its_browser_goes_away(web_gateway: GatewayProcess, new_client) -> None:  # type: ignore[no-untyped-def]
+    """Even on a game where nothing happens: the stream's handler is not left waiting for a change."""
+    game_id = new_game(web_gateway, TITLE, signed_in(new_client, GAME.info.min_players))
+    before = open_watch_streams()
+    watcher = browser_guest(web_gateway, "leaving spectator")
+    replies = watcher.client.execute_server_stream(
+        request=gateway_pb2.WatchGameRequest(game_id=game_id),
+        method=method_info("/boardgame.gateway.v1.GameService/WatchGame"),
+        headers=watcher.headers(),
+    )
+    assert next(replies).game.game_id == game_id
+    assert open_watch_streams() == before + 1
+    replies.close()  # type: ignore[attr-defined]
+    watcher.client.close()
+    deadline = time.monotonic() + STREAM_END_SECONDS
+    while open_watch_streams() > before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert open_watch_streams() == before
 
 
 def test_calls_are_counted_in_the_gateway_metrics(web_gateway: GatewayProcess) -> None:
