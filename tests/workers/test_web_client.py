@@ -105,6 +105,7 @@ def test_a_whole_game_spectated_and_replayed_and_every_board_drawn(
         report["account"].removeprefix("Signed in as ").split("Sign out")[0],
         "Web spectator",
     ]
+    assert report["hostSawGuestJoin"]
     assert [board["title"] for board in report["boards"]] == list(registry.games())
     for board in report["boards"]:
         assert board["tree"] > 0, f"{board['title']}'s view is not shown as a tree"

@@ -120,8 +120,28 @@ async function home(): Promise<void> {
 }
 
 // --- a lobby ---------------------------------------------------------------------------------
+const LOBBY_POLL_MS = 2000;
+let lobbyShown = 0; // which showing of the lobby screen is current
+
+function seatsOf(lobby: Lobby): string {
+  return lobby.seats.map((s) => s.player?.playerId ?? "").join(",");
+}
+
+/** While this lobby is on screen: show who joins, and go to the game once it starts. */
+function followLobby(lobby: Lobby, shown: number): void {
+  setTimeout(() => void guarded(async () => {
+    if (shown !== lobbyShown || (document.getElementById("lobby") as HTMLElement).hidden) return;
+    const fresh = (await lobbies.getLobby({ lobbyId: lobby.lobbyId })).lobby;
+    if (shown !== lobbyShown || !fresh || (document.getElementById("lobby") as HTMLElement).hidden) return;
+    if (fresh.gameId) await playScreen(fresh.gameId);
+    else if (seatsOf(fresh) !== seatsOf(lobby)) await lobbyScreen(fresh);
+    else followLobby(lobby, shown);
+  }), LOBBY_POLL_MS);
+}
+
 async function lobbyScreen(lobby: Lobby): Promise<void> {
   const screen = show("lobby");
+  followLobby(lobby, ++lobbyShown);
   const strength = el("select", { id: "bot-strength" },
     el("option", { value: String(BotStrength.RANDOM) }, "random"),
     el("option", { value: String(BotStrength.HEURISTIC) }, "heuristic"),

@@ -207,6 +207,8 @@ try {
   await spectator.click("#join-invite");
   await spectator.waitForSelector("#lobby-seats");
   report.invitedSeats = await spectator.$$eval("#lobby-seats li.taken", (seats) => seats.map((s) => s.textContent));
+  await account.waitForFunction(() => document.querySelectorAll("#lobby-seats li.taken").length === 2, { timeout: MOVE_TIMEOUT_MS });
+  report.hostSawGuestJoin = true;
 } catch (error) {
   report.errors.push(String(error?.stack ?? error));
   for (const page of (await Promise.all(browser.browserContexts().map((c) => c.pages()))).flat()) {
