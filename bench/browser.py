@@ -139,7 +139,7 @@ def measure(moves: int = 300) -> str:
         ],
     ]
     return table(
-        "(f) browser transport vs native gRPC, one game at a time; the web client's size",
+        "(g) browser transport vs native gRPC, one game at a time; the web client's size",
         ["figure", "samples", "value", "target", "meets"],
         rows,
     )
