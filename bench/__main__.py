@@ -151,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency-games", type=int, default=3, help="all-bot games timed per title (3)")
     parser.add_argument("--selfplay-games", type=int, default=40, help="games on the workers (40)")
     parser.add_argument("--skip-workers", action="store_true", help="skip the bot and worker tables")
+    parser.add_argument("--skip-memory", action="store_true", help="skip the Redis memory per game table")
     args = parser.parse_args(argv)
 
     names = args.game or list(registry.games())
@@ -196,6 +197,11 @@ def main(argv: list[str] | None = None) -> int:
         print(strength_table(names, args.bot_games, args.search_games, args.search_ms / 1000))
         print()
         print(worker_tables(names, args.latency_games, args.selfplay_games))
+        print()
+    if not args.skip_memory:
+        from bench.memory import measure as measure_memory
+
+        print(measure_memory(names))
         print()
     print(f"total {time.perf_counter() - started:.0f} s")
     return 0

@@ -2,8 +2,9 @@
 
 On mid-game states of seeded random playouts, it times one at a time: the engine's `apply` (on a
 state just decoded, as a rules call without the cache meets it), the encoding of the new state
-(`state_to_proto` and serializing), the decoding of the request's state (parsing and
-`state_from_proto`), every seat's and the spectator's View (`views_to_proto` and serializing), and
+(`encode_state`), the decoding of the request's state (parsing and `state_from_proto`), every
+seat's and the spectator's View (`encode_views`; in a checkout older than them, the messages
+serialized), and
 a whole ApplyAction with `include_views` through the real `RulesServicer`, from request bytes to
 response bytes as a gRPC server would, with the state cache on and off. With the cache on, each
 timed request carries the State bytes that the call before it returned, as the gateway sends them.
@@ -158,21 +159,32 @@ def _time_sample(
     new_state, _ = game.apply(
         game.state_from_proto(state_class.FromString(state_bytes)), sample.seat, sample.action
     )
-    state_message = game.state_to_proto(new_state)
     fresh = game.state_from_proto(state_class.FromString(state_bytes))
+    encode, views = _writers(game)
+    new_bytes = encode(new_state)
     return {
         "call_cached_us": _timed(lambda: _call(cached, request)),
         "call_uncached_us": _timed(lambda: _call(uncached, request)),
         "apply_us": _timed(lambda: game.apply(fresh, sample.seat, sample.action)),
-        "encode_us": _timed(lambda: game.state_to_proto(new_state).SerializeToString(deterministic=True)),
+        "encode_us": _timed(lambda: encode(new_state)),
         "decode_us": _timed(lambda: game.state_from_proto(state_class.FromString(state_bytes))),
-        "views_us": _timed(
-            lambda: [
-                view.SerializeToString(deterministic=True)
-                for view in game.views_to_proto(new_state, state_message)
-            ]
-        ),
+        "views_us": _timed(lambda: views(new_state, new_bytes)),
     }
+
+
+def _writers(game: Game) -> tuple[Callable[[Any], bytes], Callable[[Any, bytes], Any]]:
+    """The state's and the views' bytes as the servicer writes them: the spec's `encode_state` and
+    `encode_views`, or, in a checkout older than them, its messages serialized."""
+    encode = getattr(game, "encode_state", None)
+    views = getattr(game, "encode_views", None)
+    if encode is not None and views is not None:
+        return encode, views
+
+    def serialized_views(state: Any, _: bytes) -> list[bytes]:
+        message = game.state_to_proto(state)
+        return [view.SerializeToString(deterministic=True) for view in game.views_to_proto(state, message)]
+
+    return (lambda state: game.state_to_proto(state).SerializeToString(deterministic=True)), serialized_views
 
 
 def measure_conversion(game: Game, players: int, samples: int) -> Conversion:

@@ -39,7 +39,7 @@ import redis
 import uvloop
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 
-from bench import table, unpin, verdict
+from bench import memory, table, unpin, verdict
 from bench.latency import percentile
 from deploy.probe import serving
 from deploy.throwaway import free_port, redis_server
@@ -128,7 +128,9 @@ async def _patiently(call, request, metadata: Auth, out: dict[str, list[float]] 
 
 
 async def _guest(stub: gateway_pb2_grpc.AccountServiceStub, name: str) -> Auth:
-    session = (await stub.CreateGuest(gateway_pb2.CreateGuestRequest(display_name=name))).session
+    session = (
+        await _patiently(stub.CreateGuest, gateway_pb2.CreateGuestRequest(display_name=name), ())
+    ).session
     return (("authorization", f"Bearer {session.token}"),)
 
 
@@ -364,14 +366,7 @@ def _finished_game_bytes(channel_address: str, redis_url: str) -> tuple[int, int
     game_id = asyncio.run(play())
     client = redis.Redis.from_url(redis_url)
     core = [keys.game_state(game_id), keys.game_log(game_id)]
-    every = [
-        *core,
-        keys.game_version(game_id),
-        keys.game_meta(game_id),
-        keys.game_events(game_id),
-        keys.game_requests(game_id),
-    ]
-    usage = {key: client.memory_usage(key, samples=0) or 0 for key in every}
+    usage = {key: client.memory_usage(key, samples=0) or 0 for key in memory.every_key(game_id)}
     return sum(usage[k] for k in core), sum(usage.values())
 
 

@@ -1,7 +1,8 @@
 """Local launcher (`make run`): every process of the backend on this machine, logs interleaved.
 
 The processes are rows of one table (`plan`): a local Redis with AOF persistence (unless REDIS_URL
-points at one already), then one rules service per registered game on ports RULES_BASE_PORT + i
+points at one already), a local PostgreSQL for finished games (unless DATABASE_URL does; see
+`deploy.postgres`), then one rules service per registered game on ports RULES_BASE_PORT + i
 with /metrics on METRICS_BASE_PORT + i, the Celery worker with its clock sweep (metrics on
 WORKER_METRICS_PORT, 9099), then the gateway on GATEWAY_PORT (browsers and the web client on
 WEB_PORT, metrics on GATEWAY_METRICS_PORT).
@@ -15,9 +16,10 @@ only silences it.
 
 Environment: LOCAL_HOST (default 127.0.0.1), RULES_BASE_PORT (50051), METRICS_BASE_PORT (9101),
 GATEWAY_PORT (50050), WEB_PORT (8080), GATEWAY_METRICS_PORT (9100), WORKER_METRICS_PORT (9099),
-REDIS_URL (use this Redis, start none), REDIS_PORT (6379), DATA_DIR (./data), READY_TIMEOUT_SECONDS
-(30), INSTALL_PACKAGES (1: install Debian's redis-server when missing and running as root; 0: never;
-see deploy.programs).
+REDIS_URL (use this Redis, start none), REDIS_PORT (6379), DATABASE_URL (use this PostgreSQL, start
+none), POSTGRES_PORT (5432), DATA_DIR (./data), READY_TIMEOUT_SECONDS (30), INSTALL_PACKAGES (1:
+install Debian's redis-server and postgresql when missing and running as root; 0: never; see
+deploy.programs).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from types import FrameType
 from typing import IO, Any
 
 from deploy import ports, programs
+from deploy import postgres as local_postgres
 from deploy.probe import serving
 from services.common.registry import GAME_MODULES
 from services.common.servicer import SERVICE_NAME
@@ -165,6 +168,7 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
             f"gateway and workers do. {programs.missing_hint('redis-server')} Or set REDIS_URL."
         )
     notes[:0] = [f"Redis: {note}" for note in redis_notes]
+    rows.extend(postgres_rows(environ, host, data_dir, shared_env, notes))
 
     for index, module in enumerate(GAME_MODULES):
         address = f"{host}:{rules_base + index}"
@@ -225,6 +229,39 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
     for row in rows:
         row.env = {**shared_env, **row.env}
     return rows, notes
+
+
+def postgres_rows(
+    environ: Mapping[str, str], host: str, data_dir: Path, shared_env: dict[str, str], notes: list[str]
+) -> list[Row]:
+    """The local PostgreSQL of finished games (`deploy.postgres`), unless DATABASE_URL names one; its
+    DATABASE_URL goes into `shared_env`."""
+    if environ.get("DATABASE_URL"):
+        notes.append("PostgreSQL: using DATABASE_URL; no local PostgreSQL started.")
+        return []
+    found: list[str] = []
+    binary = programs.installed("postgres", environ, found)
+    notes.extend(f"PostgreSQL: {note}" for note in found)
+    if binary is None:
+        notes.append(
+            "PostgreSQL: DATABASE_URL is not set and none is installed: finished games stay in Redis. "
+            f"{programs.missing_hint('postgres')}"
+        )
+        return []
+    port = int(environ.get("POSTGRES_PORT", "5432"))
+    data = data_dir / "postgres"
+    url = local_postgres.url(host, port)
+    shared_env["DATABASE_URL"] = url
+    return [
+        Row(
+            name="postgres",
+            argv=[sys.executable, "-m", "deploy.postgres", str(data), host, str(port)],
+            ready=functools.partial(local_postgres.answers, url),
+            endpoints=[url, f"data in {data}"],
+            ports=[Port(host, port, "POSTGRES_PORT")],
+            gate=True,
+        )
+    ]
 
 
 class Launcher:

@@ -1,11 +1,13 @@
 """The programs the suite runs besides Python, found on PATH or installed from Debian's packages.
 
 `redis-server` backs the gateway, the workers and their tests; `openssl` makes the throwaway
-certificates of the Redis TLS tests; `chromium` (headless) runs the web client's browser test. When
-one is missing and this runs as root with apt-get, Debian's package is installed (INSTALL_PACKAGES=0
-never installs anything). The launcher (`make run`), the tests' `redis_server()` and
-`python -m deploy.programs` (run by `make setup` and `make test`) all ask `installed` here, so a fresh
-machine gets what it needs from whichever runs first.
+certificates of the Redis TLS tests; `postgres` (Debian's `postgresql`, version 15, which installs it
+off PATH in /usr/lib/postgresql/15/bin) keeps finished games for `make run` and the archive tests;
+`chromium` (headless) runs the web client's browser test. When one is missing and this runs as root
+with apt-get, Debian's package is installed (INSTALL_PACKAGES=0 never installs anything). The
+launcher (`make run`), the tests' throwaway servers and `python -m deploy.programs` (run by `make
+setup` and `make test`) all ask `installed` here, so a fresh machine gets what it needs from whichever
+runs first.
 
 Usage: python -m deploy.programs   (exit 0 when every program is there, 1 naming what is missing)
 """
@@ -18,11 +20,20 @@ import subprocess
 import sys
 from collections.abc import Mapping
 
-PACKAGES = {
+PACKAGES = {  # program -> Debian package
     "redis-server": "redis-server",
     "openssl": "openssl",
+    "postgres": "postgresql",
     "chromium": "chromium",
-}  # program -> Debian package
+}
+OFF_PATH = {"postgres": "/usr/lib/postgresql/15/bin"}  # where a package puts a program not on PATH
+
+
+def found(program: str) -> str | None:
+    """The path of `program` where its package puts it off PATH, else on PATH; None if neither."""
+    return (shutil.which(program, path=OFF_PATH[program]) if program in OFF_PATH else None) or shutil.which(
+        program
+    )
 
 
 def can_install(environ: Mapping[str, str]) -> bool:
@@ -38,18 +49,23 @@ def can_install(environ: Mapping[str, str]) -> bool:
 def installed(program: str, environ: Mapping[str, str], notes: list[str]) -> str | None:
     """The path of `program`: the one on PATH, else the one Debian's package installs when allowed
     (with a note saying so); None when there is none."""
-    found = shutil.which(program)
-    if found or not can_install(environ):
-        return found
+    path = found(program)
+    if path or not can_install(environ):
+        return path
     package = PACKAGES[program]
     notes.append(f"{program} is not installed; installing Debian's package {package}.")
+    apt_install([package])
+    return found(program)
+
+
+def apt_install(packages: list[str]) -> None:
+    """Install Debian's `packages` with apt-get (updating the package lists first if that fails)."""
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", package]
+    install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages]
     if subprocess.run(install, env=env, stdout=subprocess.DEVNULL, check=False).returncode != 0:
         # A fresh machine may have no package lists yet.
         subprocess.run(["apt-get", "update", "-qq"], env=env, stdout=subprocess.DEVNULL, check=False)
         subprocess.run(install, env=env, stdout=subprocess.DEVNULL, check=False)
-    return shutil.which(program)
 
 
 def missing_hint(program: str) -> str:

@@ -1,6 +1,6 @@
 """Throwaway parts of the backend on this machine, on free ports, for tests and benchmarks: a
-redis-server without persistence, every registered game's rules service in this process, and
-`python -m workers` as a child process. Each cleans up after itself."""
+redis-server without persistence, a PostgreSQL server, every registered game's rules service in this
+process, and `python -m workers` as a child process. Each cleans up after itself."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import redis
 
-from deploy import programs
+from deploy import postgres, programs
 from live.settings import RedisTls
 from services.common import registry
 from services.common.server import create_server as create_rules_server
@@ -64,6 +64,43 @@ def redis_server(tls: RedisTls | None = None) -> Iterator[str]:
             client.close()
             process.terminate()
             process.wait(10)
+
+
+@contextlib.contextmanager
+def postgres_server() -> Iterator[str]:
+    """A throwaway PostgreSQL (installed first if missing) on a fresh data directory and a free
+    loopback port, without durability; yields its DATABASE_URL."""
+    notes: list[str] = []
+    binary = programs.installed("postgres", os.environ, notes)
+    if binary is None:
+        raise RuntimeError(programs.missing_hint("postgres"))
+    bin_dir, port = Path(binary).parent, free_port()
+    with tempfile.TemporaryDirectory() as scratch:
+        postgres.hand_over(Path(scratch))
+        data = Path(scratch) / "data"
+        postgres.init(bin_dir, data, durable=False)
+        user = postgres.server_user()
+        process = subprocess.Popen(
+            postgres.server_argv(bin_dir, data, "127.0.0.1", port, durable=False),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=data,
+            user=user.pw_uid if user else None,
+            group=user.pw_gid if user else None,
+            extra_groups=[] if user else None,
+        )
+        url = postgres.url("127.0.0.1", port)
+        try:
+            for _ in range(500):
+                if postgres.answers(url) or process.poll() is not None:
+                    break
+                time.sleep(0.02)
+            if process.poll() is not None:
+                raise RuntimeError(f"postgres exited with code {process.returncode} while starting")
+            yield url
+        finally:
+            process.send_signal(signal.SIGINT)  # a fast shutdown: open sessions are ended
+            process.wait(30)
 
 
 @contextlib.contextmanager

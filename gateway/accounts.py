@@ -7,14 +7,15 @@ import re
 import grpc
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 
-from gateway import auth
+from gateway import auth, limits, names, throttle
 from gateway.errors import rpc
 from live import keys
 from live.errors import GatewayError, invalid, unauthenticated
 from live.replies import text
 from live.table import Table
 
-USERNAME = re.compile(r"[A-Za-z0-9_-]{3,32}")
+USERNAME_MAX = 32
+USERNAME = re.compile(rf"[A-Za-z0-9_-]{{3,{USERNAME_MAX}}}")
 DISPLAY_NAME_MAX = 32
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 EXTERNAL_ID_MAX = 128
@@ -60,12 +61,19 @@ class AccountService(gateway_pb2_grpc.AccountServiceServicer):
     def __init__(self, app: Table) -> None:
         self.app = app
 
+    def _name(self, value: str, field: str = "display_name") -> str:
+        """A display name as `display_name` checks it, and not a reserved one."""
+        name = display_name(value)
+        names.refuse_reserved(name, self.app.settings, field)
+        return name
+
     @rpc
     async def CreateGuest(
         self, request: gateway_pb2.CreateGuestRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.CreateGuestResponse:
-        """A new guest, signed in."""
-        name = display_name(request.display_name)
+        """A new guest, signed in (counted per client address)."""
+        await limits.count(self.app, keys.address_subject(limits.client_address(context, self.app.settings)))
+        name = self._name(request.display_name)
         player = await auth.create_player(self.app, name, guest=True)
         return gateway_pb2.CreateGuestResponse(session=await auth.new_session(self.app, player.player_id))
 
@@ -73,19 +81,30 @@ class AccountService(gateway_pb2_grpc.AccountServiceServicer):
     async def Register(
         self, request: gateway_pb2.RegisterRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.RegisterResponse:
-        """A new named account, signed in; ALREADY_EXISTS if the user name is taken."""
+        """A new named account, signed in; ALREADY_EXISTS if the user name is taken.
+
+        A person choosing a name must learn that it is taken, so the refusal says so; what it does not
+        give away is more than that: the password is hashed first, so a taken name takes as long as a
+        free one, and each taken name counts as a failed sign-in of the address (`gateway.throttle`),
+        so names cannot be tried in bulk."""
+        address = limits.client_address(context, self.app.settings)
+        await throttle.check(self.app, None, address)
+        await limits.count(self.app, keys.address_subject(address))
         username = _username(request.username)
         password = _password(request.password)
-        name = display_name(request.display_name) if request.display_name else username
-        if await self.app.redis.exists(keys.username(username)):
-            raise _taken(username)
+        name = self._name(request.display_name) if request.display_name else username
+        names.refuse_reserved(username, self.app.settings, "username")
         password_hash = await auth.hash_password(password)
+        if await self.app.redis.exists(keys.username(username)):
+            await throttle.failed(self.app, None, address)
+            raise _taken(username)
         # The record is written before the name is claimed, so a claimed name always has a player;
         # losing the claim to a concurrent registration removes the unused record again.
         player = await auth.create_player(self.app, name, guest=False, username=username)
         await self.app.redis.set(keys.password(player.player_id), password_hash)
         if not await self.app.redis.set(keys.username(username), player.player_id, nx=True):
             await auth.delete_player(self.app, player.player_id)
+            await throttle.failed(self.app, None, address)
             raise _taken(username)
         return gateway_pb2.RegisterResponse(session=await auth.new_session(self.app, player.player_id))
 
@@ -93,8 +112,13 @@ class AccountService(gateway_pb2_grpc.AccountServiceServicer):
     async def SignIn(
         self, request: gateway_pb2.SignInRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.SignInResponse:
-        """A new session for a named account; UNAUTHENTICATED for a wrong name or password alike."""
-        if not request.username or not request.password:
+        """A new session for a named account; UNAUTHENTICATED for a wrong name or password alike, and
+        SIGN_IN_THROTTLED once the account or the address failed too often (`gateway.throttle`)."""
+        address = limits.client_address(context, self.app.settings)
+        username = request.username
+        await throttle.check(self.app, username or None, address)
+        await limits.count(self.app, keys.address_subject(address))
+        if not username or not request.password:
             raise invalid("MISSING_CREDENTIALS", "username and password are both required")
         player_id = ""
         if USERNAME.fullmatch(request.username) and len(request.password) <= PASSWORD_MAX:
@@ -102,7 +126,9 @@ class AccountService(gateway_pb2_grpc.AccountServiceServicer):
         stored = await self.app.redis.get(keys.password(player_id)) if player_id else None
         matches = await auth.check_password(request.password[:PASSWORD_MAX], text(stored) if stored else None)
         if not player_id or not matches:
+            await throttle.failed(self.app, username, address)
             raise unauthenticated(WRONG_CREDENTIALS)
+        await throttle.succeeded(self.app, username)
         return gateway_pb2.SignInResponse(session=await auth.new_session(self.app, player_id))
 
     @rpc
@@ -128,6 +154,7 @@ class AccountService(gateway_pb2_grpc.AccountServiceServicer):
     ) -> gateway_pb2.IssuePlayerTokenResponse:
         """A session for an operator's user; the same external id always gets the same player."""
         operator = await auth.authenticate_operator(self.app, context)
+        await limits.count(self.app, keys.api_key_subject(operator.key_hash))
         external_id = request.external_id
         if not 1 <= len(external_id) <= EXTERNAL_ID_MAX or not external_id.isprintable():
             raise invalid(
@@ -135,8 +162,8 @@ class AccountService(gateway_pb2_grpc.AccountServiceServicer):
                 f"external_id must have 1 to {EXTERNAL_ID_MAX} printable characters",
                 field="external_id",
             )
-        name = display_name(request.display_name)
-        mapping = keys.external_player(operator, external_id)
+        name = self._name(request.display_name)
+        mapping = keys.external_player(operator.name, external_id)
         known = await self.app.redis.get(mapping)
         if known is not None:
             player_id = text(known)
@@ -147,7 +174,8 @@ class AccountService(gateway_pb2_grpc.AccountServiceServicer):
             if not await self.app.redis.set(mapping, player_id, nx=True):
                 await auth.delete_player(self.app, player_id)
                 player_id = text(await self.app.redis.get(mapping) or "")
-        return gateway_pb2.IssuePlayerTokenResponse(session=await auth.new_session(self.app, player_id))
+        session = await auth.new_session(self.app, player_id, minted_by=operator)
+        return gateway_pb2.IssuePlayerTokenResponse(session=session)
 
 
 def _taken(username: str) -> GatewayError:

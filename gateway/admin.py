@@ -1,7 +1,7 @@
 """Operator chores from the command line, against the Redis of REDIS_URL (REDIS_TLS_* for rediss://).
 
 python -m gateway.admin create-api-key --operator NAME   prints a new API key (shown only once)
-python -m gateway.admin revoke-api-key --key KEY         revokes one
+python -m gateway.admin revoke-api-key --key KEY         revokes one, and the tokens it issued
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ async def _run(args: argparse.Namespace, redis_url: str) -> str:
     try:
         if args.command == "create-api-key":
             return await create_api_key(client, args.operator)
-        await revoke_api_key(client, args.key)
-        return "revoked"
+        ended = await revoke_api_key(client, args.key)
+        return f"revoked; {ended} token(s) it issued signed out"
     finally:
         await client.aclose()
 

@@ -10,8 +10,10 @@ hashed with scrypt and a random salt.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import hashlib
 import hmac
+import os
 import secrets
 import time
 import uuid
@@ -41,6 +43,12 @@ SCRYPT_P = 1
 SCRYPT_SALT_BYTES = 16
 SCRYPT_KEY_BYTES = 32
 SCRYPT_MAXMEM = 64 * 1024 * 1024
+# Password hashes run on threads of their own, at most half the cores at once: a flood of sign-ins
+# (from many addresses, past the per-address back-off) queues there instead of starving the event
+# loop that serves every other call.
+HASHING = concurrent.futures.ThreadPoolExecutor(
+    max_workers=max(1, (os.cpu_count() or 2) // 2), thread_name_prefix="password-hash"
+)
 
 BOT_NAMES: dict[int, str] = {
     gateway_pb2.BOT_STRENGTH_RANDOM: "Random bot",
@@ -169,31 +177,64 @@ async def authenticate(app: Table, context: grpc.aio.ServicerContext) -> Princip
     return principal(app, caller, await app.script(AUTHENTICATE_SCRIPT)(keys=caller.keys()))
 
 
-async def authenticate_operator(app: Table, context: grpc.aio.ServicerContext) -> str:
+@dataclass(frozen=True)
+class Operator:
+    """The operator an API key names, and the key's digest (its tokens die with it)."""
+
+    name: str
+    key_hash: str
+
+
+async def authenticate_operator(app: Table, context: grpc.aio.ServicerContext) -> Operator:
     """The operator named by the call's `x-api-key` metadata; UNAUTHENTICATED for a missing or bad key."""
     key = _metadata(context, "x-api-key")
     if not key:
         raise unauthenticated("this call needs the metadata `x-api-key: <key>`")
-    operator = await app.redis.get(keys.api_key(digest(key.strip())))
+    key_hash = digest(key.strip())
+    operator = await app.redis.get(keys.api_key(key_hash))
     if operator is None:
         raise unauthenticated("the API key is unknown or revoked")
-    return text(operator)
+    return Operator(text(operator), key_hash)
 
 
-async def new_session(app: Table, player_id: str) -> gateway_pb2.Session:
-    """A fresh token for the player, stored hashed with the configured lifetime."""
+async def new_session(app: Table, player_id: str, minted_by: Operator | None = None) -> gateway_pb2.Session:
+    """A fresh token for the player, stored hashed with the configured lifetime. A token an operator's
+    key mints is listed under the key first and the key checked again after, so revoking the key,
+    however the two interleave, signs the token out (`revoke_api_key`)."""
     player = await get_player(app, player_id)
     token = f"{player_id}.{secrets.token_urlsafe(TOKEN_BYTES)}"
     ttl = app.settings.token_ttl_seconds
-    await app.redis.set(keys.session(player_id, digest(token)), player_id, ex=ttl)
+    expires = int(time.time()) + ttl
+    session = keys.session(player_id, digest(token))
+    if minted_by is not None:
+        minted = keys.minted_sessions(minted_by.key_hash)
+        async with app.redis.pipeline(transaction=False) as pipe:
+            pipe.zremrangebyscore(minted, "-inf", time.time())
+            pipe.zadd(minted, {session: expires})
+            await pipe.execute()
+    await app.redis.set(session, player_id, ex=ttl)
+    if minted_by is not None and not await app.redis.exists(keys.api_key(minted_by.key_hash)):
+        await app.redis.delete(session)
+        raise unauthenticated("the API key is unknown or revoked")
     expires_at = Timestamp()
-    expires_at.FromSeconds(int(time.time()) + ttl)
+    expires_at.FromSeconds(expires)
     return gateway_pb2.Session(token=token, expires_at=expires_at, player=player)
 
 
+async def end_sessions(redis: aioredis.Redis, sessions: list[str]) -> None:
+    """Delete these session keys and tell every gateway replica, whose watch streams of them end."""
+    if not sessions:
+        return
+    async with redis.pipeline(transaction=False) as pipe:
+        for session in sessions:
+            pipe.delete(session)
+            pipe.publish(keys.revoked_sessions(), session)
+        await pipe.execute()
+
+
 async def revoke(app: Table, token: str) -> None:
-    """Sign a token out; it stops working at once."""
-    await app.redis.delete(keys.session(token_player(token), digest(token)))
+    """Sign a token out; it stops working at once, its watch streams included."""
+    await end_sessions(app.redis, [keys.session(token_player(token), digest(token))])
 
 
 def player_from_record(player_id: str, record: dict[bytes | str, bytes | str]) -> gateway_pb2.Player:
@@ -254,16 +295,21 @@ async def create_bot_player(app: Table, strength: int) -> gateway_pb2.Player:
     return await create_player(app, f"{kind} {secrets.token_hex(2)}", guest=False, bot=True)
 
 
-def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+def _scrypt_now(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
     return hashlib.scrypt(
         password.encode(), salt=salt, n=n, r=r, p=p, maxmem=SCRYPT_MAXMEM, dklen=SCRYPT_KEY_BYTES
     )
 
 
+async def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    """The scrypt hash, computed on the HASHING threads."""
+    return await asyncio.get_running_loop().run_in_executor(HASHING, _scrypt_now, password, salt, n, r, p)
+
+
 async def hash_password(password: str) -> str:
     """The password's scrypt hash with a fresh salt, as `scrypt$n$r$p$salt$hash` (hex)."""
     salt = secrets.token_bytes(SCRYPT_SALT_BYTES)
-    derived = await asyncio.to_thread(_scrypt, password, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
+    derived = await _scrypt(password, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
     return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${salt.hex()}${derived.hex()}"
 
 
@@ -276,9 +322,9 @@ async def check_password(password: str, stored: str | None) -> bool:
         params = (int(n), int(r), int(p))
         salt_bytes, expected_bytes = bytes.fromhex(salt), bytes.fromhex(expected)
     except ValueError:
-        await asyncio.to_thread(_scrypt, password, b"\0" * SCRYPT_SALT_BYTES, SCRYPT_N, SCRYPT_R, SCRYPT_P)
+        await _scrypt(password, b"\0" * SCRYPT_SALT_BYTES, SCRYPT_N, SCRYPT_R, SCRYPT_P)
         return False
-    derived = await asyncio.to_thread(_scrypt, password, salt_bytes, *params)
+    derived = await _scrypt(password, salt_bytes, *params)
     return hmac.compare_digest(derived, expected_bytes)
 
 
@@ -293,6 +339,16 @@ async def create_api_key(redis: aioredis.Redis, operator: str) -> str:
     return key
 
 
-async def revoke_api_key(redis: aioredis.Redis, key: str) -> None:
-    """Revoke an operator's API key."""
-    await redis.delete(keys.api_key(digest(key)))
+REVOKE_BATCH = 500
+
+
+async def revoke_api_key(redis: aioredis.Redis, key: str) -> int:
+    """Revoke an operator's API key and sign out every token it minted; how many were signed out."""
+    key_hash = digest(key.strip())
+    await redis.delete(keys.api_key(key_hash))
+    minted, ended = keys.minted_sessions(key_hash), 0
+    while sessions := [text(s) for s in cast(list[bytes], await redis.zrange(minted, 0, REVOKE_BATCH - 1))]:
+        await end_sessions(redis, sessions)
+        await redis.zrem(minted, *sessions)
+        ended += len(sessions)
+    return ended

@@ -116,6 +116,14 @@ class BrowserCallContext:
         """The request's headers, as gRPC metadata (lower-case names)."""
         return tuple((name.lower(), value) for name, value in self._ctx.request_headers().items())
 
+    def peer(self) -> str:
+        """The client's address as gRPC writes it ("ipv4:HOST:PORT", "ipv6:[HOST]:PORT"); "" if unknown."""
+        address = self._ctx.client_address() or ""
+        host, _, port = address.rpartition(":")
+        if not host:
+            return address
+        return f"ipv6:[{host.strip('[]')}]:{port}" if ":" in host else f"ipv4:{host}:{port}"
+
     async def abort(
         self, code: grpc.StatusCode, details: str = "", trailing_metadata: Sequence[tuple[str, Any]] = ()
     ) -> NoReturn:

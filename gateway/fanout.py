@@ -4,6 +4,9 @@ A change committed through any gateway replica (or a worker) is published on the
 every seat's view of it; every replica subscribed to that channel hands it to its own watchers, so any
 replica serves any watcher. The replica that committed a change hands it to its own watchers at once
 (`deliver`) and skips the published copy when it comes back.
+
+A token signed out or revoked is published on `keys.revoked_sessions()`; each replica hands its
+streams of that session `SIGNED_OUT` (`end_session`), and they end.
 """
 
 from __future__ import annotations
@@ -25,22 +28,30 @@ Change = tuple[int, rules_pb2.ApplyActionResponse]
 QUEUE_LIMIT = 1024
 
 
+class SignedOut:
+    """What a watcher's queue receives when its token stops signing in: the stream ends."""
+
+
+SIGNED_OUT = SignedOut()
+Item = Change | None | SignedOut  # None: the watcher fell behind and resynchronizes
+
+
 class Fanout:
     """Routes published changes to the queues of this process's watchers."""
 
     def __init__(self, redis: aioredis.Redis) -> None:
         self.pubsub = redis.pubsub(ignore_subscribe_messages=True)
-        self.queues: dict[str, set[asyncio.Queue[Change | None]]] = defaultdict(set)
+        self.queues: dict[str, set[asyncio.Queue[Item]]] = defaultdict(set)
+        self.sessions: dict[str, set[asyncio.Queue[Item]]] = defaultdict(set)  # session key -> queues
         self.delivered: dict[str, int] = {}  # channel -> newest version handed over by `deliver`
         self.task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
 
     def _hand_over(self, channel: str, change: Change) -> None:
         for queue in list(self.queues.get(channel, ())):
-            if queue.qsize() >= QUEUE_LIMIT:  # the watcher is too slow: it resynchronizes
-                while not queue.empty():
-                    queue.get_nowait()
-                queue.put_nowait(None)
+            if queue.qsize() >= QUEUE_LIMIT:  # the watcher is too slow: it resynchronizes (or ends)
+                drained = [queue.get_nowait() for _ in range(queue.qsize())]
+                queue.put_nowait(SIGNED_OUT if any(isinstance(i, SignedOut) for i in drained) else None)
             else:
                 queue.put_nowait(change)
 
@@ -51,6 +62,11 @@ class Fanout:
             return
         self.delivered[channel] = max(version, self.delivered.get(channel, -1))
         self._hand_over(channel, (version, change))
+
+    def end_session(self, session: str) -> None:
+        """End this process's watch streams of a session (a token signed out, revoked or expired)."""
+        for queue in self.sessions.get(session, ()):
+            queue.put_nowait(SIGNED_OUT)
 
     async def _reader(self) -> None:
         while True:
@@ -63,6 +79,9 @@ class Fanout:
             if message is None or message["type"] != "message":
                 continue
             channel = message["channel"].decode()
+            if channel == keys.revoked_sessions():
+                self.end_session(message["data"].decode())
+                continue
             version_text, _, payload = message["data"].partition(b"|")
             version = int(version_text)
             if version <= self.delivered.get(channel, -1):
@@ -70,20 +89,26 @@ class Fanout:
             self._hand_over(channel, (version, rules_pb2.ApplyActionResponse.FromString(payload)))
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, game_id: str) -> AsyncIterator[asyncio.Queue[Change | None]]:
-        """A queue receiving the game's changes for as long as the context is open."""
+    async def subscribe(self, game_id: str, session: str) -> AsyncIterator[asyncio.Queue[Item]]:
+        """A queue receiving the game's changes for as long as the context is open, and SIGNED_OUT if
+        the watcher's session (its key) ends meanwhile."""
         channel = keys.game_channel(game_id)
-        queue: asyncio.Queue[Change | None] = asyncio.Queue()
+        queue: asyncio.Queue[Item] = asyncio.Queue()
         async with self.lock:
+            if self.task is None:
+                await self.pubsub.subscribe(keys.revoked_sessions())
+                self.task = asyncio.create_task(self._reader())
             if not self.queues[channel]:
                 await self.pubsub.subscribe(channel)
             self.queues[channel].add(queue)
-            if self.task is None:
-                self.task = asyncio.create_task(self._reader())
+            self.sessions[session].add(queue)
         try:
             yield queue
         finally:
             async with self.lock:
+                self.sessions[session].discard(queue)
+                if not self.sessions[session]:
+                    del self.sessions[session]
                 self.queues[channel].discard(queue)
                 if not self.queues[channel]:
                     del self.queues[channel]

@@ -27,7 +27,7 @@ from gateway import auth, paging
 from gateway.auth import Principal
 from gateway.errors import rpc
 from live import games, keys
-from live.errors import GatewayError, invalid, not_found, permission_denied, precondition
+from live.errors import GatewayError, invalid, not_found, permission_denied, precondition, quota_exceeded
 from live.replies import blob, text
 from live.table import Table
 
@@ -35,6 +35,13 @@ log = logging.getLogger(__name__)
 
 LOBBY_TTL_SECONDS = 24 * 3600  # an untouched lobby is forgotten after a day
 MAX_ATTEMPTS = 100
+# KEYS: the host's lobbies; ARGV: quota, the new lobby's score and id, expiry (s).
+HOST_SCRIPT = """
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return 1
+"""
 INVITE_CODE_BYTES = 9
 
 Lobby = gateway_pb2.Lobby
@@ -180,9 +187,38 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
         if lobby.visibility == gateway_pb2.VISIBILITY_PRIVATE:
             lobby.invite_code = secrets.token_urlsafe(INVITE_CODE_BYTES)
         lobby.seats[0].player.CopyFrom(principal.player)
+        await self._host(principal.player_id, lobby)
         await self.app.redis.set(keys.lobby(lobby.lobby_id), lobby.SerializeToString(), ex=LOBBY_TTL_SECONDS)
         await self._reindex(lobby)
         return gateway_pb2.CreateLobbyResponse(lobby=lobby)
+
+    async def _host(self, player_id: str, lobby: Lobby) -> None:
+        """Count a new lobby among those its host has open; QUOTA_EXCEEDED at OPEN_LOBBIES_PER_PLAYER.
+        The lobbies that started or closed since are dropped from the count only when it is full."""
+        quota = self.app.settings.open_lobbies_per_player
+        hosting = keys.hosted_lobbies(player_id)
+        take = self.app.script(HOST_SCRIPT)
+        args: list[str | float] = [quota, _score(lobby), lobby.lobby_id, LOBBY_TTL_SECONDS]
+        if await take(keys=[hosting], args=args):
+            return
+        ids = [text(member) for member in cast(list[bytes], await self.app.redis.zrange(hosting, 0, -1))]
+        async with self.app.redis.pipeline(transaction=False) as pipe:
+            for lobby_id in ids:
+                pipe.get(keys.lobby(lobby_id))
+            blobs = await pipe.execute()
+        done = [
+            lobby_id
+            for lobby_id, raw in zip(ids, blobs, strict=True)
+            if raw is None or Lobby.FromString(blob(raw)).status != gateway_pb2.LOBBY_STATUS_OPEN
+        ]
+        if done:
+            await self.app.redis.zrem(hosting, *done)
+        if not await take(keys=[hosting], args=args):
+            raise quota_exceeded(
+                "open_lobbies",
+                quota,
+                f"you host {quota} open lobbies, the most a player may; start or leave one first",
+            )
 
     @rpc
     async def ListLobbies(

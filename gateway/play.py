@@ -13,10 +13,11 @@ from google.protobuf import any_pb2
 from gateway import metrics
 from gateway.auth import Principal, authenticate, checked_caller, credentials
 from gateway.errors import rpc, stream_rpc
-from gateway.fanout import Fanout
-from live import moves, resignations
+from gateway.fanout import Fanout, SignedOut
+from gateway.watch_leases import WatchLeases
+from live import keys, moves, resignations
 from live.clocks import KIND_CLOCK, read_entry
-from live.errors import GatewayError, invalid, precondition
+from live.errors import GatewayError, invalid, precondition, unauthenticated
 from live.games import full_record
 from live.store import STATUS_FINISHED, Meta, changes_hands
 from live.table import Table
@@ -39,10 +40,11 @@ def visible_events(
 class GameServicer(gateway_pb2_grpc.GameServiceServicer):
     """Live play for clients."""
 
-    def __init__(self, app: Table, fanout: Fanout) -> None:
+    def __init__(self, app: Table, fanout: Fanout, leases: WatchLeases) -> None:
         self.app = app
         self.store = app.store
         self.fanout = fanout
+        self.leases = leases
         self.metas: dict[str, tuple[Meta, float]] = {}  # game id -> meta and when it was read
         self.deadlines: dict[str, tuple[int, int]] = {}  # game id -> a version and its deadline
 
@@ -218,10 +220,15 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
     ) -> AsyncIterator[gateway_pb2.WatchGameResponse]:
         """The current view first; then the events of each change kept after from_version up to that
         view, oldest first, without views (the history); then every change as it is committed."""
-        _, meta, seat = await self._viewer(request.game_id, context)
+        principal, meta, seat = await self._viewer(request.game_id, context)
+        caller = credentials(context)
+        session = keys.session(caller.player_id, caller.token_digest)
         metrics.WATCH_STREAMS.inc()
         try:
-            async with self.fanout.subscribe(request.game_id) as queue:
+            async with (
+                self.fanout.subscribe(request.game_id, session) as queue,
+                self.leases.hold(principal.player_id, session),
+            ):
                 state, version = await self.store.state(request.game_id)
                 kept = [
                     (v, c)
@@ -238,6 +245,8 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
                 sent = version
                 while game.status != gateway_pb2.GAME_STATUS_FINISHED:
                     item = await queue.get()
+                    if isinstance(item, SignedOut):
+                        raise unauthenticated("the token was signed out or revoked; sign in again")
                     if item is None:
                         state, sent = await self.store.state(request.game_id)
                         game = await self.game_view(meta, state, sent, seat)

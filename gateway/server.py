@@ -29,8 +29,10 @@ from gateway.limits import RateClassInterceptor
 from gateway.metrics import create_counted_server, refresh_gauges
 from gateway.play import GameServicer
 from gateway.services import add_services
+from gateway.watch_leases import WatchLeases
 from live.settings import Settings
 from live.table import Background, Table, connect
+from services.common.decoding import AioDecodingInterceptor
 from services.common.logs import configure_logging
 from services.common.metrics import metrics_port_from_env, start_metrics_server
 
@@ -42,14 +44,20 @@ DEFAULT_GRACE_SECONDS = 5.0
 
 @dataclass
 class GatewayServer:
-    """A gateway server (not started), the port it bound, its watch fan-out, its health servicer and
-    the servicer of live play (which the browser transport shares)."""
+    """A gateway server (not started), the port it bound, its watch fan-out and leases, its health
+    servicer, and the servicer of live play (which the browser transport shares)."""
 
     server: grpc.aio.Server
     port: int
     fanout: Fanout
+    leases: WatchLeases
     health: health.aio.HealthServicer
     game: GameServicer
+
+    async def close_streams(self) -> None:
+        """Stop the watch streams' background work (after the server stopped)."""
+        await self.leases.close()
+        await self.fanout.close()
 
     async def set_health(self, status: health_pb2.HealthCheckResponse.ServingStatus.ValueType) -> None:
         """Report every service of the gateway as `status`."""
@@ -61,7 +69,7 @@ def create_server(app: Table, address: str) -> GatewayServer:
     """A server (not started) with every gateway service, bound to `address` ("…:0": any free port)."""
     settings = app.settings
     server = create_counted_server(
-        [RateClassInterceptor()],
+        [AioDecodingInterceptor(), RateClassInterceptor()],
         options=[
             ("grpc.max_receive_message_length", settings.max_message_bytes),
             ("grpc.so_reuseport", 0),
@@ -72,7 +80,8 @@ def create_server(app: Table, address: str) -> GatewayServer:
         ],
     )
     fanout = Fanout(app.redis)
-    game = GameServicer(app, fanout)
+    leases = WatchLeases(app, fanout)
+    game = GameServicer(app, fanout, leases)
     add_services(app, server, game)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -80,7 +89,7 @@ def create_server(app: Table, address: str) -> GatewayServer:
     port = server.add_insecure_port(address)
     if port == 0:
         raise OSError(f"cannot bind {address}")
-    return GatewayServer(server, port, fanout, health_servicer, game)
+    return GatewayServer(server, port, fanout, leases, health_servicer, game)
 
 
 async def serve() -> None:
@@ -120,9 +129,11 @@ async def serve() -> None:
         await web.stop(grace)
     await gateway.server.stop(grace)
     await dispatch.drain()
-    await gateway.fanout.close()
+    await gateway.close_streams()
     await app.rules.close()
     await app.redis.aclose()
+    if app.archive is not None:
+        await app.archive.close()
 
 
 def main() -> None:

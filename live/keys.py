@@ -29,7 +29,8 @@ def game_log(game_id: str) -> str:
 
 
 def game_events(game_id: str) -> str:
-    """Stream, capped: the events of recent versions, for watchers that resume."""
+    """List, capped: the changes of the last versions with their request ids (`live.store`), for
+    watchers that resume and retried requests."""
     return f"game:{{{game_id}}}:events"
 
 
@@ -89,10 +90,61 @@ def api_key(key_hash: str) -> str:
     return f"apikey:{key_hash}"
 
 
-def rate(player_id: str, rate_class: str, second: int) -> str:
-    """Counter with expiry: the player's calls of one rate class (`live.settings.DEFAULT_RATE_LIMITS`) in
-    one second."""
-    return f"rate:{{{player_id}}}:{rate_class}:{second}"
+def rate(subject: str, rate_class: str, second: int) -> str:
+    """Counter with expiry: the calls of one rate class (`live.settings.DEFAULT_RATE_LIMITS`) in one
+    second, of a player (its id), or of a client address or API key (`address_subject`,
+    `api_key_subject`)."""
+    return f"rate:{{{subject}}}:{rate_class}:{second}"
+
+
+def address_subject(address: str) -> str:
+    """What the calls of a client address are counted under (never a player id: those have no ':')."""
+    return f"address:{address}"
+
+
+def api_key_subject(key_hash: str) -> str:
+    """What the calls of an operator's API key (its SHA-256) are counted under."""
+    return f"apikey:{key_hash}"
+
+
+def sign_in_failures(subject: str) -> str:
+    """Counter with expiry: recent failed sign-ins of an account (`account_subject`) or an address
+    (`address_subject`)."""
+    return f"signin:{{{subject}}}:failures"
+
+
+def sign_in_lock(subject: str) -> str:
+    """String with expiry: present while the subject's sign-ins wait out their back-off."""
+    return f"signin:{{{subject}}}:lock"
+
+
+def account_subject(username: str) -> str:
+    """What the sign-ins of a user name (lower-cased) are counted under."""
+    return f"account:{username.lower()}"
+
+
+def watch_leases(player_id: str) -> str:
+    """Sorted set: the player's open watch streams (ids) scored by when their lease runs out (ms since
+    the epoch), over every gateway replica."""
+    return f"watching:{{{player_id}}}"
+
+
+def hosted_lobbies(player_id: str) -> str:
+    """Sorted set: ids of the lobbies the player opened as host, scored by creation time (closed and
+    started ones are dropped when the player opens another)."""
+    return f"hosting:{{{player_id}}}"
+
+
+def minted_sessions(key_hash: str) -> str:
+    """Sorted set: the session keys an operator's API key (its SHA-256) issued, scored by when they
+    expire (Unix time); revoking the key signs them out."""
+    return f"apikey:{key_hash}:sessions"
+
+
+def revoked_sessions() -> str:
+    """Pub/sub channel: the session key of each token signed out or revoked, so that every gateway
+    replica ends that token's watch streams."""
+    return "sessions:revoked"
 
 
 def live_games(title: str) -> str:
@@ -126,6 +178,12 @@ def game_clock(game_id: str) -> str:
 def game_result(game_id: str) -> str:
     """Hash: the finished game's result written once by `finalize`: record, scores, ranks, ratings."""
     return f"game:{{{game_id}}}:result"
+
+
+def game_archived(game_id: str) -> str:
+    """String: the title of a game archived in PostgreSQL (`live.archive`); the one key of the game
+    left once its other keys have expired."""
+    return f"game:{{{game_id}}}:archived"
 
 
 def player_games(player_id: str) -> str:

@@ -139,6 +139,11 @@ def reused(request_id: str) -> GatewayError:
     )
 
 
+def game_over() -> GatewayError:
+    """FAILED_PRECONDITION: a move or resignation in a finished game."""
+    return precondition("GAME_OVER", "the game is over")
+
+
 async def load_meta(store: GameStore, game_id: str) -> Meta:
     """The game's meta; NOT_FOUND for an unknown game."""
     meta = await store.meta(game_id)
@@ -149,7 +154,7 @@ async def load_meta(store: GameStore, game_id: str) -> Meta:
 
 async def read_snapshot(app: Table, game_id: str, request_id: str, caller: Caller | None = None) -> Snapshot:
     """The game's snapshot (see `live.store.queue_snapshot`) in one round trip with the check of
-    `caller`, whose failure is raised first; NOT_FOUND for an unknown game."""
+    `caller`, whose failure is raised first; NOT_FOUND for an unknown game, GAME_OVER for one archived."""
     async with app.redis.pipeline(transaction=False) as pipe:
         if caller is not None:
             caller.queue(pipe)
@@ -160,6 +165,8 @@ async def read_snapshot(app: Table, game_id: str, request_id: str, caller: Calle
         caller.check(replies[:checks])
     snapshot = snapshot_of(replies[checks:], request_id)
     if snapshot is None:
+        if await app.store.archived(game_id) is not None:
+            raise game_over()
         raise not_found("game", game_id)
     return snapshot
 
@@ -191,7 +198,9 @@ async def play(
         seat = seat(meta, meta.acting_seats)
     title = app.rules.get(meta.record.title)
     if action.type_url and action.TypeName() != title.info.action_type:
-        raise invalid("WRONG_ACTION_TYPE", f"expected a {title.info.action_type}, got {action.type_url!r}")
+        raise invalid(
+            "WRONG_ACTION_TYPE", f"expected a {title.info.action_type}, got {echoed(action.type_url)}"
+        )
     digest = request_digest(caller.who if caller is not None else str(seat), expected_version, action)
     if request_id and snapshot.request is not None:
         if not snapshot.request.names(digest):
@@ -200,7 +209,7 @@ async def play(
     if caller is not None and any(s.seat == seat and s.resigned for s in meta.record.seats):
         raise seat_resigned(seat)  # a bot plays it; only a retry of a move made before is answered
     if meta.status == STATUS_FINISHED:
-        raise precondition("GAME_OVER", "the game is over")
+        raise game_over()
     if snapshot.version != expected_version:
         metrics.WRITE_CONFLICTS.labels(meta.record.title).inc()
         raise stale(snapshot.version)

@@ -21,8 +21,8 @@ from google.protobuf import any_pb2
 
 from live import clocks
 from live.clocks import Commit, Known, entry_of
-from live.errors import GatewayError, not_found, precondition
-from live.moves import played_seats, read_snapshot, request_digest, reused, stale
+from live.errors import GatewayError, not_found
+from live.moves import game_over, played_seats, read_snapshot, request_digest, reused, stale
 from live.store import STATUS_FINISHED, Meta
 from live.table import Table
 
@@ -101,7 +101,7 @@ async def hand_over(
             return HandedOver(snapshot.request.version, None, meta)
         chosen = seats(meta)
         if meta.status == STATUS_FINISHED:
-            raise precondition("GAME_OVER", "the game is over")
+            raise game_over()
         if expected_version is not None and version != expected_version:
             raise stale(version)
         if not chosen:

@@ -15,8 +15,8 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_MAX_PENDING_CALLS = 20_000
 CERT_REQS = {"required": ssl.CERT_REQUIRED, "optional": ssl.CERT_OPTIONAL, "none": ssl.CERT_NONE}
 TLS_FILES = {"ssl_ca_certs": "ca_file", "ssl_certfile": "cert_file", "ssl_keyfile": "key_file"}
-# Calls a signed-in player may make per second, per class of gateway call (`gateway.limits` says which
-# methods each class holds).
+# Calls allowed per second, per class of gateway call (`gateway.limits` says which methods each class
+# holds and what it counts them per: a signed-in player, a client address or an operator's API key).
 DEFAULT_RATE_LIMITS: Mapping[str, int] = {
     "read": 50,
     "move": 50,
@@ -24,7 +24,12 @@ DEFAULT_RATE_LIMITS: Mapping[str, int] = {
     "lobby": 20,
     "account": 5,
     "replay": 2,
+    "guest": 10,
+    "sign_in": 5,
+    "operator": 50,
 }
+# Names no player may take, besides the bots' (`gateway.names`); RESERVED_NAMES adds to them.
+DEFAULT_RESERVED_NAMES: tuple[str, ...] = ("admin", "administrator", "moderator", "operator", "system")
 
 
 def rate_limit_variable(rate_class: str) -> str:
@@ -79,9 +84,19 @@ class Settings:
     redis_pool_timeout_seconds: float = 10.0
     max_message_bytes: int = 64 * 1024
     rules_timeout_seconds: float = 5.0
-    event_history: int = 512  # live events kept per game for resuming watchers
+    # Changes kept per game (and their request ids): what a watcher resumes from without a resync, and
+    # how long a retried move gets its first result (`live.store`).
+    event_history: int = 16
     celery_broker_url: str = ""  # empty: the Redis of redis_url
+    database_url: str = ""  # PostgreSQL of finished games (`live.archive`); empty: they stay in Redis
     redis_tls: RedisTls = RedisTls()
+    watch_streams_per_player: int = 10  # open at once, over every gateway replica
+    open_lobbies_per_player: int = 5  # open lobbies a player hosts at once
+    sign_in_failures_per_account: int = 5  # wrong passwords before the account's sign-ins back off
+    sign_in_failures_per_address: int = 30  # failed sign-ins before an address's sign-ins back off
+    sign_in_lockout_seconds: int = 900  # the longest back-off, and how long failures are remembered
+    reserved_names: tuple[str, ...] = DEFAULT_RESERVED_NAMES
+    client_address_header: str = ""  # empty: the peer's address; else a header a trusted proxy sets
 
     @property
     def broker_url(self) -> str:
@@ -97,11 +112,17 @@ class Settings:
         """Settings from GATEWAY_ADDRESS, REDIS_URL, RULES_ADDRESSES (comma-separated host:port or
         dns:///NAME:PORT; a title listed several times is balanced over them, see `live.balancing`),
         TOKEN_TTL_SECONDS, RATE_LIMIT_<CLASS>_PER_SECOND (one per class of DEFAULT_RATE_LIMITS:
-        READ, MOVE, WATCH, LOBBY, ACCOUNT, REPLAY), MAX_PENDING_CALLS (calls gRPC core may hold
-        before the gateway takes them; beyond it core refuses a growing share of new calls, and every
-        one at twice as many), REDIS_MAX_CONNECTIONS and REDIS_POOL_TIMEOUT_SECONDS (how long a
-        command waits for a free one), MAX_MESSAGE_BYTES, RULES_TIMEOUT_SECONDS, CELERY_BROKER_URL, and
-        the REDIS_TLS_* of `RedisTls` for rediss:// URLs."""
+        READ, MOVE, WATCH, LOBBY, ACCOUNT, REPLAY, GUEST, SIGN_IN, OPERATOR), the quotas
+        WATCH_STREAMS_PER_PLAYER and OPEN_LOBBIES_PER_PLAYER, the sign-in back-off
+        SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_FAILURES_PER_ADDRESS and SIGN_IN_LOCKOUT_SECONDS,
+        RESERVED_NAMES (comma-separated, replacing the defaults), CLIENT_ADDRESS_HEADER (such as
+        x-forwarded-for behind a proxy that sets it; its last value is taken), MAX_PENDING_CALLS
+        (calls gRPC core may hold before the gateway takes them; beyond it core refuses a growing
+        share of new calls, and every one at twice as many), REDIS_MAX_CONNECTIONS and
+        REDIS_POOL_TIMEOUT_SECONDS (how long a command waits for a free one), MAX_MESSAGE_BYTES,
+        RULES_TIMEOUT_SECONDS, CELERY_BROKER_URL, DATABASE_URL (PostgreSQL of finished games),
+        EVENT_HISTORY (changes and request ids kept per game), and the REDIS_TLS_* of `RedisTls` for
+        rediss:// URLs."""
         rules = tuple(a.strip() for a in environ.get("RULES_ADDRESSES", "").split(",") if a.strip())
         return cls(
             address=environ.get("GATEWAY_ADDRESS", DEFAULT_ADDRESS),
@@ -120,5 +141,27 @@ class Settings:
             max_message_bytes=int(environ.get("MAX_MESSAGE_BYTES", cls.max_message_bytes)),
             rules_timeout_seconds=float(environ.get("RULES_TIMEOUT_SECONDS", cls.rules_timeout_seconds)),
             celery_broker_url=environ.get("CELERY_BROKER_URL", ""),
+            database_url=environ.get("DATABASE_URL", ""),
+            event_history=int(environ.get("EVENT_HISTORY", cls.event_history)),
             redis_tls=RedisTls.from_env(environ),
+            watch_streams_per_player=int(
+                environ.get("WATCH_STREAMS_PER_PLAYER", cls.watch_streams_per_player)
+            ),
+            open_lobbies_per_player=int(environ.get("OPEN_LOBBIES_PER_PLAYER", cls.open_lobbies_per_player)),
+            sign_in_failures_per_account=int(
+                environ.get("SIGN_IN_FAILURES_PER_ACCOUNT", cls.sign_in_failures_per_account)
+            ),
+            sign_in_failures_per_address=int(
+                environ.get("SIGN_IN_FAILURES_PER_ADDRESS", cls.sign_in_failures_per_address)
+            ),
+            sign_in_lockout_seconds=int(environ.get("SIGN_IN_LOCKOUT_SECONDS", cls.sign_in_lockout_seconds)),
+            reserved_names=_names(environ.get("RESERVED_NAMES"), cls.reserved_names),
+            client_address_header=environ.get("CLIENT_ADDRESS_HEADER", "").strip().lower(),
         )
+
+
+def _names(listed: str | None, default: tuple[str, ...]) -> tuple[str, ...]:
+    """The comma-separated names of a variable, or `default` when it is not set."""
+    if listed is None:
+        return default
+    return tuple(name.strip() for name in listed.split(",") if name.strip())

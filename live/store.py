@@ -2,10 +2,10 @@
 
 The write path checks the expected version (and the request id, for idempotency), stores the new
 state, appends the action to the game's log (stream entry id `<version>-1`), keeps the change in a
-capped stream for watchers that resume, records the request id, writes the game's new clock entry
-(so that whoever sees the version finds its deadline), marks the game finished when it is, and
-publishes the change with every seat's view of it — all in one atomic script on one Cluster slot
-(every key has {game_id}).
+capped stream for watchers that resume, records the request id for as long as its change is kept,
+writes the game's new clock entry (so that whoever sees the version finds its deadline), marks the
+game finished when it is, and publishes the change with every seat's view of it — all in one atomic
+script on one Cluster slot (every key has {game_id}).
 
 A change of hands (a resignation, a forfeit) is a commit too: it keeps the state and logs no action,
 rewrites the record's seats, and is published without views (`changes_hands`), so that two of them
@@ -16,15 +16,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from redis.asyncio.client import Pipeline
+from redis.exceptions import ResponseError
 
 from live import keys
 from live.replies import blob, text
+
+if TYPE_CHECKING:
+    from live.archive import Archive, ArchivedGame
 
 META_FIELDS = ["record", "status", "clock", "lobby_id", "acting"]
 STATUS_ACTIVE = "active"
@@ -41,6 +45,12 @@ REQUEST_DIGEST_BYTES = 16
 # A request id is stored with the digest of the request it named (REQUEST_DIGEST_BYTES, then the
 # version it produced), so a retry of that request gets its result and another request under the same
 # id is refused. A value with no digest (stored before digests were) counts as the same request.
+# The request ids are those of the kept changes only (8: the last `event_history` commits): each kept
+# change is `<version>:<length of its request id>:<request id><change>` in a capped list (a list, not
+# a stream: a trimmed stream keeps deleted entries in its nodes), and a change leaving it takes its
+# request id out of the hash. (A stream left from before is dropped at the next commit.)
+# Past that window a retry is a new request, refused as stale: the game has moved on since the version
+# it expected, so it is never applied twice.
 COMMIT_SCRIPT = """
 local current = tonumber(redis.call('GET', KEYS[2]))
 if current == nil then return {'missing', ''} end
@@ -60,7 +70,19 @@ if ARGV[2] ~= '' then
   redis.call('SET', KEYS[1], ARGV[2])
   redis.call('XADD', KEYS[3], id, 's', ARGV[3], 'a', ARGV[4])
 end
-redis.call('XADD', KEYS[5], 'MAXLEN', ARGV[8], id, 'c', ARGV[6])
+if redis.call('TYPE', KEYS[5]).ok ~= 'list' then redis.call('DEL', KEYS[5]) end
+local length = redis.call('LLEN', KEYS[5])
+local leaving = length - tonumber(ARGV[8]) + 1
+if leaving > 0 then
+  for _, entry in ipairs(redis.call('LRANGE', KEYS[5], 0, leaving - 1)) do
+    local size, start = string.match(entry, '^%d+:(%d+):()')
+    if size and tonumber(size) > 0 then
+      redis.call('HDEL', KEYS[4], string.sub(entry, start, start + tonumber(size) - 1))
+    end
+  end
+  redis.call('LTRIM', KEYS[5], leaving, -1)
+end
+redis.call('RPUSH', KEYS[5], version .. ':' .. #ARGV[5] .. ':' .. ARGV[5] .. ARGV[6])
 redis.call('HSET', KEYS[6], 'acting', ARGV[13])
 if ARGV[15] ~= '' then redis.call('HSET', KEYS[6], 'record', ARGV[15]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[14] .. version) end
@@ -76,6 +98,19 @@ return {'ok', tostring(version)}
 
 
 StreamEntries = list[tuple[bytes, dict[bytes, bytes]]]
+
+
+def kept_entry(version: int, request_id: str, change: bytes) -> bytes:
+    """A kept change as the list of kept changes holds it (see COMMIT_SCRIPT)."""
+    rid = request_id.encode()
+    return b"%d:%d:%s%s" % (version, len(rid), rid, change)
+
+
+def read_kept(entry: bytes) -> tuple[int, str, bytes]:
+    """The version, request id and serialized change of a kept entry."""
+    version, size, rest = entry.split(b":", 2)
+    length = int(size)
+    return int(version), rest[:length].decode(), rest[length:]
 
 
 def _version_of(entry_id: bytes | str) -> int:
@@ -143,7 +178,8 @@ class Snapshot:
         return self.meta.record.game_id == game_id and self.request_id == request_id
 
 
-def _meta(fields: list[bytes | str | None]) -> Meta | None:
+def meta_of(fields: list[bytes | str | None]) -> Meta | None:
+    """The Meta of a game's META_FIELDS values (None: the game has no meta)."""
     if fields[0] is None:
         return None
     record, status, clock, lobby_id, acting = (blob(field or b"") for field in fields)
@@ -175,7 +211,7 @@ def published_change(change: rules_pb2.ApplyActionResponse) -> bytes:
 
 async def read_meta(redis: aioredis.Redis, game_id: str) -> Meta | None:
     """A game's fixed facts, or None for an unknown game."""
-    return _meta(await redis.hmget(keys.game_meta(game_id), META_FIELDS))
+    return meta_of(await redis.hmget(keys.game_meta(game_id), META_FIELDS))
 
 
 def queue_snapshot(pipe: Pipeline, game_id: str, request_id: str) -> None:
@@ -196,7 +232,7 @@ def snapshot_of(replies: list[Any], request_id: str) -> Snapshot | None:
     """The snapshot read by the commands `queue_snapshot` queued for `request_id` (their replies, in
     order)."""
     (state, version), fields, previous, clock = replies
-    meta = _meta(fields)
+    meta = meta_of(fields)
     if meta is None:
         return None
     return Snapshot(meta, _request(previous), blob(state or b""), int(version or 0), clock, request_id)
@@ -207,11 +243,13 @@ def _seats_text(seats: Iterable[int]) -> str:
 
 
 class GameStore:
-    """Reads and writes of games; `commit` is the only way a game's state changes."""
+    """Reads and writes of games; `commit` is the only way a game's state changes. With an `archive`,
+    the reads of a game whose keys have left Redis come from there (`live.archive`)."""
 
-    def __init__(self, redis: aioredis.Redis, event_history: int) -> None:
+    def __init__(self, redis: aioredis.Redis, event_history: int, archive: Archive | None = None) -> None:
         self.redis = redis
         self.event_history = event_history
+        self.archive = archive
         self._commit = redis.register_script(COMMIT_SCRIPT)
 
     async def create(
@@ -239,21 +277,41 @@ class GameStore:
             )
             pipe.set(keys.game_state(game_id), state)
             pipe.set(keys.game_version(game_id), 0)
-            pipe.xadd(keys.game_events(game_id), {"c": setup.SerializeToString()}, id="0-1")
+            pipe.rpush(keys.game_events(game_id), kept_entry(0, "", setup.SerializeToString()))
             await pipe.execute()
         await self.redis.sadd(keys.live_games(record.title), game_id)
 
+    async def archived(self, game_id: str) -> ArchivedGame | None:
+        """The game as archived, if it is and its keys have left Redis; None: Redis has it (or nobody)."""
+        if self.archive is None:
+            return None
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.exists(keys.game_meta(game_id))
+            pipe.exists(keys.game_archived(game_id))
+            there, indexed = await pipe.execute()
+        if there or not indexed:
+            return None
+        return await self.archive.game(game_id)
+
     async def meta(self, game_id: str) -> Meta | None:
         """The game's fixed facts, or None for an unknown game."""
-        return await read_meta(self.redis, game_id)
+        meta = await read_meta(self.redis, game_id)
+        if meta is None and (gone := await self.archived(game_id)) is not None:
+            return gone.meta
+        return meta
 
     async def seed(self, game_id: str) -> bytes:
         """The game's seed (only ever shown once the game is over)."""
-        return blob(await self.redis.hget(keys.game_meta(game_id), "seed") or b"")
+        seed = await self.redis.hget(keys.game_meta(game_id), "seed")
+        if seed is None and (gone := await self.archived(game_id)) is not None:
+            return gone.record.seed
+        return blob(seed or b"")
 
     async def state(self, game_id: str) -> tuple[bytes, int]:
         """The serialized state (a packed Any) and its version."""
         state, version = await self.redis.mget(keys.game_state(game_id), keys.game_version(game_id))
+        if version is None and (gone := await self.archived(game_id)) is not None:
+            return gone.state, gone.version
         return blob(state or b""), int(version or 0)
 
     async def commit(
@@ -314,17 +372,22 @@ class GameStore:
         self, game_id: str, version: int
     ) -> list[tuple[int, rules_pb2.ApplyActionResponse]]:
         """The kept changes after `version`, oldest first (without states)."""
-        entries = cast(
-            StreamEntries, await self.redis.xrange(keys.game_events(game_id), min=f"{version + 1}-0")
-        )
-        return [
-            (_version_of(entry_id), rules_pb2.ApplyActionResponse.FromString(blob(fields[b"c"])))
-            for entry_id, fields in entries or ()
-        ]
+        try:
+            entries = cast(list[bytes], await self.redis.lrange(keys.game_events(game_id), 0, -1))
+        except ResponseError:  # a stream kept from before: the next commit replaces it
+            return []
+        changes = []
+        for entry in entries:
+            changed, _, change = read_kept(entry)
+            if changed > version:
+                changes.append((changed, rules_pb2.ApplyActionResponse.FromString(change)))
+        return changes
 
     async def log(self, game_id: str) -> list[tuple[int, int, bytes]]:
         """The whole action log: (version, seat, serialized Action)."""
         entries = cast(StreamEntries, await self.redis.xrange(keys.game_log(game_id)))
+        if not entries and (gone := await self.archived(game_id)) is not None:
+            return [(logged.version, logged.seat, logged.action.value) for logged in gone.record.actions]
         return [
             (_version_of(entry_id), int(fields[b"s"]), blob(fields[b"a"]))
             for entry_id, fields in entries or ()

@@ -12,6 +12,8 @@ from typing import Protocol
 import redis.asyncio as aioredis
 from redis.commands.core import AsyncScript
 
+from live import postgres
+from live.archive import Archive
 from live.clocks import Commit
 from live.dispatch import dispatcher_from_settings
 from live.rules import RulesDirectory
@@ -84,11 +86,12 @@ class Table:
     rules: RulesDirectory
     dispatcher: Dispatcher = field(default_factory=NoDispatch)
     scripts: dict[str, AsyncScript] = field(default_factory=dict)
+    archive: Archive | None = None  # finished games in PostgreSQL, when DATABASE_URL names one
 
     @functools.cached_property
     def store(self) -> GameStore:
-        """The games' records in Redis."""
-        return GameStore(self.redis, self.settings.event_history)
+        """The games' records in Redis (and in the archive once they left it)."""
+        return GameStore(self.redis, self.settings.event_history, self.archive)
 
     def script(self, source: str) -> AsyncScript:
         """A Lua script on the table's Redis, registered once."""
@@ -111,8 +114,13 @@ def redis_client(settings: Settings) -> aioredis.Redis:
 
 
 async def connect(settings: Settings) -> Table:
-    """The table of the settings: Redis, every configured rules service, and Celery's dispatch."""
+    """The table of the settings: Redis, every configured rules service, Celery's dispatch, and the
+    archive of DATABASE_URL (its migrations applied)."""
     redis = redis_client(settings)
     rules = RulesDirectory(settings.rules_timeout_seconds)
     await rules.connect(settings.rules_addresses)
-    return Table(settings, redis, rules, dispatcher_from_settings(settings, redis))
+    archive = None
+    if settings.database_url:
+        await postgres.migrate(settings.database_url)
+        archive = Archive(settings.database_url)
+    return Table(settings, redis, rules, dispatcher_from_settings(settings, redis), archive=archive)

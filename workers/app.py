@@ -1,5 +1,5 @@
 """The Celery app: broker and results on Redis, late acknowledgement, and the beat schedule that sweeps
-the turn clocks every second.
+the turn clocks every second (and, every minute, finds scored games whose archival was lost).
 
 Tasks are acknowledged after they ran (`acks_late`) and requeued when their worker process dies
 (`reject_on_worker_lost`); a worker takes one message at a time (prefetch 1), so a killed worker holds
@@ -26,7 +26,10 @@ SWEEP_SECONDS = 1.0
 # `live.clocks`, so that the gateway sends them without naming the workers.
 SWEEP_CLOCKS = "workers.sweep_clocks"
 PLAY_GAME = "workers.play_game"
-ROUTINE_TASKS = (SWEEP_CLOCKS,)  # run by beat every SWEEP_SECONDS
+ARCHIVE_GAME = "workers.archive_game"  # queued by `finalize` when DATABASE_URL names an archive
+SWEEP_ARCHIVE = "workers.sweep_archive"
+ARCHIVE_SWEEP_SECONDS = 60.0
+ROUTINE_TASKS = (SWEEP_CLOCKS, SWEEP_ARCHIVE)  # run by beat every SWEEP_SECONDS, ARCHIVE_SWEEP_SECONDS
 TASK_LOGGERS = ("celery.beat", "celery.worker.strategy", "celery.app.trace")  # sent, received, finished
 
 
@@ -70,7 +73,12 @@ def create_app(settings: Settings, worker: WorkerSettings) -> Celery:
                 "task": SWEEP_CLOCKS,
                 "schedule": SWEEP_SECONDS,
                 "options": {"expires": 5 * SWEEP_SECONDS},
-            }
+            },
+            "sweep-archive": {
+                "task": SWEEP_ARCHIVE,
+                "schedule": ARCHIVE_SWEEP_SECONDS,
+                "options": {"expires": ARCHIVE_SWEEP_SECONDS},
+            },
         },
         beat_schedule_filename=os.path.join(tempfile.gettempdir(), f"workers-beat-{os.getpid()}"),
     )

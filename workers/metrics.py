@@ -38,6 +38,9 @@ TIMEOUTS = prometheus_client.Counter(
 GAMES_FINALIZED = prometheus_client.Counter(
     "worker_games_finalized_total", "Finished games scored and rated, by title.", ["title"]
 )
+GAMES_ARCHIVED = prometheus_client.Counter(
+    "worker_games_archived_total", "Scored games copied to PostgreSQL, their Redis keys set to expire."
+)
 
 _started: dict[str, float] = {}
 

@@ -66,5 +66,7 @@ def close() -> None:
         return
     runtime.loop.run_until_complete(runtime.app.rules.close())
     runtime.loop.run_until_complete(runtime.app.redis.aclose())
+    if runtime.app.archive is not None:
+        runtime.loop.run_until_complete(runtime.app.archive.close())
     runtime.loop.close()
     _local.runtime = None

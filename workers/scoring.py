@@ -98,6 +98,15 @@ def rate(ratings: dict[str, Rating], player_ranks: dict[str, int]) -> dict[str, 
     }
 
 
+def without_actions(record: gateway_pb2.GameRecord) -> bytes:
+    """A record as the result keeps it: the actions are the game's log already (`full_record` has
+    them), so they are not stored twice."""
+    kept = gateway_pb2.GameRecord()
+    kept.CopyFrom(record)
+    kept.ClearField("actions")
+    return kept.SerializeToString()
+
+
 async def finalize(app: Table, game_id: str) -> bool:
     """Record a finished game's result, ratings, leaderboard and record once; False if already done."""
     redis = app.redis
@@ -136,7 +145,7 @@ async def finalize(app: Table, game_id: str) -> bool:
             pipe.hset(
                 keys.game_result(game_id),
                 mapping={
-                    "record": record.SerializeToString(),
+                    "record": without_actions(record),
                     "version": version,
                     "ranks": json.dumps({str(seat): rank for seat, rank in sorted(ranks.items())}),
                     "ratings": json.dumps(
@@ -160,7 +169,8 @@ async def finalize(app: Table, game_id: str) -> bool:
 
 
 async def result(redis: aioredis.Redis, game_id: str) -> dict[str, object] | None:
-    """A finalized game's result: record (GameRecord), ranks per seat, ratings before/after; or None."""
+    """A finalized game's result: record (GameRecord without its actions), ranks per seat, ratings
+    before/after; or None."""
     fields: dict[bytes, bytes] = await redis.hgetall(keys.game_result(game_id))  # type: ignore[assignment]
     if not fields:
         return None

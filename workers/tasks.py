@@ -6,11 +6,20 @@ from typing import Any
 
 from celery import signals
 
-from live import clocks
+from live import archive, clocks
 from workers import metrics, runtime, scoring, selfplay, turns
-from workers.app import PLAY_GAME, SWEEP_CLOCKS, celery
+from workers.app import ARCHIVE_GAME, PLAY_GAME, SWEEP_ARCHIVE, SWEEP_CLOCKS, celery
 
-__all__ = ["finalize", "metrics", "on_deadline", "play_game", "sweep_clocks", "take_turn"]
+__all__ = [
+    "archive_game",
+    "finalize",
+    "metrics",
+    "on_deadline",
+    "play_game",
+    "sweep_archive",
+    "sweep_clocks",
+    "take_turn",
+]
 
 
 @celery.task(name=clocks.TAKE_TURN)
@@ -22,8 +31,22 @@ def take_turn(game_id: str, version: int) -> bool:
 
 @celery.task(name=clocks.FINALIZE)
 def finalize(game_id: str) -> bool:
-    """Score and rate a finished game once."""
-    return runtime.run(scoring.finalize(runtime.current().app, game_id))
+    """Score and rate a finished game once; then, with an archive, queue its archival (also when it
+    was scored before: an archival that failed is tried again)."""
+    app = runtime.current().app
+    scored = runtime.run(scoring.finalize(app, game_id))
+    if app.archive is not None:
+        archive_game.delay(game_id)
+    return scored
+
+
+@celery.task(name=ARCHIVE_GAME)
+def archive_game(game_id: str) -> bool:
+    """Copy a scored game to PostgreSQL and let its Redis keys expire (`live.archive`); idempotent."""
+    archived = runtime.run(archive.archive(runtime.current().app, game_id))
+    if archived:
+        metrics.GAMES_ARCHIVED.inc()
+    return archived
 
 
 @celery.task(name=clocks.ON_DEADLINE)
@@ -40,6 +63,16 @@ def sweep_clocks() -> int:
     for game_id in due:
         on_deadline.delay(game_id)
     return len(due)
+
+
+@celery.task(name=SWEEP_ARCHIVE)
+def sweep_archive() -> int:
+    """Queue `archive_game` for every scored game whose archival was lost (run every minute by beat);
+    the number queued."""
+    lost = runtime.run(archive.unarchived(runtime.current().app, clocks.now_ms()))
+    for game_id in lost:
+        archive_game.delay(game_id)
+    return len(lost)
 
 
 @celery.task(name=PLAY_GAME, ignore_result=False)

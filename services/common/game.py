@@ -197,10 +197,36 @@ class Game(Generic[S, A, C]):
     playthroughs, bench) also cover: settings that change the rules enough to need their own."""
     targets: PerformanceTargets = NO_TARGETS
     """The figures `make bench` holds the game to."""
+    encode_state: Callable[[S], bytes] = None  # type: ignore[assignment]
+    """The deterministic bytes of `state_to_proto(state)`, what a rules call returns (default: that
+    message serialized; a codec built on services.common.convert writes them without it)."""
+    encode_views: Callable[[S, bytes], Sequence[bytes]] = None  # type: ignore[assignment]
+    """The bytes of `views_to_proto(state)`, given the state's `encode_state` bytes to take what the
+    views share from (default: those messages serialized)."""
+    encode_event: Callable[[Any], tuple[bytes, str, tuple[int, ...]]] = None  # type: ignore[assignment]
+    """`event_to_proto` with the Event message's deterministic bytes (default: serialized)."""
     exact_state_round_trip: bool = False
     """Decoding the encoding of any state it reaches gives a state equal to it in every attribute,
     so a rules service may answer from the native state it encoded instead of decoding those bytes
     (the conformance suite holds a game that declares it to it)."""
+
+    def __post_init__(self) -> None:
+        """Derive the `encode_*` functions the game leaves unset from its message functions."""
+        defaults = {
+            "encode_state": lambda state: self.state_to_proto(state).SerializeToString(deterministic=True),
+            "encode_views": lambda state, state_bytes: [
+                view.SerializeToString(deterministic=True)
+                for view in self.views_to_proto(state, self.messages.state.FromString(state_bytes))
+            ],
+            "encode_event": self._serialized_event,
+        }
+        for name, default in defaults.items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, default)
+
+    def _serialized_event(self, event: Any) -> tuple[bytes, str, tuple[int, ...]]:
+        message, text, visible_to = self.event_to_proto(event)
+        return message.SerializeToString(deterministic=True), text, visible_to
 
 
 AnyGame = Game[Any, Any, Any]

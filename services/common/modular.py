@@ -35,6 +35,9 @@ def modular_game(
     scores: Callable[[Any], Scores],
     disturb_hidden: Callable[[Any, int | None, Rng], Any],
     views_to_proto: Callable[[Any, Any], Sequence[Message]] | None = None,
+    encode_state: Callable[[Any], bytes] | None = None,
+    encode_views: Callable[[Any, bytes], Sequence[bytes]] | None = None,
+    encode_event: Callable[[Any], tuple[bytes, str, tuple[int, ...]]] | None = None,
     heuristic_action: Policy[Any, Any] | None = None,
     determinize: Sampler[Any] | None = None,
     example_configs: ExampleConfigs = (),
@@ -42,7 +45,9 @@ def modular_game(
     exact_state_round_trip: bool = False,
 ) -> Game[Any, Any, Any]:
     """The game whose engine, labels and codec are those modules' functions. Without a
-    `views_to_proto` that converts what the views share once, every view is converted on its own."""
+    `views_to_proto` that converts what the views share once, every view is converted on its own;
+    without the `encode_*` functions of a codec that writes bytes itself (services.common.convert),
+    the bytes are the messages serialized."""
 
     def new_game(player_count: int, config: Any, seed: bytes) -> tuple[Any, list[Any]]:
         state, events = setup.new_game(player_count, config, seed)
@@ -73,6 +78,9 @@ def modular_game(
         view_to_proto=codec.view_to_proto,
         views_to_proto=views_to_proto or each_view,
         event_to_proto=codec.event_to_proto,
+        encode_state=encode_state,  # type: ignore[arg-type]
+        encode_views=encode_views,  # type: ignore[arg-type]
+        encode_event=encode_event,  # type: ignore[arg-type]
         disturb_hidden=disturb_hidden,
         heuristic_action=heuristic_action,
         determinize=determinize,

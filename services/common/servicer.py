@@ -23,7 +23,7 @@ from boardgame.rules.v1 import rules_pb2, rules_pb2_grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import DecodeError, Message
 
-from services.common.errors import InvalidConfig, MalformedRequest, RulesError
+from services.common.errors import InvalidConfig, MalformedRequest, RulesError, echoed
 from services.common.game import AnyGame, GameInfo, Scores
 from services.common.rng import MAX_SEED_BYTES
 from services.common.statecache import DEFAULT_STATE_CACHE, StateCache
@@ -44,6 +44,19 @@ def pack(message: Message) -> any_pb2.Any:
     return packed
 
 
+def packed_bytes(type_url: str, data: bytes) -> any_pb2.Any:
+    """An Any holding the already serialized message `data` of the type `type_url` names."""
+    return any_pb2.Any(type_url=type_url, value=data)
+
+
+def type_url(message_class: type[Message]) -> str:
+    """The type URL an Any of `message_class` carries."""
+    return "type.googleapis.com/" + message_class.DESCRIPTOR.full_name
+
+
+ACTION_MEMO = 4096  # packed native actions a servicer remembers (a game's actions repeat)
+
+
 def check_type(packed: any_pb2.Any, message_class: type[Message], field: str) -> None:
     """Raise MalformedRequest unless `packed` holds a `message_class` message (by its type URL)."""
     expected = message_class.DESCRIPTOR.full_name
@@ -51,10 +64,10 @@ def check_type(packed: any_pb2.Any, message_class: type[Message], field: str) ->
         raise MalformedRequest(f"{field} is missing: expected a packed {expected}", field=field)
     if packed.TypeName() != expected:
         raise MalformedRequest(
-            f"{field} has type {packed.type_url!r}, expected {expected}",
+            f"{field} has type {echoed(packed.type_url)}, expected {expected}",
             field=field,
             expected=expected,
-            type_url=packed.type_url,
+            type_url=echoed(packed.type_url),
         )
 
 
@@ -154,6 +167,10 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         self._info = info_to_proto(game.info, game)
         cached = state_cache > 0 and game.exact_state_round_trip
         self._cache = StateCache(state_cache) if cached else None
+        messages = game.messages
+        self._state_url, self._view_url = type_url(messages.state), type_url(messages.view)
+        self._event_url = type_url(messages.event)
+        self._actions: dict[Any, any_pb2.Any] = {}
 
     def _state(self, packed: any_pb2.Any) -> Any:
         """The native state of a packed State: the one this servicer encoded to these bytes if it
@@ -184,17 +201,31 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
     def _events(self, events: list[Any]) -> list[rules_pb2.Event]:
         """The Event messages of native events."""
         converted = []
+        url = self._event_url
         for event in events:
-            detail, text, visible_to = self.game.event_to_proto(event)
-            converted.append(rules_pb2.Event(detail=pack(detail), text=text, visible_to=list(visible_to)))
+            detail, text, visible_to = self.game.encode_event(event)
+            converted.append(
+                rules_pb2.Event(detail=packed_bytes(url, detail), text=text, visible_to=list(visible_to))
+            )
         return converted
+
+    def _action(self, action: Any) -> any_pb2.Any:
+        """A native action's packed Action message, remembered: actions are immutable values that
+        recur from call to call (an unhashable one is packed each time)."""
+        try:
+            return self._actions[action]
+        except KeyError:
+            packed = self._actions[action] = pack(self.game.action_to_proto(action))
+            if len(self._actions) > ACTION_MEMO:
+                self._actions.clear()
+            return packed
+        except TypeError:
+            return pack(self.game.action_to_proto(action))
 
     def _legal_actions(self, state: Any, seat: int) -> list[rules_pb2.LegalAction]:
         """The seat's legal actions, packed, each with its label."""
         return [
-            rules_pb2.LegalAction(
-                action=pack(self.game.action_to_proto(action)), label=self.game.label(state, action)
-            )
+            rules_pb2.LegalAction(action=self._action(action), label=self.game.label(state, action))
             for action in self.game.legal_actions(state, seat)
         ]
 
@@ -229,7 +260,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             config = self.game.config_from_proto(unpack(request.config, config_message, "config"))
         state, events = self.game.new_game(request.player_count, config, request.seed)
         response = rules_pb2.NewGameResponse(
-            state=pack(self.game.state_to_proto(state)),
+            state=packed_bytes(self._state_url, self.game.encode_state(state)),
             acting_seats=list(self.game.acting_seats(state)),
             events=self._events(events),
         )
@@ -255,9 +286,9 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         seat = self._seat(request.seat)
         action = self.game.action_from_proto(unpack(request.action, self.game.messages.action, "action"))
         new_state, events = self.game.apply(state, seat, action)
-        state_message = self.game.state_to_proto(new_state)
+        state_bytes = self.game.encode_state(new_state)
         response = rules_pb2.ApplyActionResponse(
-            state=pack(state_message),
+            state=packed_bytes(self._state_url, state_bytes),
             events=self._events(events),
             acting_seats=list(self.game.acting_seats(new_state)),
             game_over=self.game.is_terminal(new_state),
@@ -265,17 +296,20 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         if request.HasField("view_seat"):
             response.view.CopyFrom(self._view(new_state, self._seat(request.view_seat), legal_actions=True))
         if request.include_views:
-            *seat_views, spectator_view = self.game.views_to_proto(new_state, state_message)
+            *seat_views, spectator_view = self.game.encode_views(new_state, state_bytes)
             acting, over = response.acting_seats, response.game_over
+            url = self._view_url
             for seat, view in enumerate(seat_views):
                 response.seat_views.add(
-                    view=pack(view),
+                    view=packed_bytes(url, view),
                     acting_seats=acting,
                     game_over=over,
                     legal_actions=self._legal_actions(new_state, seat) if seat in acting else [],
                 )
             response.spectator_view.CopyFrom(
-                rules_pb2.GetViewResponse(view=pack(spectator_view), acting_seats=acting, game_over=over)
+                rules_pb2.GetViewResponse(
+                    view=packed_bytes(url, spectator_view), acting_seats=acting, game_over=over
+                )
             )
         self._remember(response.state, new_state)
         return response

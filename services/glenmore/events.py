@@ -1,6 +1,8 @@
 """Events the engine emits: one NamedTuple per kind, converted to protobuf only at the service edge.
 
-Cells are (x, y) pairs; resources and cards are native indices. Every event is public except a
+Each is named as its Event message and, where a tuple allows it, its fields as the message's (a
+Python keyword with "_"), so that services.common.convert writes it. Cells are (x, y) pairs;
+resources and cards are native indices. Every event is public except a
 VpGained whose `public` is false (option `public_vp` off), which only its seat may see.
 """
 
@@ -44,19 +46,19 @@ class TilePlaced(NamedTuple):
 
 class CubeSpent(NamedTuple):
     seat: int
-    kind: int
+    resource: int
     cell: Cell
 
 
 class CubeBought(NamedTuple):
     seat: int
-    kind: int
+    resource: int
     price: int
 
 
 class CubeSold(NamedTuple):
     seat: int
-    kind: int
+    resource: int
     price: int
     cell: Cell
 
@@ -86,7 +88,7 @@ class TileActivated(NamedTuple):
 
 class CubeGained(NamedTuple):
     seat: int
-    kind: int
+    resource: int
     cell: Cell | None  # None: lost for want of room
 
 
@@ -120,8 +122,8 @@ class MovementGained(NamedTuple):
 
 class ClanMemberMoved(NamedTuple):
     seat: int
-    origin: Cell
-    target: Cell
+    from_: Cell
+    to: Cell
 
 
 class ChieftainMade(NamedTuple):

@@ -165,13 +165,12 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
     if isinstance(event, ev.TilePlaced):
         return f"{seat} placed {tile_name(event.tile)} at {_where(event.cell)}"
     if isinstance(event, ev.CubeSpent):
-        return f"{seat} paid 1 {RESOURCE_NAMES[event.kind]} from {_where(event.cell)}"
+        return f"{seat} paid 1 {RESOURCE_NAMES[event.resource]} from {_where(event.cell)}"
     if isinstance(event, ev.CubeBought):
-        return f"{seat} bought 1 {RESOURCE_NAMES[event.kind]} for {_coins(event.price)}"
+        return f"{seat} bought 1 {RESOURCE_NAMES[event.resource]} for {_coins(event.price)}"
     if isinstance(event, ev.CubeSold):
-        return (
-            f"{seat} sold 1 {RESOURCE_NAMES[event.kind]} from {_where(event.cell)} for {_coins(event.price)}"
-        )
+        sold = f"{seat} sold 1 {RESOURCE_NAMES[event.resource]}"
+        return f"{sold} from {_where(event.cell)} for {_coins(event.price)}"
     if isinstance(event, ev.ClanMemberSpent):
         what = "a chieftain" if event.chieftain else f"a clan member from {_where(event.cell)}"
         return f"{seat} paid with {what}"
@@ -184,8 +183,8 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
         return f"{seat} activated {tile_name(event.tile)} at {_where(event.cell)}{ness}"
     if isinstance(event, ev.CubeGained):
         if event.cell is None:
-            return f"{seat} lost 1 {RESOURCE_NAMES[event.kind]}: no tile has room"
-        return f"{seat} put 1 {RESOURCE_NAMES[event.kind]} on {_where(event.cell)}"
+            return f"{seat} lost 1 {RESOURCE_NAMES[event.resource]}: no tile has room"
+        return f"{seat} put 1 {RESOURCE_NAMES[event.resource]} on {_where(event.cell)}"
     if isinstance(event, ev.VpGained):
         why = "at a scoring" if event.reason == ev.VP_SCORING else "from an activation"
         return f"{seat} gained {event.amount} VP {why}"
@@ -198,7 +197,7 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
     if isinstance(event, ev.MovementGained):
         return f"{seat} has {plural(event.points, 'movement point')}"
     if isinstance(event, ev.ClanMemberMoved):
-        return f"{seat} moved a clan member from {_where(event.origin)} to {_where(event.target)}"
+        return f"{seat} moved a clan member from {_where(event.from_)} to {_where(event.to)}"
     if isinstance(event, ev.ChieftainMade):
         return f"{seat} made a clan member from {_where(event.cell)} a chieftain"
     if isinstance(event, ev.TurnEnded):

@@ -154,6 +154,9 @@ PUERTO_RICO: Game[State, Action, Config] = modular_game(
     scores=final_scores,
     disturb_hidden=disturb_hidden,
     views_to_proto=codec.views_to_proto,
+    encode_state=codec.encode_state,
+    encode_views=codec.encode_views,
+    encode_event=codec.encode_event,
     heuristic_action=bot.heuristic_action,
     determinize=bot.determinize,
     # Configs the generic suites (conformance, golden playthroughs, bench) cover besides the defaults.

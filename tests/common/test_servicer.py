@@ -387,3 +387,22 @@ def test_metrics_count_state_cache_lookups(channel: grpc.Channel, metrics_port: 
     unseen = packed(GAME.messages.state(sticks=5, to_move=1, player_count=3))
     rules.GetScores(rules_pb2.GetScoresRequest(state=unseen))
     assert (lookups("hit") - hits, lookups("miss") - misses) == (2, 1)
+
+
+def test_a_packed_action_is_remembered_and_the_memo_bounded() -> None:
+    """The servicer packs each native action once, as pack() would, and forgets all beyond ACTION_MEMO."""
+    from services.common.servicer import ACTION_MEMO, RulesServicer
+
+    calls: list[int] = []
+
+    def counted(action: int) -> Message:
+        calls.append(action)
+        return RULES.action_to_proto(action)
+
+    servicer = RulesServicer(replace(GAME, action_to_proto=counted))
+    first = servicer._action(2)
+    assert servicer._action(2) == first == pack(RULES.action_to_proto(2))
+    assert calls == [2]
+    for action in range(ACTION_MEMO + 1):
+        servicer._action(action)
+    assert len(servicer._actions) <= ACTION_MEMO

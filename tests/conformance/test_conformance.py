@@ -546,7 +546,12 @@ def test_the_engine_never_changes_a_state_it_is_given(pool: Pool, case: Case, ga
             if step is not None:
                 actions = [legal.action for legal in step.legal] if step.index in sampled else []
                 chosen = step.legal[step.choice].action
-                after, _ = game.apply(frozen, step.seat, chosen)
+                after, events = game.apply(frozen, step.seat, chosen)
+                for event in events:
+                    message, text, visible_to = game.event_to_proto(event)
+                    assert game.encode_event(event) == (serialize(message), text, visible_to), (
+                        f"{where}: encode_event differs from event_to_proto on {event}"
+                    )
                 assert serialize(game.state_to_proto(after)) == serialize(
                     game.state_to_proto(step.outcome.state)
                 ), f"{where}: applying to the copy gave another state"
@@ -559,6 +564,9 @@ def test_the_engine_never_changes_a_state_it_is_given(pool: Pool, case: Case, ga
             viewers: list[int | None] = [*range(case.players), None]
             one_by_one = [serialize(game.view_to_proto(frozen, seat)) for seat in viewers]
             assert views == shared == one_by_one, f"{where}: views differ by how they were built"
+            assert game.encode_state(frozen) == data, f"{where}: encode_state differs from the State"
+            encoded = list(game.encode_views(frozen, data))
+            assert encoded == views, f"{where}: encode_views differs from the views"
             for seat in range(case.players):
                 for action in game.legal_actions(frozen, seat):
                     game.label(frozen, action)

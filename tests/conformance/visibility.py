@@ -195,4 +195,7 @@ def leaking(game: Game, view: Callable[[Any, int | None], Message]) -> Game:
     def views(state: Any, state_message: Message | None = None) -> list[Message]:
         return [view(state, seat) for seat in [*range(game.seat_count(state)), None]]
 
-    return dataclasses.replace(game, view_to_proto=view, views_to_proto=views)
+    def encoded(state: Any, state_bytes: bytes) -> list[bytes]:
+        return [message.SerializeToString(deterministic=True) for message in views(state)]
+
+    return dataclasses.replace(game, view_to_proto=view, views_to_proto=views, encode_views=encoded)

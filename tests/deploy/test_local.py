@@ -6,6 +6,7 @@ import contextlib
 import os
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -17,7 +18,7 @@ import pytest
 from boardgame.gateway.v1 import gateway_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from deploy import local, ports, probe
+from deploy import local, ports, postgres, probe
 from services.common.registry import GAME_MODULES
 from tests.gateway.browser_client import BrowserClient
 
@@ -74,7 +75,7 @@ def test_json_log_lines_become_readable() -> None:
 def launcher_env(tmp_path: Path) -> dict[str, str]:
     """The environment of a launcher on a run of free ports (none of its defaults), data in tmp_path."""
     games = len(GAME_MODULES)
-    base = free_port_run(2 * games + 5)
+    base = free_port_run(2 * games + 6)
     env = {
         **os.environ,
         "RULES_BASE_PORT": str(base),
@@ -83,19 +84,24 @@ def launcher_env(tmp_path: Path) -> dict[str, str]:
         "GATEWAY_PORT": str(base + 2 * games + 1),
         "GATEWAY_METRICS_PORT": str(base + 2 * games + 2),
         "WORKER_METRICS_PORT": str(base + 2 * games + 3),
-        "WEB_PORT": str(base + 2 * games + 4),
+        "POSTGRES_PORT": str(base + 2 * games + 4),
+        "WEB_PORT": str(base + 2 * games + 5),
         "DATA_DIR": str(tmp_path),
         "NO_COLOR": "1",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen")]),
     }
     env.pop("REDIS_URL", None)
+    env.pop("DATABASE_URL", None)
+    if postgres.as_root():  # the server's own user must reach its data directory in tmp_path
+        for folder in [tmp_path, *tmp_path.parents]:
+            folder.chmod(folder.stat().st_mode | stat.S_IXOTH)
     return env
 
 
 def launcher_ports(env: Mapping[str, str]) -> list[int]:
     """Every port the launcher of `env` hands out."""
     games = len(GAME_MODULES)
-    return list(range(int(env["RULES_BASE_PORT"]), int(env["RULES_BASE_PORT"]) + 2 * games + 5))
+    return list(range(int(env["RULES_BASE_PORT"]), int(env["RULES_BASE_PORT"]) + 2 * games + 6))
 
 
 def listeners(env: Mapping[str, str]) -> dict[int, tuple[int, str] | None]:
@@ -172,6 +178,8 @@ def test_launcher_starts_every_service_and_stops_on_sigterm(
             response = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10)
             assert response.status == health_pb2.HealthCheckResponse.SERVING
     assert local.redis_answers("127.0.0.1", int(env["REDIS_PORT"]))
+    assert postgres.answers(postgres.url("127.0.0.1", int(env["POSTGRES_PORT"])))
+    assert (Path(env["DATA_DIR"]) / "postgres" / "PG_VERSION").exists(), "its own data directory"
     browser = BrowserClient(f"http://127.0.0.1:{env['WEB_PORT']}")
     guest = gateway_pb2.CreateGuestRequest(display_name="browser")
     browser.token = browser.call("AccountService", "CreateGuest", guest).session.token

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from dataclasses import dataclass, replace
 
 import grpc
@@ -16,6 +17,7 @@ from gateway.browser import WebServer, WebSettings
 from gateway.server import create_server
 from live.settings import Settings
 from live.table import Dispatcher, Table, connect
+from tests.gateway.patience import MAX_RETRIES, rate_limit_delay
 
 
 class GatewayProcess:
@@ -53,7 +55,7 @@ class GatewayProcess:
         if self.web is not None:
             await self.web.stop()
         await self.gateway.server.stop(0)
-        await self.gateway.fanout.close()
+        await self.gateway.close_streams()
         assert self.app is not None
         await self.app.rules.close()
         await self.app.redis.aclose()
@@ -106,7 +108,19 @@ class Client:
         return (("authorization", f"Bearer {self.token}"),)
 
     def sign_in_as_guest(self, name: str) -> gateway_pb2.Session:
-        """Create a guest and keep its token."""
-        session = self.accounts.CreateGuest(gateway_pb2.CreateGuestRequest(display_name=name)).session
+        """Create a guest and keep its token (waiting out the per-address limit on new guests, as
+        clients do, on any channel)."""
+        request = gateway_pb2.CreateGuestRequest(display_name=name)
+        for _ in range(MAX_RETRIES):
+            try:
+                session = self.accounts.CreateGuest(request).session
+                break
+            except grpc.RpcError as error:
+                delay = rate_limit_delay(error)
+                if delay is None:
+                    raise
+                time.sleep(delay)
+        else:
+            raise AssertionError(f"CreateGuest rate limited {MAX_RETRIES} times in a row")
         self.token = session.token
         return session

@@ -14,6 +14,7 @@ import pytest
 import redis
 from boardgame.gateway.v1 import gateway_pb2
 
+from gateway import auth
 from live import keys
 from services.common import registry
 from tests.gateway._support_accounts import (
@@ -320,3 +321,47 @@ def test_the_catalogue_lists_every_title_by_name(client: Client, rules: dict[str
         info = registry.get(title.name).info
         assert (title.min_players, title.max_players) == (info.min_players, info.max_players)
         assert [option.name for option in title.options] == [option.name for option in info.options]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Heuristic bot 3f2a",
+        "random BOT",
+        "Search_bot",
+        "\uff33\uff25\uff21\uff32\uff23\uff28 \uff22\uff2f\uff34 1",  # full-width letters
+        "Random-Bot",
+        "Admin",
+        "s y s t e m",
+    ],
+)
+def test_a_bots_name_or_a_reserved_one_is_refused(gateway: GatewayProcess, client: Client, name: str) -> None:
+    code, info = refused(client.accounts.CreateGuest, gateway_pb2.CreateGuestRequest(display_name=name))
+    assert (code, info.reason, info.metadata["field"]) == (INVALID, "RESERVED_NAME", "display_name")
+    register = gateway_pb2.RegisterRequest(username=unique("named"), password="a password", display_name=name)
+    assert refused(client.accounts.Register, register)[1].reason == "RESERVED_NAME"
+    key = gateway.run(auth.create_api_key(gateway.app.redis, "acme"))  # type: ignore[union-attr]
+    issue = gateway_pb2.IssuePlayerTokenRequest(external_id=unique("user"), display_name=name)
+    assert (
+        refused(client.accounts.IssuePlayerToken, issue, (("x-api-key", key),))[1].reason == "RESERVED_NAME"
+    )
+
+
+def test_names_near_a_bots_are_free_and_the_reserved_list_is_configured(
+    client: Client, redis_url: str, rules: dict[str, str]
+) -> None:
+    for name in ("Robot", "Botany", "Heuristic", "Randy bot"):
+        assert client.sign_in_as_guest(name).player.display_name == name
+    request = gateway_pb2.RegisterRequest(username="Moderator", password="a password")
+    assert refused(client.accounts.Register, request)[1].reason == "RESERVED_NAME", "user names too"
+    with own_gateway(redis_url, rules, reserved_names=("Referee",)) as own:
+        player = own.make_client()
+        assert player.sign_in_as_guest("admin").player.display_name == "admin", (
+            "the list replaces the defaults"
+        )
+        code, info = refused(
+            player.accounts.CreateGuest, gateway_pb2.CreateGuestRequest(display_name="REFEREE")
+        )
+        assert (code, info.reason) == (INVALID, "RESERVED_NAME")
+        bot = gateway_pb2.CreateGuestRequest(display_name="Heuristic bot")
+        assert refused(player.accounts.CreateGuest, bot)[1].reason == "RESERVED_NAME", "bots' names always"

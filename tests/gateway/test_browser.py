@@ -19,9 +19,10 @@ from boardgame.gateway.v1 import gateway_pb2
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError
 from connectrpc.protocol import ProtocolType
+from connectrpc.request import Headers, RequestContext
 from google.rpc import error_details_pb2
 
-from gateway.browser import WebSettings, method_info
+from gateway.browser import BrowserCallContext, WebSettings, method_info
 from tests.gateway._support_accounts import refused
 from tests.gateway.browser_client import BrowserClient
 from tests.gateway.support import Client, GatewayProcess, gateway_settings
@@ -206,6 +207,20 @@ def test_cors_admits_only_the_allowed_origins(web_gateway: GatewayProcess) -> No
 def test_the_web_client_is_served_on_the_same_port(web_gateway: GatewayProcess) -> None:
     with urllib.request.urlopen(web_gateway.web_url + "/", timeout=10) as response:
         assert response.read().decode() == INDEX
+
+
+@pytest.mark.parametrize(
+    ("address", "peer"),
+    [("127.0.0.1:5000", "ipv4:127.0.0.1:5000"), ("::1:5000", "ipv6:[::1]:5000"), (None, "")],
+)
+def test_a_browser_call_names_its_peer_as_grpc_does(address: str | None, peer: str) -> None:
+    ctx = RequestContext(
+        method=method_info("/boardgame.gateway.v1.AccountService/GetMe"),
+        http_method="POST",
+        request_headers=Headers(),
+        client_address=address,
+    )
+    assert BrowserCallContext(ctx).peer() == peer
 
 
 def test_web_settings_come_from_the_environment() -> None:

@@ -380,9 +380,9 @@ def test_shuffled_seating_changes_the_order_sometimes(new_client) -> None:  # ty
 
 def test_listing_pages_newest_first_without_gaps_or_repeats(redis_url: str, rules: dict[str, str]) -> None:
     with own_gateway(redis_url, rules) as own:
-        hosts = [guest(own.make_client, f"host {i}") for i in range(5)]
+        hosts = [guest(own.make_client, f"host {i}") for i in range(6)]  # 5 open lobbies each at most
         created = [create(hosts[i % 5], 2).lobby_id for i in range(25)]
-        private = create(hosts[0], 2, visibility=gateway_pb2.VISIBILITY_PRIVATE)
+        private = create(hosts[5], 2, visibility=gateway_pb2.VISIBILITY_PRIVATE)
         reader = hosts[0]
 
         first = listed(reader)
@@ -393,7 +393,7 @@ def test_listing_pages_newest_first_without_gaps_or_repeats(redis_url: str, rule
             page = listed(reader, page_size=10, page_token=token)
             pages.append([lobby.lobby_id for lobby in page.lobbies])
             if len(pages) == 1:
-                create(hosts[1], 2)  # a lobby created meanwhile does not shift the later pages
+                create(hosts[5], 2)  # a lobby created meanwhile does not shift the later pages
             token = page.next_page_token
             if not token:
                 break

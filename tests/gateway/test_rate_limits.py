@@ -84,14 +84,17 @@ def test_a_refused_call_says_when_to_retry_and_succeeds_then(redis_url: str, rul
         assert me(player).display_name == "guest", "the delay given is enough"
 
 
-def test_every_call_that_needs_a_token_has_a_rate_class() -> None:
+def test_every_call_has_a_rate_class_and_the_signed_out_ones_count_no_player() -> None:
     methods = {
         method.name
         for service in gateway_pb2.DESCRIPTOR.services_by_name.values()
         for method in service.methods
     }
-    assert set(limits.CLASS_OF_METHOD) <= methods, "a class names a method the API does not have"
-    assert methods - SIGNED_OUT_CALLS == set(limits.CLASS_OF_METHOD)
+    assert set(limits.CLASS_OF_METHOD) == methods
+    counted = {rate.name: rate.counted_per for rate in limits.CLASSES}
+    for method in methods:
+        per = counted[limits.CLASS_OF_METHOD[method]]
+        assert (per != limits.PER_PLAYER) == (method in SIGNED_OUT_CALLS), method
 
 
 def test_every_class_with_a_default_limit_has_its_methods() -> None:
@@ -109,7 +112,8 @@ def test_every_class_and_its_default_limit_is_documented() -> None:
     for rate in limits.CLASSES:
         row = re.search(rf"^\|[^\n]*`{rate_limit_variable(rate.name)}`[^\n]*$", text, re.MULTILINE)
         assert row is not None, f"docs/clients.md has no row for {rate.name}"
-        assert f"| {rate.per_second} |" in row.group(0), f"another default for {rate.name}"
+        cells = f"| {rate.counted_per} | {rate.per_second} |"
+        assert cells in row.group(0), f"another default for {rate.name}"
         assert all(method in row.group(0) for method in rate.methods), rate.name
     readme = (ROOT / "README.md").read_text()
     assert "retry_after_ms" in readme and "docs/clients.md#rate-limits" in readme

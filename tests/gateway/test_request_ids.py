@@ -96,3 +96,33 @@ def test_racing_requests_under_one_id_apply_one_and_refuse_the_other(
         thread.join()
     assert sorted(outcomes) == ["REQUEST_ID_REUSED", "ok"]
     assert redis.Redis.from_url(redis_url).xlen(keys.game_log(game_id)) == 1
+
+
+def _play_on(clients: list[Client], game_id: str, moves: int, prefix: str) -> None:
+    """`moves` moves of whoever acts, first legal action each, under request ids `prefix-<n>`."""
+    for number in range(moves):
+        spectator = clients[0]
+        view = spectator.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=spectator.auth)
+        mover = clients[view.game.acting_seats[0]]
+        mine = mover.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=mover.auth).game
+        _submit(mover, game_id, mine.legal_actions[0].action, mine.version, f"{prefix}-{number}")
+
+
+def test_request_ids_are_kept_as_long_as_their_change_and_a_later_retry_is_stale(
+    gateway: GatewayProcess, new_client, redis_url: str
+) -> None:  # type: ignore[no-untyped-def]
+    game_id, clients, actor, mine = _opening(gateway, new_client)
+    first = mine.legal_actions[0].action
+    assert _submit(actor, game_id, first, 0, "early").version == 1
+    window = gateway.settings.event_history
+    _play_on(clients, game_id, window - 1, "within")
+    assert _submit(actor, game_id, first, 0, "early").version == 1, "a retry within the window is answered"
+    store = redis.Redis.from_url(redis_url)
+    _play_on(clients, game_id, 1, "past")
+    assert store.hlen(keys.game_requests(game_id)) == window == store.llen(keys.game_events(game_id))
+    assert not store.hexists(keys.game_requests(game_id), "early")
+    version = int(store.get(keys.game_version(game_id)))
+    with pytest.raises(grpc.RpcError) as caught:
+        _submit(actor, game_id, first, 0, "early")
+    assert caught.value.code() == grpc.StatusCode.ABORTED, "past the window a retry is stale, never replayed"
+    assert int(store.get(keys.game_version(game_id))) == version

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import uuid
 
+import redis
 from boardgame.gateway.v1 import gateway_pb2
 
+from live import keys
+from live.settings import Settings
 from services.common.rng import Rng
 from tests.gateway.support import Client, GatewayProcess
 from tests.gateway.test_play import new_game, signed_in
 from tests.titles import TITLE
 
-MOVES = 60
+MOVES = Settings().event_history - 1  # every change since the start is kept (with the setup's)
 
 
 def _play(clients: list[Client], game_id: str, count: int, rng: Rng) -> int:
@@ -61,6 +64,24 @@ def test_a_watch_from_the_start_opens_with_the_current_view_then_the_history(
     assert live.HasField("game") and live.game.version == version + 1, "then live changes with views"
 
 
+def test_a_watch_from_before_the_kept_changes_gets_the_view_and_a_resync_then_what_is_kept(
+    gateway: GatewayProcess, new_client
+) -> None:  # type: ignore[no-untyped-def]
+    clients = signed_in(new_client, 3)
+    game_id = new_game(gateway, TITLE, clients)
+    window = gateway.settings.event_history
+    version = _play(clients, game_id, window + 5, Rng(8))
+    stream = clients[1].games.WatchGame(
+        gateway_pb2.WatchGameRequest(game_id=game_id, from_version=0), metadata=clients[1].auth, timeout=30
+    )
+    opening = next(stream)
+    assert opening.game.version == version and opening.resync, "the changes before the window are gone"
+    history = [next(stream) for _ in range(window)]
+    stream.cancel()
+    shown = {e.version for m in history for e in m.events}
+    assert shown <= set(range(version - window + 1, version + 1)) and version in shown
+
+
 def test_a_watch_from_the_view_held_gets_no_history(gateway: GatewayProcess, new_client) -> None:  # type: ignore[no-untyped-def]
     clients = signed_in(new_client, 3)
     game_id = new_game(gateway, TITLE, clients)
@@ -75,3 +96,23 @@ def test_a_watch_from_the_view_held_gets_no_history(gateway: GatewayProcess, new
     live = next(stream)
     stream.cancel()
     assert live.game.version == version + 1 and all(e.version == version + 1 for e in live.events)
+
+
+def test_a_game_whose_changes_were_kept_in_a_stream_before_plays_on_and_keeps_them_in_a_list(
+    gateway: GatewayProcess, new_client, redis_url: str
+) -> None:  # type: ignore[no-untyped-def]
+    clients = signed_in(new_client, 3)
+    game_id = new_game(gateway, TITLE, clients)
+    version = _play(clients, game_id, 3, Rng(9))
+    store = redis.Redis.from_url(redis_url)
+    store.delete(keys.game_events(game_id))
+    store.xadd(keys.game_events(game_id), {"c": b""}, id=f"{version}-1")  # as kept before
+    stream = clients[1].games.WatchGame(
+        gateway_pb2.WatchGameRequest(game_id=game_id, from_version=version - 1),
+        metadata=clients[1].auth,
+        timeout=30,
+    )
+    assert next(stream).resync, "the old stream is not read"
+    stream.cancel()
+    assert _play(clients, game_id, 2, Rng(10)) == version + 2
+    assert store.type(keys.game_events(game_id)) == b"list" and store.llen(keys.game_events(game_id)) == 2

@@ -90,3 +90,13 @@ def test_views_show_stack_sizes_but_not_stacks_or_rng():
     assert list(view.table.stack_sizes) == [len(stack.tiles) for stack in message.stacks]
     assert view.table == message.table
     assert {field.name for field in pb.View.DESCRIPTOR.fields} == {"table", "seat"}
+
+
+def test_a_placed_tile_without_its_cubes_message_holds_none():
+    """An unset ResourceCounts reads as no cubes, as protobuf reads it (the fuzz once met a TypeError)."""
+    message = _mid_game()
+    player = max(message.table.players, key=lambda p: len(p.territory))
+    seat = list(message.table.players).index(player)
+    player.territory[1].ClearField("cubes")
+    state = codec.state_from_proto(message)
+    assert state.players[seat].cubes[5:10] == [0, 0, 0, 0, 0]

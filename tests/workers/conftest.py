@@ -1,4 +1,5 @@
-"""Fixtures: one redis-server, every rules service, a gateway and a real Celery worker with beat."""
+"""Fixtures: one redis-server, a PostgreSQL for the finished games (as `make run` has), every rules
+service, a gateway and a real Celery worker with beat."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from deploy.throwaway import redis_server, rules_servers
+from deploy.throwaway import postgres_server, redis_server, rules_servers
 from live.settings import Settings
 from tests.gateway.support import GatewayProcess, gateway_settings
 from tests.workers.support import worker
@@ -23,14 +24,20 @@ def redis_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def database_url() -> Iterator[str]:
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
 def rules() -> Iterator[dict[str, str]]:
     with rules_servers() as addresses:
         yield addresses
 
 
 @pytest.fixture(scope="session")
-def settings(redis_url: str, rules: dict[str, str]) -> Settings:
-    return gateway_settings(redis_url, rules)
+def settings(redis_url: str, rules: dict[str, str], database_url: str) -> Settings:
+    return gateway_settings(redis_url, rules, database_url=database_url)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,173 @@
+"""Redis memory per game, per title: what one 4-player game of random moves holds across all its keys
+(MEMORY USAGE of every `{game_id}` key), while it is live (half-way through), once it is finished,
+scored and archived but still recent (its keys not yet expired), and once the recent window has passed
+(the keys that expire are gone: only the index entry is left).
+
+Parts: a throwaway redis-server and PostgreSQL, every rules service, and the live table in this
+process. Moves go through the one write path (`live.moves.play`) with a fresh request id each, as a
+client's do; scoring and archival are the workers' own functions, called here.
+
+    python -m bench.memory [--game NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import uuid
+from dataclasses import dataclass, replace
+
+import redis
+from boardgame.gateway.v1 import gateway_pb2
+from boardgame.rules.v1 import rules_pb2
+from google.protobuf import any_pb2
+
+from bench import reference_players, table, verdict
+from deploy import throwaway
+from live import archive, keys, moves
+from live.games import start_game
+from live.settings import Settings
+from live.table import NoDispatch, Table, connect
+from services.common import registry
+from services.common.rng import Rng
+from workers import scoring
+
+TARGET_RECENT_BYTES = 32 * 1024  # every key of a live or recent game
+TARGET_ARCHIVED_BYTES = 256  # an archived game: its index entry
+
+
+@dataclass(frozen=True)
+class GameBytes:
+    """Bytes across every key of one game at each stage, and its moves."""
+
+    moves: int
+    live: int
+    recent: int
+    archived: int
+    state_and_log: int
+
+
+def every_key(game_id: str) -> list[str]:
+    """Every key a game may have."""
+    return [*archive.game_keys(game_id), keys.game_archived(game_id)]
+
+
+def game_bytes(client: redis.Redis, game_id: str) -> int:
+    """MEMORY USAGE summed over every key of the game."""
+    return sum(client.memory_usage(key, samples=0) or 0 for key in every_key(game_id))
+
+
+async def _random_move(app: Table, game_id: str, rng: Rng) -> bool:
+    """One random legal move of the acting seat, under a fresh request id; False once the game is over."""
+    meta = await moves.load_meta(app.store, game_id)
+    state, version = await app.store.state(game_id)
+    if not meta.acting_seats:
+        return False
+    seat = meta.acting_seats[0]
+    view = await app.rules.get(meta.record.title).call(
+        "GetView",
+        rules_pb2.GetViewRequest(state=any_pb2.Any.FromString(state), seat=seat, include_legal_actions=True),
+    )
+    if view.game_over or not view.legal_actions:
+        return False
+    choice = view.legal_actions[rng.below(len(view.legal_actions))]
+    await moves.play(app, game_id, seat, choice.action, version, uuid.uuid4().hex)
+    return True
+
+
+async def _measure(settings: Settings, client: redis.Redis, title: str, seed: int) -> GameBytes:
+    app = await connect(settings)
+    app.dispatcher = NoDispatch()
+    assert app.archive is not None
+    try:
+        players = reference_players(registry.get(title))
+        seats = [
+            gateway_pb2.GameSeat(seat=s, player=gateway_pb2.Player(player_id=f"bench-{seed}-{s}"))
+            for s in range(players)
+        ]
+        game_id = await start_game(
+            app,
+            title=title,
+            player_count=players,
+            options=[],
+            seats=seats,
+            clock=gateway_pb2.TurnClock(),
+            lobby_id=uuid.uuid4().hex,
+        )
+        rng = Rng(seed)
+        played: list[int] = []
+        while await _random_move(app, game_id, rng):
+            played.append(game_bytes(client, game_id))
+        await scoring.finalize(app, game_id)
+        assert await archive.archive(app, game_id)
+        recent = game_bytes(client, game_id)
+        core = [keys.game_state(game_id), keys.game_log(game_id)]
+        state_and_log = sum(client.memory_usage(key, samples=0) or 0 for key in core)
+        for key in archive.game_keys(game_id):  # the recent window ends: Redis expires these
+            if client.ttl(key) > 0:
+                client.delete(key)
+        return GameBytes(len(played), max(played), recent, game_bytes(client, game_id), state_and_log)
+    finally:
+        await app.rules.close()
+        await app.redis.aclose()
+        await app.archive.close()
+
+
+def measure(titles: list[str], seed: int = 7) -> str:
+    """Table (g): bytes per game per title, live, recent and archived."""
+    rows = []
+    with (
+        throwaway.redis_server() as redis_url,
+        throwaway.postgres_server() as database_url,
+        throwaway.rules_servers() as rules,
+    ):
+        settings = replace(
+            Settings(), redis_url=redis_url, rules_addresses=tuple(rules.values()), database_url=database_url
+        )
+        client = redis.Redis.from_url(redis_url)
+        try:
+            for title in titles:
+                sizes = asyncio.run(_measure(settings, client, title, seed))
+                rows.append(
+                    [
+                        title,
+                        reference_players(registry.get(title)),
+                        sizes.moves,
+                        sizes.state_and_log,
+                        sizes.live,
+                        sizes.recent,
+                        f"<= {TARGET_RECENT_BYTES}",
+                        verdict(max(sizes.live, sizes.recent) <= TARGET_RECENT_BYTES),
+                        sizes.archived,
+                        f"<= {TARGET_ARCHIVED_BYTES}",
+                        verdict(sizes.archived <= TARGET_ARCHIVED_BYTES),
+                    ]
+                )
+        finally:
+            client.close()
+    headers = [
+        "game",
+        "players",
+        "moves",
+        "state+log B",
+        "live max B",
+        "recent B",
+        "target",
+        "meets",
+        "archived B",
+        "target",
+        "meets",
+    ]
+    return table("(g) Redis memory per game across all its keys (MEMORY USAGE), random moves", headers, rows)
+
+
+def main() -> None:
+    """Print table (g) for every registered game, or those named."""
+    parser = argparse.ArgumentParser(prog="python -m bench.memory", description=__doc__)
+    parser.add_argument("--game", action="append", help="only this registered game (repeatable)")
+    args = parser.parse_args()
+    print(measure(args.game or list(registry.games())))
+
+
+if __name__ == "__main__":
+    main()

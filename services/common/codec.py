@@ -1,0 +1,93 @@
+"""The codec functions of a game whose conversion is a `services.common.convert.Converter`.
+
+A game gives its converter (with the shapes of its native values), its engine's `validate`, how a
+viewer's View differs from the State's table, and who may see an event; `Codec` derives from them
+every function the `Game` record's codec part names (both the message and the bytes forms), so that
+a game's `codec.py` holds only what is its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from google.protobuf.message import Message
+
+from services.common.convert import Converter, leading_field, oneof_writer
+from services.common.errors import MalformedRequest
+from services.common.game import Messages
+
+# What reading a forged State raises where it lacks what a well-formed one always has.
+MALFORMED_SHAPES = (TypeError, ValueError, IndexError, KeyError, AttributeError)
+
+View = Callable[[Any, int | None, bytes], bytes]
+"""A viewer's View bytes from the state, the seat (None: a spectator) and the State's table field."""
+
+
+class Codec:
+    """State, view and event conversion for a game built on services.common.convert."""
+
+    def __init__(
+        self,
+        messages: Messages,
+        converter: Converter,
+        *,
+        validate: Callable[[Any], Any],
+        view: View,
+        check_seat: Callable[[Any, int], None],
+        seat_count: Callable[[Any], int],
+        event_text: Callable[[Any], str],
+        event_audience: Callable[[Any], tuple[int, ...]],
+        event_oneof: str,
+    ) -> None:
+        self.messages = messages
+        self._write_state = converter.writer(messages.state)
+        self._read_state = converter.reader(messages.state)
+        self._write_event = oneof_writer(converter, messages.event, event_oneof)
+        self._validate, self._view, self._check_seat = validate, view, check_seat
+        self._seat_count, self._event_text, self._event_audience = seat_count, event_text, event_audience
+
+    def encode_state(self, state: Any) -> bytes:
+        """The State message's deterministic bytes, hidden parts included."""
+        return self._write_state(state)
+
+    def state_to_proto(self, state: Any) -> Message:
+        """The State message, hidden parts included."""
+        return self.messages.state.FromString(self._write_state(state))
+
+    def state_from_proto(self, message: Message) -> Any:
+        """The native state of a State message; MalformedRequest unless it is a consistent state.
+
+        A forged message may leave out what a game's shapes and checks take as given (a sub-message,
+        the entries of a list), so that reading it fails before `validate` can say why: that is a
+        malformed state too, never an engine failure."""
+        try:
+            return self._validate(self._read_state(message))
+        except MALFORMED_SHAPES as error:
+            raise MalformedRequest(f"invalid state: a part is missing or malformed ({error})") from error
+
+    def encode_views(self, state: Any, state_bytes: bytes) -> list[bytes]:
+        """Every seat's View, then the spectator's, from the State's table field in `state_bytes`
+        (the state's `encode_state`: its table is field 1, as a View's is)."""
+        table = leading_field(state_bytes)
+        return [self._view(state, seat, table) for seat in [*range(self._seat_count(state)), None]]
+
+    def view_to_proto(self, state: Any, seat: int | None) -> Message:
+        """What `seat` (None: a spectator) may see."""
+        if seat is not None:
+            self._check_seat(state, seat)
+        return self.messages.view.FromString(self._view(state, seat, leading_field(self._write_state(state))))
+
+    def views_to_proto(self, state: Any, state_message: Message | None = None) -> list[Message]:
+        """Every seat's View, then the spectator's."""
+        views = self.encode_views(state, self._write_state(state))
+        return [self.messages.view.FromString(data) for data in views]
+
+    def encode_event(self, event: Any) -> tuple[bytes, str, tuple[int, ...]]:
+        """The Event message's bytes, its text, and the seats that may see it (empty: all)."""
+        return self._write_event(event), self._event_text(event), self._event_audience(event)
+
+    def event_to_proto(self, event: Any) -> tuple[Message, str, tuple[int, ...]]:
+        """`encode_event` with the Event message."""
+        data, text, audience = self.encode_event(event)
+        return self.messages.event.FromString(data), text, audience

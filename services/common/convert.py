@@ -1,0 +1,585 @@
+"""Conversion between native values and a game's protobuf messages, generated from their descriptors.
+
+One `Converter` serves every message type its root messages reach. For each it compiles, once at
+import, a straight-line writer (native value -> the message's deterministic wire bytes, no message
+built) and a reader (parsed message -> native value). A game declares only where its native values
+differ from the default reading of its messages:
+
+- A message's native value is an object whose attributes are named as the message's fields, or,
+  with `Shape(sequence=True)`, a tuple (or list) of its field values in field-number order. An absent
+  sub-message or unset `optional`/oneof field is None; a repeated field is any iterable.
+- An enum field holds the enum's number minus the enum's offset (`enum_offsets`, so that native ids
+  may count from 0 while the enum's 0 is UNSPECIFIED); an int field naming an id may declare its own
+  offset (`Shape.offsets`).
+- `Shape.names` renames a field's native attribute; `Shape.get` computes a field's native value from
+  the message's native value (one call, for what the game keeps in another layout), and `Shape.put`
+  stores it back on decoding.
+- A singular message field may hold bytes: that sub-message already encoded (to splice what several
+  messages share, such as the table of every View).
+
+Readers return a new `Shape.into` object with the fields' values in its attributes (its
+`__init__` not called), or `Shape.make(*values)` (the field values in field order); by default a NamedTuple
+named as the message, a plain tuple for a sequence. A field named like a Python keyword has the
+native attribute `name_`. They refuse, as
+MalformedRequest, an enum value the enum does not declare. What else a decoded value must satisfy
+is the engine's `validate(state)`.
+"""
+
+from __future__ import annotations
+
+import collections
+import keyword
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from google.protobuf import message_factory
+from google.protobuf.descriptor import FieldDescriptor as F
+from google.protobuf.message import Message
+
+from services.common.errors import MalformedRequest
+
+# Descriptors, as the upb and pure-Python implementations both type them.
+Descriptor = Any
+EnumDescriptor = Any
+FieldDescriptor = Any
+SMALL = tuple(bytes((i,)) for i in range(128))
+VARINT_KINDS = frozenset((F.TYPE_INT32, F.TYPE_INT64, F.TYPE_UINT32, F.TYPE_UINT64, F.TYPE_ENUM, F.TYPE_BOOL))
+ZIGZAG_KINDS = frozenset((F.TYPE_SINT32, F.TYPE_SINT64))
+TEXT_KINDS = frozenset((F.TYPE_STRING, F.TYPE_BYTES))
+
+
+def varint(value: int) -> bytes:
+    """The varint encoding of `value`; a negative value as its 64-bit two's complement, as protobuf
+    encodes a negative int32 or int64."""
+    if 0 <= value < 128:
+        return SMALL[value]
+    if value < 0:
+        value += 1 << 64
+    out = bytearray()
+    while value > 127:
+        out.append(value & 127 | 128)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def zigzag(value: int) -> bytes:
+    """The varint of a sint32 or sint64 value."""
+    return varint(value << 1 if value >= 0 else (-value << 1) - 1)
+
+
+def packed(values: Iterable[int]) -> bytes:
+    """The body of a packed repeated varint field."""
+    try:
+        data = bytes(values)
+    except (ValueError, TypeError):
+        return b"".join([varint(v) for v in values])
+    if data.isascii():  # every value below 128 is its own one-byte varint
+        return data
+    return b"".join([varint(v) for v in data])
+
+
+def leading_field(data: bytes) -> bytes:
+    """The first field of encoded message bytes, tag and length included, when it is field 1 and
+    length-delimited (a writer writes fields in number order); b"" when it is absent."""
+    if not data or data[0] != 0x0A:
+        return b""
+    length, shift, at = 0, 0, 1
+    while True:
+        byte = data[at]
+        length |= (byte & 127) << shift
+        at += 1
+        if byte < 128:
+            return data[: at + length]
+        shift += 7
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How the native value of one message type differs from the default reading (see the module)."""
+
+    sequence: bool = False
+    names: Mapping[str, str] = field(default_factory=dict)
+    get: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
+    make: Callable[..., Any] | None = None
+    """The native value from the field values in field order (`list`: a list of them)."""
+    offsets: Mapping[str, int] = field(default_factory=dict)
+    into: type | None = None
+    """Decode into a new object of this class (made without calling its __init__): each field's
+    value goes to its native attribute, or to `put`'s function for a field the game keeps otherwise."""
+    put: Mapping[str, Callable[[Any, Any], None]] = field(default_factory=dict)
+    """With `into`: field -> function(native object, decoded value) storing what `get` computes
+    (a field without one is stored in its native attribute, computed or not)."""
+    finish: Callable[[Any], Any] | None = None
+    """With `into`: the decoded value is finish(object) (to set what no field holds)."""
+
+
+DEFAULT_SHAPE = Shape()
+
+
+def _ident(descriptor: Descriptor | EnumDescriptor) -> str:
+    return descriptor.full_name.replace(".", "_")
+
+
+def _tag(number: int, wire_type: int) -> bytes:
+    return varint(number << 3 | wire_type)
+
+
+def _attr(target: str, name: str) -> str:
+    return f"getattr({target}, {name!r})" if keyword.iskeyword(name) else f"{target}.{name}"
+
+
+def native_name(name: str) -> str:
+    """The native attribute of a field by default: its name, with "_" after a Python keyword."""
+    return name + "_" if keyword.iskeyword(name) else name
+
+
+def _has_presence(f: FieldDescriptor) -> bool:
+    return not _repeated(f) and f.type != F.TYPE_MESSAGE and f.has_presence
+
+
+def _repeated(f: FieldDescriptor) -> bool:
+    return bool(f.is_repeated)
+
+
+def _kind_supported(f: FieldDescriptor) -> bool:
+    return (
+        f.type in VARINT_KINDS or f.type in ZIGZAG_KINDS or f.type in TEXT_KINDS or f.type == F.TYPE_MESSAGE
+    )
+
+
+MEMO_SIZE = 4096  # the field encodings a leaf message type remembers
+
+
+def _field_writer(tag: bytes, writer: str, env: dict[str, Any], memo: str) -> Callable[[Any], bytes]:
+    """The function writing a leaf sub-message's whole field and remembering it by value."""
+
+    def write(value: Any) -> bytes:
+        body = env[writer](value)
+        data = tag + varint(len(body)) + body
+        remembered = env[memo]
+        if len(remembered) < MEMO_SIZE:
+            remembered[value if value.__class__ is tuple else tuple(value)] = data
+        return data
+
+    return write
+
+
+def reachable(roots: Iterable[type[Message]]) -> list[Descriptor]:
+    """The descriptors of `roots` and of every message type their fields reach, each once."""
+    seen: dict[str, Descriptor] = {}
+    pending: list[Descriptor] = [cls.DESCRIPTOR for cls in roots]
+    while pending:
+        descriptor = pending.pop()
+        if descriptor.full_name not in seen:
+            seen[descriptor.full_name] = descriptor
+            pending += [f.message_type for f in descriptor.fields if f.type == F.TYPE_MESSAGE]
+    return list(seen.values())
+
+
+class Converter:
+    """The writers and readers of every message type that `roots` reach."""
+
+    def __init__(
+        self,
+        roots: Iterable[type[Message]],
+        shapes: Mapping[Any, Shape] | None = None,
+        enum_offsets: Mapping[Any, int] | None = None,
+    ) -> None:
+        self._shapes = {cls.DESCRIPTOR.full_name: shape for cls, shape in (shapes or {}).items()}
+        self._offsets = {
+            getattr(enum, "DESCRIPTOR", enum).full_name: offset
+            for enum, offset in (enum_offsets or {}).items()
+        }
+        self._env: dict[str, Any] = {
+            "V": varint,
+            "Z": zigzag,
+            "P": packed,
+            "S": SMALL,
+            "bad": _bad,
+            "EL": _enum_list,
+        }
+        self._tagged: list[str] = []
+        self._names = 0
+        self._types = {descriptor.full_name: descriptor for descriptor in reachable(roots)}
+        lines: list[str] = []
+        for descriptor in self._types.values():
+            lines += self._writer(descriptor) + self._reader(descriptor)
+        unknown = set(self._shapes) - set(self._types)
+        if unknown:
+            raise ValueError(f"shapes for message types no root reaches: {sorted(unknown)}")
+        self.source = "\n".join(lines)
+        exec(compile(self.source, "<services.common.convert>", "exec"), self._env)
+
+    def writer(self, message_class: type[Message]) -> Callable[[Any], bytes]:
+        """The function from a native value to the deterministic wire bytes of `message_class`."""
+        return self._env["w_" + _ident(message_class.DESCRIPTOR)]
+
+    def reader(self, message_class: type[Message]) -> Callable[[Message], Any]:
+        """The function from a parsed `message_class` message to its native value."""
+        return self._env["r_" + _ident(message_class.DESCRIPTOR)]
+
+    def record(self, descriptor: Descriptor) -> type:
+        """The default native class of a message type: a NamedTuple of its fields (native names)."""
+        names = [native_name(f.name) for f in sorted(descriptor.fields, key=lambda f: f.number)]
+        return collections.namedtuple(descriptor.name, names)
+
+    def _shape(self, descriptor: Descriptor) -> Shape:
+        return self._shapes.get(descriptor.full_name, DEFAULT_SHAPE)
+
+    def _offset(self, f: FieldDescriptor, shape: Shape) -> int:
+        if f.name in shape.offsets:
+            return shape.offsets[f.name]
+        if f.type == F.TYPE_ENUM:
+            return self._offsets.get(f.enum_type.full_name, 0)
+        return 0
+
+    def _fields(self, descriptor: Descriptor) -> list[FieldDescriptor]:
+        fields = sorted(descriptor.fields, key=lambda f: f.number)
+        for f in fields:
+            if not _kind_supported(f):
+                raise ValueError(f"{descriptor.full_name}.{f.name}: field type {f.type} is not supported")
+        return fields
+
+    def _name(self, prefix: str) -> str:
+        """A name no other generated expression uses."""
+        self._names += 1
+        return f"{prefix}{self._names}"
+
+    def _is_leaf(self, descriptor: Descriptor) -> bool:
+        """Whether a message type holds no sub-message and computes no field: inlined where used."""
+        shape = self._shape(descriptor)
+        return not shape.get and all(f.type != F.TYPE_MESSAGE for f in descriptor.fields)
+
+    def _writer(self, descriptor: Descriptor) -> list[str]:
+        ident = _ident(descriptor)
+        body = [f"def w_{ident}(o):", "    out = []", "    a = out.append"]
+        body += self._write_fields(descriptor, "o", "out", "a", 1)
+        body.append("    return b''.join(out)")
+        return ["\n".join(body) + "\n"]
+
+    def _write_fields(self, descriptor: Descriptor, native: str, out: str, add: str, depth: int) -> list[str]:
+        """Lines appending the encoding of every field of the message whose native value is `native`."""
+        shape = self._shape(descriptor)
+        ident = _ident(descriptor)
+        pad = "    " * depth
+        lines = []
+        for position, f in enumerate(self._fields(descriptor)):
+            if f.name in shape.get:
+                getter = f"G_{ident}_{f.name}"
+                self._env[getter] = shape.get[f.name]
+                value = f"{getter}({native})"
+            elif shape.sequence:
+                value = f"{native}[{position}]"
+            else:
+                value = f"{native}.{shape.names.get(f.name, native_name(f.name))}"
+            v = f"v{depth}"
+            lines.append(f"{pad}{v} = {value}")
+            lines += [pad + line for line in self._write_field(f, self._offset(f, shape), v, out, add, depth)]
+        return lines
+
+    def _write_field(
+        self, f: FieldDescriptor, offset: int, v: str, out: str, a: str, depth: int
+    ) -> list[str]:
+        plus = f" + {offset}" if offset else ""
+        length = "(S[n] if n < 128 else V(n))"
+        if f.type == F.TYPE_MESSAGE:
+            sub = f.message_type
+            tag = _tag(f.number, 2)
+            if self._shape(sub).sequence and self._is_leaf(sub) and not any(_repeated(g) for g in sub.fields):
+                # A leaf of plain values: its whole field's bytes, remembered by value (bounded).
+                memo, field_writer = f"MEMO_{len(self._tagged)}", f"WF_{len(self._tagged)}"
+                self._tagged.append(memo)
+                self._env[memo] = {}
+                self._env[field_writer] = _field_writer(tag, "w_" + _ident(sub), self._env, memo)
+                key = "k if k.__class__ is tuple else tuple(k)"
+                lookup = [f"b = {memo}.get({key})", f"{a}(b if b is not None else {field_writer}(k))"]
+                if _repeated(f):
+                    return ["for k in " + v + ":", *["    " + line for line in lookup]]
+                return [f"if {v} is not None:", f"    k = {v}", *["    " + line for line in lookup]]
+            if _repeated(f) and self._is_leaf(sub):
+                x, part = f"x{depth}", f"p{depth}"
+                return [
+                    f"for {x} in {v}:",
+                    f"    {part} = []",
+                    # The leaf's lines, indented one level below this field's.
+                    *[
+                        ln[4 * depth :]
+                        for ln in self._write_fields(sub, x, part, part + ".append", depth + 1)
+                    ],
+                    f"    b = b''.join({part}); n = len(b); {out} += ({tag!r}, {length}, b)",
+                ]
+            writer = "w_" + _ident(sub)
+            if _repeated(f):
+                return [f"for x in {v}:", f"    b = {writer}(x); n = len(b); {out} += ({tag!r}, {length}, b)"]
+            return [
+                f"if {v} is not None:",
+                f"    b = {v} if {v}.__class__ is bytes else {writer}({v}); n = len(b)",
+                f"    {out} += ({tag!r}, {length}, b)",
+            ]
+        if f.type in TEXT_KINDS:
+            tag = _tag(f.number, 2)
+            encode = ".encode()" if f.type == F.TYPE_STRING else ""
+            if _repeated(f):
+                return [f"for x in {v}:", f"    b = x{encode}; n = len(b); {out} += ({tag!r}, {length}, b)"]
+            condition = f"{v} is not None" if _has_presence(f) else v
+            return [f"if {condition}:", f"    b = {v}{encode}; n = len(b); {out} += ({tag!r}, {length}, b)"]
+        if _repeated(f):
+            tag = _tag(f.number, 2)
+            if f.type == F.TYPE_BOOL:
+                items = f"bytes([1 if x else 0 for x in {v}])"
+            elif f.type in ZIGZAG_KINDS:
+                items = f"b''.join([Z(x) for x in {v}])"
+            else:
+                items = f"P([x{plus} for x in {v}])" if offset else f"P({v})"
+            return [f"if {v}:", f"    b = {items}; n = len(b); {out} += ({tag!r}, {length}, b)"]
+        tag = _tag(f.number, 0)
+        if f.type == F.TYPE_BOOL:
+            condition = f"{v} is not None" if _has_presence(f) else v
+            true, false = tag + SMALL[1], tag + SMALL[0]
+            return [f"if {condition}:", f"    {a}({true!r} if {v} else {false!r})"]
+        if f.type in ZIGZAG_KINDS:
+            condition = f"{v} is not None" if _has_presence(f) else v
+            return [f"if {condition}:", f"    {a}({tag!r} + Z({v}))"]
+        tagged = f"T_{len(self._tagged)}"
+        self._tagged.append(tagged)
+        self._env[tagged] = tuple(tag + SMALL[i] for i in range(128))
+        write = f"{a}({tagged}[{v}] if -1 < {v} < 128 else {tag!r} + V({v}))"
+        if _has_presence(f):
+            return [f"if {v} is not None:", f"    {v} = {v}{plus}", f"    {write}"]
+        if offset:
+            return [f"{v} = {v}{plus}", f"if {v}:", f"    {write}"]
+        return [f"if {v}:", f"    {write}"]
+
+    def _reader(self, descriptor: Descriptor) -> list[str]:
+        ident = _ident(descriptor)
+        shape = self._shape(descriptor)
+        if shape.into is None:
+            return [f"def r_{ident}(m):\n    return {self._read_message(descriptor, 'm', 0)}\n"]
+        self._env["C_" + ident] = shape.into
+        body = [f"def r_{ident}(m):", f"    o = C_{ident}.__new__(C_{ident})"]
+        for f in self._fields(descriptor):
+            value = self._read_field(descriptor, f, "m", self._offset(f, shape), 0)
+            if f.name in shape.put:
+                putter = f"U_{ident}_{f.name}"
+                self._env[putter] = shape.put[f.name]
+                body.append(f"    {putter}(o, {value})")
+            else:
+                body.append(f"    o.{shape.names.get(f.name, native_name(f.name))} = {value}")
+        if shape.finish is not None:
+            self._env["F_" + ident] = shape.finish
+            body.append(f"    return F_{ident}(o)")
+        else:
+            body.append("    return o")
+        return ["\n".join(body) + "\n"]
+
+    def _read_message(self, descriptor: Descriptor, message: str, depth: int) -> str:
+        """The expression of the native value of the message in variable `message`."""
+        shape = self._shape(descriptor)
+        values = [
+            self._read_field(descriptor, f, message, self._offset(f, shape), depth)
+            for f in self._fields(descriptor)
+        ]
+        if shape.sequence and shape.make is None:
+            return f"({values[0]},)" if len(values) == 1 else f"({', '.join(values)})"
+        if shape.make is list:
+            return f"[{', '.join(values)}]"
+        make = "M_" + _ident(descriptor)
+        self._env[make] = shape.make or self.record(descriptor)
+        return f"{make}({', '.join(values)})"
+
+    def _read_field(self, descriptor: Descriptor, f: FieldDescriptor, m: str, offset: int, depth: int) -> str:
+        value = _attr(m, f.name)
+        minus = f" - {offset}" if offset else ""
+        if f.type == F.TYPE_MESSAGE:
+            sub = f.message_type
+            if _repeated(f):
+                if self._is_leaf(sub):
+                    x = f"x{depth}"
+                    return f"[{self._read_message(sub, x, depth + 1)} for {x} in {value}]"
+                return f"[r_{_ident(sub)}(x) for x in {value}]"
+            # Inlined, the sub-message is bound where its first field is read: so only when every
+            # field is read unconditionally, in order (no repeated or presence field).
+            plain = not any(_repeated(g) or _has_presence(g) for g in sub.fields)
+            if self._is_leaf(sub) and plain and self._shape(sub).into is None:
+                bound = self._name("g")  # the sub-message, read once
+                inner = self._read_message(sub, bound, depth + 1).replace(
+                    f"{bound}.", f"({bound} := {value}).", 1
+                )
+                return f"({inner} if {m}.HasField({f.name!r}) else None)"
+            return f"(r_{_ident(sub)}({value}) if {m}.HasField({f.name!r}) else None)"
+        where = f"{descriptor.name}.{f.name}"
+        if f.type == F.TYPE_ENUM:
+            numbers = f"E_{_ident(f.enum_type)}"
+            self._env[numbers] = frozenset(v.number for v in f.enum_type.values)
+            if _repeated(f):
+                shifted = f"[x{minus} for x in {value}]" if offset else f"list({value})"
+                return f"({shifted} if {numbers}.issuperset({value}) else EL({value}, {where!r}))"
+            read = self._name("e")  # the value, read once
+            checked = f"({read}{minus} if ({read} := {value}) in {numbers} else bad({where!r}, {read}, 0))"
+            return f"({checked} if {m}.HasField({f.name!r}) else None)" if _has_presence(f) else checked
+        if _repeated(f):
+            return f"[x{minus} for x in {value}]" if offset else f"list({value})"
+        if _has_presence(f):
+            return f"({value}{minus} if {m}.HasField({f.name!r}) else None)"
+        return f"{value}{minus}"
+
+
+def _enum_list(values: Iterable[int], where: str) -> Any:
+    """Raise MalformedRequest for the first value of a repeated enum field that its enum lacks."""
+    raise MalformedRequest(
+        f"{where} holds {sorted(values)}, values its enum does not all declare", field=where
+    )
+
+
+def _bad(where: str, value: int, offset: int) -> Any:
+    raise MalformedRequest(f"{where} holds {value + offset}, which its enum does not declare", field=where)
+
+
+def oneof_writer(
+    converter: Converter, message_class: type[Message], oneof: str, members: Mapping[type, str] | None = None
+) -> Callable[[Any], bytes]:
+    """A writer of `message_class` from the native value of one member of its oneof `oneof`, chosen by
+    the native value's class: the member whose message type has the class's name (an event NamedTuple
+    TileTaken is the member of message type TileTaken), unless `members` names it."""
+    descriptor: Descriptor = message_class.DESCRIPTOR
+    by_type = {f.message_type.name: f for f in descriptor.oneofs_by_name[oneof].fields if f.message_type}
+    chosen = dict(members or {})
+    heads: dict[type, tuple[bytes, Callable[[Any], bytes]]] = {}
+
+    def write(native: Any) -> bytes:
+        cls = native.__class__
+        head = heads.get(cls)
+        if head is None:
+            member = descriptor.fields_by_name[chosen[cls]] if cls in chosen else by_type[cls.__name__]
+            head = heads[cls] = (
+                _tag(member.number, 2),
+                converter.writer(_message_class(message_class, member)),
+            )
+        tag, sub = head
+        body = sub(native)
+        return tag + varint(len(body)) + body
+
+    return write
+
+
+def _message_class(parent: type[Message], member: FieldDescriptor) -> type[Message]:
+    return type(getattr(parent(), member.name))
+
+
+@dataclass(frozen=True)
+class Special:
+    """A oneof member whose native tuples are laid out otherwise: `write` gives the member's native
+    value (its fields as a tuple, sub-messages nested) from a native tuple, `read` the reverse."""
+
+    write: Callable[[tuple[Any, ...]], Any]
+    read: Callable[[Any], tuple[Any, ...]]
+
+
+class KindTuples:
+    """The messages of one oneof (an Action's move) as native tuples (kind, *arguments): by default
+    kind is the index of the set member in the oneof's order (`kinds` may name each kind's member),
+    the arguments its fields' values in field order, sub-messages flattened (an unset one as zeros)
+    and padded with zeros to the native tuple's length; `special` members convert otherwise. `shapes`
+    may give the members' offsets; every other part of a Shape is the tuple's."""
+
+    def __init__(
+        self,
+        message_class: type[Message],
+        oneof: str,
+        native: Callable[..., tuple[Any, ...]],
+        shapes: Mapping[Any, Shape] | None = None,
+        enum_offsets: Mapping[Any, int] | None = None,
+        *,
+        kinds: Sequence[str] | None = None,
+        special: Mapping[str, Special] | None = None,
+    ) -> None:
+        descriptor: Descriptor = message_class.DESCRIPTOR
+        self._message_class, self._oneof, self._native = message_class, oneof, native
+        members = descriptor.oneofs_by_name[oneof].fields
+        self._names = [f.name for f in members]
+        self._fields = {f.name: f for f in members}
+        self._kinds = list(kinds) if kinds is not None else self._names
+        self._kind_of = {name: kind for kind, name in enumerate(self._kinds)}
+        self._special = dict(special or {})
+        offsets = {cls.DESCRIPTOR.full_name: shape.offsets for cls, shape in (shapes or {}).items()}
+        sequences = {
+            message_factory.GetMessageClass(d): Shape(sequence=True, offsets=offsets.get(d.full_name, {}))
+            for d in reachable([message_class])
+        }
+        self._converter = converter = Converter([message_class], sequences, enum_offsets)
+        self._write = converter.writer(message_class)
+        numbers = sorted(f.number for f in descriptor.fields)
+        self._position = {f.name: numbers.index(f.number) for f in members}
+        self._width = len(numbers)
+        # How each member's value is read: a sub-message's reader, or a scalar's offset and the
+        # numbers its enum declares (None: any).
+        self._readers = {
+            f.name: converter.reader(message_factory.GetMessageClass(f.message_type))
+            for f in members
+            if f.type == F.TYPE_MESSAGE
+        }
+        self._scalars = {
+            f.name: (
+                converter._offset(f, DEFAULT_SHAPE),
+                frozenset(v.number for v in f.enum_type.values) if f.enum_type else None,
+            )
+            for f in members
+            if f.type != F.TYPE_MESSAGE
+        }
+
+    def write(self, action: tuple[Any, ...]) -> bytes:
+        """The message's bytes for a native action."""
+        name = self._kinds[action[0]]
+        member = self._fields[name]
+        values: list[Any] = [None] * self._width
+        if name in self._special:
+            value = self._special[name].write(action)
+        elif member.type == F.TYPE_MESSAGE:
+            value = _nest(member, list(action[1:]))
+        else:
+            value = action[1]
+        values[self._position[name]] = value
+        return self._write(values)
+
+    def read(self, message: Message) -> tuple[Any, ...]:
+        """The native action of a message; MalformedRequest if no member is set or an enum value is
+        undeclared."""
+        name = message.WhichOneof(self._oneof)
+        if name is None:
+            raise MalformedRequest(f"the {self._message_class.DESCRIPTOR.name} sets no {self._oneof}")
+        member = self._fields[name]
+        if name in self._readers:
+            value = self._readers[name](getattr(message, name))
+        else:
+            offset, declared = self._scalars[name]
+            value = getattr(message, name)
+            if declared is not None and value not in declared:
+                _bad(f"{self._message_class.DESCRIPTOR.name}.{name}", value, 0)
+            value -= offset
+        if name in self._special:
+            return self._special[name].read(value)
+        flat = _flatten(member, value) if member.type == F.TYPE_MESSAGE else [value]
+        return self._native(self._kind_of[name], *flat)
+
+
+def _nest(f: FieldDescriptor, arguments: list[Any]) -> tuple[Any, ...]:
+    """The nested tuple of a message field from flat arguments (consumed from the front)."""
+    values = []
+    for sub in sorted(f.message_type.fields, key=lambda s: s.number):
+        values.append(_nest(sub, arguments) if sub.type == F.TYPE_MESSAGE else arguments.pop(0))
+    return tuple(values)
+
+
+def _flatten(f: FieldDescriptor, value: Any) -> list[Any]:
+    """The flat arguments of a message field's nested tuple (an unset sub-message as zeros)."""
+    flat: list[Any] = []
+    fields = sorted(f.message_type.fields, key=lambda s: s.number)
+    for position, sub in enumerate(fields):
+        part = None if value is None else value[position]
+        if sub.type == F.TYPE_MESSAGE:
+            flat += _flatten(sub, part)
+        else:
+            flat.append(0 if part is None else part)
+    return flat

@@ -1,0 +1,196 @@
+"""Finished games leave Redis for a real PostgreSQL: the worker archives each scored game, its keys
+expire after the recent window, and every read call answers the same before and after."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import grpc
+import psycopg
+import pytest
+import redis
+from boardgame.gateway.v1 import gateway_pb2
+
+from deploy import postgres as local_postgres
+from deploy.throwaway import free_port
+from live import archive, keys, postgres
+from live.archive import RECENT_SECONDS, Archive, game_keys
+from live.errors import GatewayError
+from services.common import registry
+from tests.gateway.support import Client, GatewayProcess
+from tests.workers.support import bot_seat, finalized, new_game, wait_for
+from workers import scoring, tasks
+
+TITLES = sorted(registry.games())
+
+
+def played(gateway: GatewayProcess, redis_client: redis.Redis, title: str) -> str:
+    """A game of random bots on the smallest table of four or more, played, scored and archived."""
+    info = registry.get(title).info
+    count = min(max(4, info.min_players), info.max_players)
+    game_id = new_game(gateway, title, [bot_seat(gateway, seat, "random") for seat in range(count)])
+    wait_for(lambda: finalized(redis_client, game_id), 240, f"game {game_id} to be finalized")
+    wait_for(lambda: redis_client.exists(keys.game_archived(game_id)), 60, f"game {game_id} archived")
+    return game_id
+
+
+def expire_window(redis_client: redis.Redis, game_id: str) -> None:
+    """What Redis does once the recent window ends: every key of the game that expires is gone."""
+    for key in game_keys(game_id):
+        ttl = redis_client.ttl(key)
+        assert 0 < ttl <= RECENT_SECONDS or ttl == -2, (key, ttl)
+        redis_client.delete(key)
+
+
+def reads(client: Client, title: str, game_id: str) -> list[object]:
+    """What the read calls answer about a finished game."""
+    games, auth = client.games, client.auth
+    return [
+        games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=auth),
+        games.GetGameRecord(gateway_pb2.GetGameRecordRequest(game_id=game_id), metadata=auth),
+        games.ReplayGame(gateway_pb2.ReplayGameRequest(game_id=game_id), metadata=auth),
+        client.leaderboard.GetLeaderboard(
+            gateway_pb2.GetLeaderboardRequest(title=title, page_size=100), metadata=auth
+        ),
+    ]
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_an_archived_game_is_read_the_same_once_its_keys_left_redis(
+    title: str,
+    gateway: GatewayProcess,
+    celery_worker: None,
+    redis_client: redis.Redis,
+    database_url: str,
+) -> None:
+    game_id = played(gateway, redis_client, title)
+    result = gateway.run(scoring.result(gateway.app.redis, game_id))  # type: ignore[union-attr]
+    with grpc.insecure_channel(gateway.address) as channel:
+        client = Client(channel)
+        client.sign_in_as_guest("historian")
+        before = reads(client, title, game_id)
+        expire_window(redis_client, game_id)
+        assert redis_client.keys(f"*{{{game_id}}}*") == [keys.game_archived(game_id).encode()]
+        after = reads(client, title, game_id)
+        assert after == before
+        assert before[2].consistent  # type: ignore[attr-defined]
+
+        record = before[1].record  # type: ignore[attr-defined]
+        watch = gateway_pb2.WatchGameRequest(game_id=game_id, from_version=0)
+        watched = list(client.games.WatchGame(watch, metadata=client.auth, timeout=30))
+        assert [(w.game, w.resync) for w in watched] == [(before[0].game, True)]  # type: ignore[attr-defined]
+        move = gateway_pb2.SubmitActionRequest(
+            game_id=game_id, action=record.actions[-1].action, expected_version=0, request_id="late"
+        )
+        for call, request in (
+            (client.games.Resign, gateway_pb2.ResignRequest(game_id=game_id)),
+            (client.games.SubmitAction, move),
+        ):
+            with pytest.raises(grpc.RpcError) as refused:
+                call(request, metadata=client.auth)
+            assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+            assert "game is over" in (refused.value.details() or "")
+        with pytest.raises(grpc.RpcError) as unknown:
+            client.games.GetGame(gateway_pb2.GetGameRequest(game_id="f" * 32), metadata=client.auth)
+        assert unknown.value.code() == grpc.StatusCode.NOT_FOUND
+
+    with psycopg.connect(database_url) as conn:
+        history = conn.execute(
+            "SELECT player_id, mu_before, sigma_before, ordinal_before, mu_after, sigma_after, ordinal_after"
+            " FROM rating_history WHERE game_id = %s",
+            (game_id,),
+        ).fetchall()
+        players = conn.execute(
+            "SELECT seat, player_id, rank FROM game_players WHERE game_id = %s ORDER BY seat", (game_id,)
+        ).fetchall()
+    ratings = result["ratings"]  # type: ignore[index]
+    assert {row[0]: [list(row[1:4]), list(row[4:7])] for row in history} == {
+        p: [r["before"], r["after"]] for p, r in ratings.items()
+    }
+    assert players == [(s.seat, s.player.player_id, result["ranks"][s.seat]) for s in record.seats]  # type: ignore[index]
+
+
+def test_archiving_again_or_after_a_crash_between_its_steps_inserts_once(
+    gateway: GatewayProcess, celery_worker: None, redis_client: redis.Redis, database_url: str
+) -> None:
+    title = TITLES[0]
+    game_id = played(gateway, redis_client, title)
+    app = gateway.app
+    assert app is not None and app.archive is not None
+    assert gateway.run(archive.archive(app, game_id)) is False  # already done
+
+    # A crash after the rows went in but before the index entry: the next run finishes the job.
+    redis_client.delete(keys.game_archived(game_id))
+    for key in game_keys(game_id):
+        redis_client.persist(key)
+    assert gateway.run(archive.archive(app, game_id)) is True
+    kept = [key for key in game_keys(game_id) if redis_client.exists(key)]
+    assert kept and all(0 < redis_client.ttl(key) <= RECENT_SECONDS for key in kept)
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute("SELECT count(*) FROM archived_games WHERE game_id = %s", (game_id,)).fetchone()
+        ratings = conn.execute(
+            "SELECT count(*) FROM rating_history WHERE game_id = %s", (game_id,)
+        ).fetchone()
+    rated = json.loads(redis_client.hget(keys.game_result(game_id), "ratings"))  # type: ignore[arg-type]
+    assert rows == (1,)
+    assert ratings == (len(rated),)
+
+
+def test_a_game_not_scored_yet_is_not_archived(gateway: GatewayProcess, redis_client: redis.Redis) -> None:
+    app = gateway.app
+    assert app is not None and app.archive is not None
+    assert gateway.run(archive.archive(app, "0" * 32)) is False
+    assert not redis_client.exists(keys.game_archived("0" * 32))
+
+
+def test_an_unreachable_archive_is_unavailable_not_internal(gateway: GatewayProcess) -> None:
+    unreachable = Archive(local_postgres.url("127.0.0.1", free_port()))
+    with pytest.raises(GatewayError) as refused:
+        gateway.run(unreachable.game("0" * 32))
+    assert refused.value.code == grpc.StatusCode.UNAVAILABLE
+    assert refused.value.reason == "ARCHIVE_UNAVAILABLE"
+
+
+def test_migrations_apply_once_in_order(database_url: str, tmp_path: Path) -> None:
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("CREATE DATABASE migration_probe")
+    url = database_url.rsplit("/", 1)[0] + "/migration_probe"
+    (tmp_path / "0001_first.sql").write_text("CREATE TABLE probe (n integer);")
+    (tmp_path / "0002_second.sql").write_text("INSERT INTO probe VALUES (2); INSERT INTO probe VALUES (3);")
+    assert asyncio.run(postgres.migrate(url, tmp_path)) == [1, 2]
+    assert asyncio.run(postgres.migrate(url, tmp_path)) == []
+    with psycopg.connect(url) as conn:
+        assert conn.execute("SELECT n FROM probe ORDER BY n").fetchall() == [(2,), (3,)]
+    (tmp_path / "3_bad name.sql").write_text("")
+    with pytest.raises(ValueError, match="bad name"):
+        postgres.migrations(tmp_path)
+
+
+def test_a_scored_game_whose_archival_was_lost_is_found_by_the_sweep_and_archived(
+    gateway: GatewayProcess, celery_worker: None, redis_client: redis.Redis, database_url: str
+) -> None:
+    title = TITLES[0]
+    game_id = played(gateway, redis_client, title)
+    app = gateway.app
+    assert app is not None
+    finished = int(redis_client.zscore(keys.title_games(title), game_id))  # type: ignore[arg-type]
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("DELETE FROM archived_games WHERE game_id = %s", (game_id,))
+    redis_client.delete(keys.game_archived(game_id))  # as if archive_game had never been delivered
+    for key in game_keys(game_id):
+        redis_client.persist(key)
+
+    assert game_id not in gateway.run(archive.unarchived(app, finished + 1000)), "not settled yet"
+    later = finished + archive.SWEEP_SETTLE_MS + 1000
+    assert game_id in gateway.run(archive.unarchived(app, later))
+    settled = finished - archive.SWEEP_SETTLE_MS - 1000  # as if it had finished over a minute ago
+    redis_client.zadd(keys.title_games(title), {game_id: settled})
+    tasks.sweep_archive.delay()  # what beat runs every minute: it finds the game and queues its archival
+    wait_for(lambda: redis_client.exists(keys.game_archived(game_id)), 60, "the sweep to archive it")
+    assert game_id not in gateway.run(archive.unarchived(app, later))
+    with psycopg.connect(database_url) as conn:
+        assert conn.execute(
+            "SELECT count(*) FROM archived_games WHERE game_id = %s", (game_id,)
+        ).fetchone() == (1,)
