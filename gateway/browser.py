@@ -19,8 +19,8 @@ import contextlib
 import math
 import os
 import socket
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -32,6 +32,7 @@ from connectrpc.errors import ConnectError
 from connectrpc.method import IdempotencyLevel, MethodInfo
 from connectrpc.request import RequestContext
 from connectrpc.server import ConnectASGIApplication, Endpoint
+from google.protobuf import message as protobuf
 from google.protobuf import message_factory
 from google.rpc import status_pb2
 from starlette.applications import Starlette
@@ -46,6 +47,7 @@ from gateway.metrics import metered
 from gateway.play import GameServicer
 from gateway.services import add_services
 from live.table import Table
+from services.common.decoding import AioDecodingInterceptor
 
 DEFAULT_WEB_ADDRESS = "[::]:8080"
 WEB_CLIENT_DIR = Path(__file__).resolve().parent.parent / "clients" / "web" / "dist"
@@ -61,6 +63,7 @@ REQUEST_HEADERS = (
     "x-user-agent",
 )
 RESPONSE_HEADERS = ("grpc-status", "grpc-message", STATUS_DETAILS)
+DECODING = AioDecodingInterceptor()  # its handlers refuse requests that do not decode
 CONNECT_CODES: Mapping[grpc.StatusCode, Code] = {
     status: Code.CANCELED if status is grpc.StatusCode.CANCELLED else Code[status.name]
     for status in grpc.StatusCode
@@ -137,6 +140,31 @@ class BrowserCallContext:
         return self._code
 
 
+class ArrivingRequest:
+    """What connect-python decodes a request into. Its binary form goes through the method's own
+    tolerant deserializer, so bytes that do not decode are refused as MALFORMED_REQUEST, as over gRPC;
+    its JSON form fills the message through this object (every attribute is the message's)."""
+
+    def __init__(self, message: protobuf.Message, deserializer: Callable[[bytes], Any]) -> None:
+        object.__setattr__(self, "_message", message)
+        object.__setattr__(self, "_deserializer", deserializer)
+        object.__setattr__(self, "decoded", None)
+
+    def ParseFromString(self, data: bytes) -> None:
+        """Keep what the method's deserializer makes of `data` (an Undecodable if it does not decode)."""
+        object.__setattr__(self, "decoded", self._deserializer(bytes(data)))
+
+    def request(self) -> Any:
+        """The request for the handler."""
+        return self._message if self.decoded is None else self.decoded
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._message, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._message, name, value)
+
+
 def method_info(full_method: str) -> MethodInfo[Any, Any]:
     """connect-python's description of a gateway method ("/package.Service/Method")."""
     service_name, _, name = full_method.lstrip("/").partition("/")
@@ -154,23 +182,31 @@ def method_info(full_method: str) -> MethodInfo[Any, Any]:
 def _endpoint(
     full_method: str, handler: grpc.RpcMethodHandler
 ) -> Any:  # connectrpc's EndpointUnary or EndpointServerStream (not exported)
-    """A Connect endpoint running a gRPC method handler (wrapped for metrics) in the method's rate
-    class."""
-    info = method_info(full_method)
-    counted = metered(full_method, handler)
+    """A Connect endpoint running a gRPC method handler (refusing requests that do not decode, and
+    wrapped for metrics, as on the native server) in the method's rate class."""
+    refusing = DECODING.wrapped.of(full_method, handler)
+    assert refusing is not None
+    counted = metered(full_method, refusing)
+    described = method_info(full_method)
+    message_class, deserializer = described.input, refusing.request_deserializer
+
+    def arriving() -> ArrivingRequest:
+        return ArrivingRequest(message_class(), deserializer)
+
+    info = replace(described, input=arriving)  # type: ignore[arg-type]  # called to make the request
     if counted.unary_unary is not None:
         unary = counted.unary_unary
 
-        async def call(request: Any, ctx: RequestContext[Any, Any]) -> Any:
+        async def call(request: ArrivingRequest, ctx: RequestContext[Any, Any]) -> Any:
             limits.note_call(full_method)
-            return await unary(request, BrowserCallContext(ctx))
+            return await unary(request.request(), BrowserCallContext(ctx))
 
         return Endpoint.unary(info, call)
     stream = counted.unary_stream
 
-    async def watch(request: Any, ctx: RequestContext[Any, Any]) -> AsyncIterator[Any]:
+    async def watch(request: ArrivingRequest, ctx: RequestContext[Any, Any]) -> AsyncIterator[Any]:
         limits.note_call(full_method)
-        async for reply in stream(request, BrowserCallContext(ctx)):
+        async for reply in stream(request.request(), BrowserCallContext(ctx)):
             yield reply
 
     return Endpoint.server_stream(info, watch)

@@ -4,6 +4,7 @@ stream; CORS only for allowed origins; the web client's files on the same port."
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 import urllib.error
@@ -86,6 +87,36 @@ def test_grpc_web_gets_the_same_answers_and_refusals(web_gateway: GatewayProcess
         client.call("GameService", "GetGame", gateway_pb2.GetGameRequest(game_id="no-such-game"))
     assert raised.value.code is Code.NOT_FOUND
     assert error_info_of(raised.value).reason == "GAME_NOT_FOUND"
+
+
+def post(gateway: GatewayProcess, method: str, body: bytes, content_type: str) -> tuple[int, bytes]:
+    request = urllib.request.Request(
+        gateway.web_url + method, data=body, headers={"content-type": content_type}, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def test_bytes_that_do_not_decode_are_malformed_as_over_grpc(web_gateway: GatewayProcess) -> None:
+    status, body = post(
+        web_gateway, "/boardgame.gateway.v1.AccountService/CreateGuest", b"\xff\xff", "application/proto"
+    )
+    refusal = json.loads(body)
+    assert status == 400 and refusal["code"] == "invalid_argument"
+    assert refusal["details"][0]["debug"]["reason"] == "MALFORMED_REQUEST"
+
+
+def test_the_json_form_of_connect_works_too(web_gateway: GatewayProcess) -> None:
+    status, body = post(
+        web_gateway,
+        "/boardgame.gateway.v1.AccountService/CreateGuest",
+        b'{"displayName": "Jay"}',
+        "application/json",
+    )
+    assert status == 200 and json.loads(body)["session"]["player"]["displayName"] == "Jay"
 
 
 def test_a_call_without_a_token_is_unauthenticated(web_gateway: GatewayProcess) -> None:
