@@ -17,6 +17,7 @@ GEN := gen
 BUF := $(ROOT)/node_modules/.bin/buf
 PROTO_FILES := $(shell find protos -name '*.proto' | LC_ALL=C sort)
 PYTEST_ARGS ?=
+ARGS ?=
 
 VENV_STAMP := $(VENV)/.deps.stamp
 PTH_STAMP := $(VENV)/.pth.stamp
@@ -54,18 +55,19 @@ run: $(SETUP_STAMPS) ## Start the whole suite in the foreground: Redis, rules se
 test: setup ## Run the test suite (sets up first if needed)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-lint: $(SETUP_STAMPS) ## Run ruff (lint and format check), mypy (services, live, gateway, workers, cli), buf lint on the protos and tsc on the web client
+lint: $(SETUP_STAMPS) ## Run ruff (lint and format check), mypy (services, live, gateway, workers, cli, chaos), buf lint on the protos and tsc on the web client
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy services/ live/ gateway/ workers/ cli/
+	$(VENV)/bin/mypy services/ live/ gateway/ workers/ cli/ chaos/
 	cd protos && $(BUF) lint
 	cd $(WEB_CLIENT) && npm run --silent check
 
 bench: $(SETUP_STAMPS) ## Run the benchmarks
 	$(PY) -m bench
 
-chaos: $(SETUP_STAMPS) ## Run the fault and bad-input runs at volume: the fuzz sends 10,000+ bad requests and prints the codes they got
-	FUZZ_PROFILE=volume $(PY) -m pytest tests/fuzz -p no:cacheprovider -q
+chaos: $(SETUP_STAMPS) ## Fault and bad-input runs at volume: the fuzz's 10,000+ bad requests, then kill -9 under load with nothing lost (ARGS=--soak: only the 30-minute soak)
+	$(if $(findstring --soak,$(ARGS)),,FUZZ_PROFILE=volume $(PY) -m pytest tests/fuzz -p no:cacheprovider -q)
+	$(PY) -m chaos $(ARGS)
 
 golden: $(SETUP_STAMPS) ## Regenerate the golden playthroughs on purpose
 	$(PY) -m tests.golden --regenerate

@@ -143,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-conversion", action="store_true", help="skip the conversion table")
     parser.add_argument("--skip-grpc", action="store_true", help="skip the gRPC latency table")
     parser.add_argument("--skip-gateway", action="store_true", help="skip the gateway load table")
+    parser.add_argument("--durability-commits", type=int, default=2000, help="commits per fsync policy")
+    parser.add_argument("--skip-durability", action="store_true", help="skip the fsync policy table")
     parser.add_argument("--browser-moves", type=int, default=300, help="moves per transport (300)")
     parser.add_argument("--skip-browser", action="store_true", help="skip the browser transport table")
     parser.add_argument("--bot-games", type=int, default=100, help="heuristic vs random games (100)")
@@ -152,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--selfplay-games", type=int, default=40, help="games on the workers (40)")
     parser.add_argument("--skip-workers", action="store_true", help="skip the bot and worker tables")
     parser.add_argument("--skip-memory", action="store_true", help="skip the Redis memory per game table")
+    parser.add_argument("--skip-capacity", action="store_true", help="skip the capacity tables")
     args = parser.parse_args(argv)
 
     names = args.game or list(registry.games())
@@ -188,6 +191,11 @@ def main(argv: list[str] | None = None) -> int:
 
         print(measure_gateway())
         print()
+    if not args.skip_durability:
+        from bench.durability import measure as measure_durability
+
+        print(measure_durability(args.durability_commits))
+        print()
     if not args.skip_browser:
         from bench.browser import measure as measure_browser
 
@@ -202,6 +210,11 @@ def main(argv: list[str] | None = None) -> int:
         from bench.memory import measure as measure_memory
 
         print(measure_memory(names))
+        print()
+    if not args.skip_capacity:
+        from bench.capacity import measure as measure_capacity
+
+        print(measure_capacity())
         print()
     print(f"total {time.perf_counter() - started:.0f} s")
     return 0

@@ -2,7 +2,8 @@
 
 On mid-game states of seeded random playouts, it times one at a time: the engine's `apply` (on a
 state just decoded, as a rules call without the cache meets it), the encoding of the new state
-(`encode_state`), the decoding of the request's state (parsing and `state_from_proto`), every
+(`encode_state`), the decoding of the request's state (`decode_state`, or parsing and
+`state_from_proto` in a checkout older than it), every
 seat's and the spectator's View (`encode_views`; in a checkout older than them, the messages
 serialized), and
 a whole ApplyAction with `include_views` through the real `RulesServicer`, from request bytes to
@@ -162,12 +163,16 @@ def _time_sample(
     fresh = game.state_from_proto(state_class.FromString(state_bytes))
     encode, views = _writers(game)
     new_bytes = encode(new_state)
+    # The spec's `decode_state`, or, in a checkout older than it, the message parsed and read.
+    decode = getattr(game, "decode_state", None) or (
+        lambda data: game.state_from_proto(state_class.FromString(data))
+    )
     return {
         "call_cached_us": _timed(lambda: _call(cached, request)),
         "call_uncached_us": _timed(lambda: _call(uncached, request)),
         "apply_us": _timed(lambda: game.apply(fresh, sample.seat, sample.action)),
         "encode_us": _timed(lambda: encode(new_state)),
-        "decode_us": _timed(lambda: game.state_from_proto(state_class.FromString(state_bytes))),
+        "decode_us": _timed(lambda: decode(state_bytes)),
         "views_us": _timed(lambda: views(new_state, new_bytes)),
     }
 

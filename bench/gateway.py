@@ -31,7 +31,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 import grpc
@@ -89,13 +89,13 @@ def _wait_serving(address: str) -> None:
     raise RuntimeError(f"{address} did not start")
 
 
-def _rate_limit_delay(error: grpc.RpcError) -> float | None:
+def rate_limit_delay(error: grpc.RpcError) -> float | None:
     """Seconds a RATE_LIMITED refusal asks to wait (its `retry_after_ms`); None for other errors."""
     info = error_info(error) if error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED else None
     return int(info.metadata["retry_after_ms"]) / 1000 if info and info.reason == "RATE_LIMITED" else None
 
 
-def _reconnect_delay(failures: int) -> float:
+def reconnect_delay(failures: int) -> float:
     """The pause before trying again after `failures` lost connections in a row."""
     return min(RECONNECT_MAX_SECONDS, RECONNECT_FIRST_SECONDS * 2**failures)
 
@@ -117,11 +117,11 @@ async def _patiently(call, request, metadata: Auth, out: dict[str, list[float]] 
         try:
             return await call(request, metadata=metadata)
         except grpc.aio.AioRpcError as error:
-            delay = _rate_limit_delay(error)
+            delay = rate_limit_delay(error)
             if delay is not None and out is not None:
                 out["limited"].append(1)
             if delay is None and error.code() == grpc.StatusCode.UNAVAILABLE and lost < MAX_RECONNECTS:
-                delay, lost = _reconnect_delay(lost), lost + 1
+                delay, lost = reconnect_delay(lost), lost + 1
             if delay is None:
                 raise
             await asyncio.sleep(delay)
@@ -201,11 +201,11 @@ async def _watch(
         except grpc.aio.AioRpcError as error:
             if error.code() in FINAL_CODES:
                 raise
-            delay = _rate_limit_delay(error)
+            delay = rate_limit_delay(error)
         finally:
             stream.cancel()
         out["reconnects"].append(1)
-        await asyncio.sleep(delay or _reconnect_delay(failures))
+        await asyncio.sleep(delay or reconnect_delay(failures))
         failures += 1
 
 
@@ -371,7 +371,7 @@ def _finished_game_bytes(channel_address: str, redis_url: str) -> tuple[int, int
 
 
 def _load(
-    address: str,
+    address: str | Sequence[str],
     games: int,
     processes: int,
     warmup: float,
@@ -380,17 +380,28 @@ def _load(
     watched: tuple[int, ...] = (),
 ) -> list[dict[str, list[float]]]:
     """What each client process measured while its share of `games` was played (the first one also
-    measures the CPU time the `watched` processes use in its window).
+    measures the CPU time the `watched` processes use in its window). Given several gateway
+    addresses, the client processes take them in turn.
 
     Client processes are spawned, not forked: a child forked from a process that has used gRPC can
     hang in gRPC's own threads.
     """
+    addresses = [address] if isinstance(address, str) else list(address)
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
     clients = [
         context.Process(
             target=_client_process,
-            args=(address, games // processes, 1000 * i, warmup, seconds, think, queue, () if i else watched),
+            args=(
+                addresses[i % len(addresses)],
+                games // processes,
+                1000 * i,
+                warmup,
+                seconds,
+                think,
+                queue,
+                () if i else watched,
+            ),
         )
         for i in range(processes)
     ]

@@ -17,10 +17,12 @@ import asyncio
 import uuid
 from dataclasses import dataclass, replace
 
+import psycopg
 import redis
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
+from psycopg import sql
 
 from bench import reference_players, table, verdict
 from deploy import throwaway
@@ -42,14 +44,31 @@ class GameBytes:
 
     moves: int
     live: int
+    scored: int  # finished and scored, not yet archived
     recent: int
     archived: int
     state_and_log: int
+    database: int  # the archived game's rows in PostgreSQL (pg_column_size, without indexes)
 
 
 def every_key(game_id: str) -> list[str]:
     """Every key a game may have."""
     return [*archive.game_keys(game_id), keys.game_archived(game_id)]
+
+
+# The tables holding an archived game's rows (live/migrations), each keyed by game_id.
+ARCHIVE_TABLES = ("archived_games", "game_players", "rating_history")
+
+
+def database_bytes(database_url: str, game_id: str) -> int:
+    """The bytes of the game's rows across the archive's tables (pg_column_size of each row)."""
+    query = sql.SQL("SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM {} t WHERE game_id = %s")
+    total = 0
+    with psycopg.connect(database_url) as conn:
+        for name in ARCHIVE_TABLES:
+            row = conn.execute(query.format(sql.Identifier(name)), (game_id,)).fetchone()
+            total += int(row[0]) if row else 0
+    return total
 
 
 def game_bytes(client: redis.Redis, game_id: str) -> int:
@@ -99,6 +118,7 @@ async def _measure(settings: Settings, client: redis.Redis, title: str, seed: in
         while await _random_move(app, game_id, rng):
             played.append(game_bytes(client, game_id))
         await scoring.finalize(app, game_id)
+        scored = game_bytes(client, game_id)
         assert await archive.archive(app, game_id)
         recent = game_bytes(client, game_id)
         core = [keys.game_state(game_id), keys.game_log(game_id)]
@@ -106,16 +126,18 @@ async def _measure(settings: Settings, client: redis.Redis, title: str, seed: in
         for key in archive.game_keys(game_id):  # the recent window ends: Redis expires these
             if client.ttl(key) > 0:
                 client.delete(key)
-        return GameBytes(len(played), max(played), recent, game_bytes(client, game_id), state_and_log)
+        archived = game_bytes(client, game_id)
+        database = database_bytes(settings.database_url, game_id)
+        return GameBytes(len(played), max(played), scored, recent, archived, state_and_log, database)
     finally:
         await app.rules.close()
         await app.redis.aclose()
         await app.archive.close()
 
 
-def measure(titles: list[str], seed: int = 7) -> str:
-    """Table (g): bytes per game per title, live, recent and archived."""
-    rows = []
+def per_game(titles: list[str], seed: int = 7) -> dict[str, GameBytes]:
+    """Each title's bytes per game at every stage, one game of random moves each."""
+    measured = {}
     with (
         throwaway.redis_server() as redis_url,
         throwaway.postgres_server() as database_url,
@@ -127,24 +149,31 @@ def measure(titles: list[str], seed: int = 7) -> str:
         client = redis.Redis.from_url(redis_url)
         try:
             for title in titles:
-                sizes = asyncio.run(_measure(settings, client, title, seed))
-                rows.append(
-                    [
-                        title,
-                        reference_players(registry.get(title)),
-                        sizes.moves,
-                        sizes.state_and_log,
-                        sizes.live,
-                        sizes.recent,
-                        f"<= {TARGET_RECENT_BYTES}",
-                        verdict(max(sizes.live, sizes.recent) <= TARGET_RECENT_BYTES),
-                        sizes.archived,
-                        f"<= {TARGET_ARCHIVED_BYTES}",
-                        verdict(sizes.archived <= TARGET_ARCHIVED_BYTES),
-                    ]
-                )
+                measured[title] = asyncio.run(_measure(settings, client, title, seed))
         finally:
             client.close()
+    return measured
+
+
+def measure(titles: list[str], seed: int = 7) -> str:
+    """Table (g): bytes per game per title, live, recent and archived."""
+    rows = []
+    for title, sizes in per_game(titles, seed).items():
+        rows.append(
+            [
+                title,
+                reference_players(registry.get(title)),
+                sizes.moves,
+                sizes.state_and_log,
+                sizes.live,
+                sizes.recent,
+                f"<= {TARGET_RECENT_BYTES}",
+                verdict(max(sizes.live, sizes.recent) <= TARGET_RECENT_BYTES),
+                sizes.archived,
+                f"<= {TARGET_ARCHIVED_BYTES}",
+                verdict(sizes.archived <= TARGET_ARCHIVED_BYTES),
+            ]
+        )
     headers = [
         "game",
         "players",

@@ -94,7 +94,7 @@ def rendered(services: list[RulesService]) -> dict[Path, str]:
         (
             K8S_BASE / "config.yaml",
             "k8s-config.yaml",
-            {"rules_addresses": ",".join(f"rules-{s.name}:{RULES_PORT}" for s in services)},
+            {"rules_addresses": ",".join(f"dns:///rules-{s.name}:{RULES_PORT}" for s in services)},
         ),
         (
             K8S_BASE / "kustomization.yaml",

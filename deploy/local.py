@@ -1,6 +1,7 @@
 """Local launcher (`make run`): every process of the backend on this machine, logs interleaved.
 
-The processes are rows of one table (`plan`): a local Redis with AOF persistence (unless REDIS_URL
+The processes are rows of one table (`plan`): a local Redis with AOF persistence, fsynced before each
+write is answered unless REDIS_APPENDFSYNC says otherwise (`deploy.durability`; unless REDIS_URL
 points at one already), a local PostgreSQL for finished games (unless DATABASE_URL does; see
 `deploy.postgres`), then one rules service per registered game on ports RULES_BASE_PORT + i
 with /metrics on METRICS_BASE_PORT + i, the Celery worker with its clock sweep (metrics on
@@ -10,16 +11,20 @@ WEB_PORT, metrics on GATEWAY_METRICS_PORT).
 Before starting anything, the launcher checks that every port it will hand out is free, and names the
 process holding any that is not. It prints `ready` only once every process answers its health check
 (Redis PING, gRPC health of the rules services and the gateway, a Celery ping of the worker), prints
-where everything listens, and stops everything on Ctrl-C, SIGTERM or SIGHUP. Its processes die with
-it however it dies (Linux: they get SIGTERM when it exits), and a closed stdout (`make run | head`)
-only silences it.
+where everything listens, and stops everything on Ctrl-C, SIGTERM or SIGHUP. A process that dies
+once the suite is ready is started again after a pause that grows while it keeps failing at once
+(`deploy.restarts`; the launcher says which process, its exit code and the pause), and the launcher
+gives up, stopping everything, only after a bounded number of quick failures in a row. Its processes
+die with it however it dies (Linux: they get SIGTERM when it exits), and a closed stdout
+(`make run | head`) only silences it.
 
 Environment: LOCAL_HOST (default 127.0.0.1), RULES_BASE_PORT (50051), METRICS_BASE_PORT (9101),
 GATEWAY_PORT (50050), WEB_PORT (8080), GATEWAY_METRICS_PORT (9100), WORKER_METRICS_PORT (9099),
 REDIS_URL (use this Redis, start none), REDIS_PORT (6379), DATABASE_URL (use this PostgreSQL, start
 none), POSTGRES_PORT (5432), DATA_DIR (./data), READY_TIMEOUT_SECONDS (30), INSTALL_PACKAGES (1:
 install Debian's redis-server and postgresql when missing and running as root; 0: never; see
-deploy.programs).
+deploy.programs), REDIS_APPENDFSYNC (always; see deploy.durability) and the RESTART_* variables of
+`deploy.restarts`.
 """
 
 from __future__ import annotations
@@ -41,9 +46,10 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, Any
 
-from deploy import ports, programs
+from deploy import durability, ports, programs
 from deploy import postgres as local_postgres
 from deploy.probe import serving
+from deploy.restarts import RestartPolicy, Restarts, exit_text
 from services.common.registry import GAME_MODULES
 from services.common.servicer import SERVICE_NAME
 
@@ -77,6 +83,9 @@ class Row:
     env: dict[str, str] = field(default_factory=dict)
     gate: bool = False  # later rows start only once this one is ready
     process: subprocess.Popen[str] | None = None
+    started_at: float = 0.0  # time.monotonic() of the process's start
+    restart_at: float | None = None  # when it is to be started again, while it is dead
+    recovering: bool = False  # started again, not ready yet
 
 
 def redis_answers(host: str, port: int) -> bool:
@@ -137,6 +146,7 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
         notes.append(f"Redis: using REDIS_URL={environ['REDIS_URL']}; no local Redis started.")
     elif binary := programs.installed("redis-server", environ, redis_notes):
         redis_port = int(environ.get("REDIS_PORT", "6379"))
+        fsync = durability.appendfsync(environ)
         redis_dir = data_dir / "redis"
         redis_dir.mkdir(parents=True, exist_ok=True)
         shared_env["REDIS_URL"] = f"redis://{host}:{redis_port}/0"
@@ -151,13 +161,10 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
                     str(redis_port),
                     "--dir",
                     str(redis_dir),
-                    "--appendonly",
-                    "yes",
-                    "--appendfsync",
-                    "everysec",
+                    *durability.persistence_args(fsync),
                 ],
                 ready=functools.partial(redis_answers, host, redis_port),
-                endpoints=[shared_env["REDIS_URL"], f"AOF persistence in {redis_dir}"],
+                endpoints=[shared_env["REDIS_URL"], f"AOF persistence (appendfsync {fsync}) in {redis_dir}"],
                 ports=[Port(host, redis_port, "REDIS_PORT")],
                 gate=True,
             )
@@ -275,8 +282,11 @@ class Launcher:
         self.width = max([len("launcher"), *(len(row.name) for row in rows)])
         self.lock = threading.Lock()
         self.stopping = threading.Event()
+        self.serving = threading.Event()  # set once every row answered: "ready"
         self.stopped = False
         self.relays: list[threading.Thread] = []
+        self.policy = RestartPolicy.from_env(environ)
+        self.restarts = {row.name: Restarts(self.policy) for row in rows}
 
     def say(self, name: str, text: str, index: int = -1) -> None:
         """Print one line with a name prefix, never interleaved within the line."""
@@ -309,6 +319,7 @@ class Launcher:
             start_new_session=True,
             preexec_fn=functools.partial(die_with, os.getpid()) if LIBC is not None else None,
         )
+        row.started_at = time.monotonic()
         relay = threading.Thread(target=self.relay, args=(index, row), name=f"relay-{row.name}", daemon=True)
         relay.start()
         self.relays.append(relay)
@@ -384,17 +395,54 @@ class Launcher:
         if not self.answering():
             return 1
         self.say("launcher", "ready")
+        self.serving.set()
         for row in self.rows:
             self.say("launcher", f"  {row.name:<{self.width}}  " + "   ".join(row.endpoints))
         for line in usage(self.rows):
             self.say("launcher", line)
-        while not self.stopping.wait(0.5):
-            for row in self.rows:
-                assert row.process is not None
-                if row.process.poll() is not None:
-                    self.say("launcher", f"{row.name} exited with code {row.process.returncode}; stopping")
+        while not self.stopping.wait(0.2):
+            for index, row in enumerate(self.rows):
+                if not self.supervise(index, row):
                     return 1
         return 0
+
+    def supervise(self, index: int, row: Row) -> bool:
+        """Look after one row once the suite is ready: notice its process's death, start it again when
+        its pause is over, say when it answers again; False once the row has failed too often."""
+        process = row.process
+        assert process is not None
+        now = time.monotonic()
+        if row.restart_at is not None:
+            if now >= row.restart_at:
+                row.restart_at = None
+                self.start(index, row)
+                row.recovering = True
+            return True
+        code = process.poll()
+        if code is None:
+            if row.recovering and row.ready():
+                row.recovering = False
+                self.say("launcher", f"{row.name} is back (pid {process.pid})")
+            return True
+        signal_group(process, signal.SIGKILL)  # children that outlived it (a worker's pool)
+        ran = now - row.started_at
+        restarts = self.restarts[row.name]
+        delay = restarts.after_exit(ran)
+        if delay is None:
+            self.say(
+                "launcher",
+                f"{row.name} exited with {exit_text(code)} after {ran:.1f} s: {restarts.quick_failures} "
+                f"quick failures in a row (each within {self.policy.quick_seconds:g} s of its start); "
+                "giving up, stopping",
+            )
+            return False
+        self.say(
+            "launcher",
+            f"{row.name} exited with {exit_text(code)} after {ran:.1f} s; starting it again in "
+            f"{delay:g} s (restart {restarts.count})",
+        )
+        row.restart_at = now + delay
+        return True
 
     def stop(self, code: int) -> int:
         """Stop every started process, last started first (once); `code`, or 1 if one would not stop."""

@@ -59,3 +59,21 @@ def listener(port: int, proc: Path = PROC) -> tuple[int, str] | None:
                         )
                         return int(entry.name), " ".join(command.split())
     return None
+
+
+def free_run(count: int) -> int:
+    """The first of `count` consecutive loopback ports that are free right now."""
+    for _ in range(50):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            base = probe.getsockname()[1]
+        if base + count > 65535:
+            continue
+        try:
+            for port in range(base, base + count):
+                with socket.socket() as sock:
+                    sock.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        return base
+    raise RuntimeError("no run of free ports")

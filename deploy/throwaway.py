@@ -1,23 +1,27 @@
 """Throwaway parts of the backend on this machine, on free ports, for tests and benchmarks: a
-redis-server without persistence, a PostgreSQL server, every registered game's rules service in this
-process, and `python -m workers` as a child process. Each cleans up after itself."""
+redis-server with the persistence a user gets (an AOF in a temporary folder, fsynced as
+`deploy.durability` says), a Redis Cluster of three primaries and three replicas (without
+persistence), a PostgreSQL server, every registered game's rules service in this process, and
+`python -m workers` as a child process. Each cleans up after itself."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import redis
 
-from deploy import postgres, programs
+from deploy import durability, postgres, programs
 from live.settings import RedisTls
 from services.common import registry
 from services.common.server import create_server as create_rules_server
@@ -33,8 +37,9 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def redis_server(tls: RedisTls | None = None) -> Iterator[str]:
-    """A throwaway redis-server (installed first if missing, as `make test` does); yields its URL.
+def redis_server(tls: RedisTls | None = None, fsync: str | None = None) -> Iterator[str]:
+    """A throwaway redis-server (installed first if missing, as `make test` does); yields its URL. Its
+    AOF is fsynced by `fsync` (always or everysec; default: REDIS_APPENDFSYNC's, as `make run`).
     With `tls`, it speaks TLS only (its certificate and CA are the ones named, and it asks clients for
     theirs) and the URL is rediss://."""
     notes: list[str] = []
@@ -47,9 +52,10 @@ def redis_server(tls: RedisTls | None = None) -> Iterator[str]:
         listen = ["--port", "0", "--tls-port", str(port), "--tls-cert-file", tls.cert_file]
         listen += ["--tls-key-file", tls.key_file, "--tls-ca-cert-file", tls.ca_file]
     url = f"{'rediss' if tls else 'redis'}://127.0.0.1:{port}/0"
+    policy = fsync or durability.appendfsync(os.environ)
     with tempfile.TemporaryDirectory() as data:
         process = subprocess.Popen(
-            [binary, *listen, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", data],
+            [binary, *listen, "--bind", "127.0.0.1", "--dir", data, *durability.persistence_args(policy)],
             stdout=subprocess.DEVNULL,
         )
         client = redis.Redis.from_url(url, **(tls.options(url) if tls else {}))
@@ -64,6 +70,154 @@ def redis_server(tls: RedisTls | None = None) -> Iterator[str]:
             client.close()
             process.terminate()
             process.wait(10)
+
+
+CLUSTER_PRIMARIES = 3
+CLUSTER_REPLICAS_PER_PRIMARY = 1
+# How long a Cluster's nodes wait before they call an unanswering primary failed and promote its
+# replica (Redis's default is 15 s; a throwaway cluster on loopback decides within about 2 s).
+CLUSTER_NODE_TIMEOUT_MS = 1000
+CLUSTER_BUS_OFFSET = 10000  # a node's cluster bus listens this far above its port
+
+
+@dataclass
+class ThrowawayCluster:
+    """A running throwaway Redis Cluster: its URL (redis+cluster://, naming one node) and its nodes'
+    processes by port."""
+
+    url: str
+    nodes: dict[int, subprocess.Popen[bytes]]
+
+    def client(self) -> redis.RedisCluster:
+        """A cluster client starting from a node still running (close it after use)."""
+        return redis.RedisCluster(host="127.0.0.1", port=self.alive()[0])
+
+    def primary_of(self, key: str) -> int:
+        """The port of the primary that holds `key`'s slot now."""
+        with self.client() as client:
+            return int(client.get_node_from_key(key).port)
+
+    def alive(self) -> list[int]:
+        """The ports of the nodes still running."""
+        return [port for port, process in self.nodes.items() if process.poll() is None]
+
+    def kill(self, port: int) -> None:
+        """Kill the node on `port` outright (SIGKILL), as a crashed machine would stop."""
+        self.nodes[port].kill()
+        self.nodes[port].wait(10)
+
+    def healthy(self) -> bool:
+        """Whether every running node says the cluster is ok (every slot served by a primary) and every
+        replica is in sync with its primary (a replica that never synced cannot take over)."""
+        for port in self.alive():
+            with contextlib.suppress(redis.RedisError), _node(port) as node:
+                info = node.execute_command("CLUSTER", "INFO")
+                replication = node.info("replication")
+                synced = replication["role"] == "master" or replication.get("master_link_status") == "up"
+                if b"cluster_state:ok" in info and synced:
+                    continue
+            return False
+        return True
+
+
+def _wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the throwaway Redis Cluster: timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def cluster_port() -> int:
+    """A free port whose cluster bus port (10000 above it) is free too."""
+    while True:
+        port = free_port()
+        if port + CLUSTER_BUS_OFFSET < 65536 and _free(port + CLUSTER_BUS_OFFSET):
+            return port
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _node(port: int) -> redis.Redis:
+    return redis.Redis(host="127.0.0.1", port=port, socket_timeout=1)
+
+
+def _answers(port: int) -> bool:
+    with contextlib.suppress(redis.RedisError), _node(port) as node:
+        return bool(node.ping())
+    return False
+
+
+@contextlib.contextmanager
+def redis_cluster() -> Iterator[ThrowawayCluster]:
+    """A throwaway Redis Cluster on loopback: six redis-servers in cluster mode without persistence,
+    joined by `redis-cli --cluster create` as three primaries with one replica each; yields it."""
+    notes: list[str] = []
+    binary = programs.installed("redis-server", os.environ, notes)
+    cli = shutil.which("redis-cli")
+    if binary is None or cli is None:
+        raise RuntimeError(programs.missing_hint("redis-server"))
+    count = CLUSTER_PRIMARIES * (1 + CLUSTER_REPLICAS_PER_PRIMARY)
+    ports: list[int] = []
+    while len(ports) < count:
+        port = cluster_port()
+        if not {port, port + CLUSTER_BUS_OFFSET} & {p + d for p in ports for d in (0, CLUSTER_BUS_OFFSET)}:
+            ports.append(port)
+    with tempfile.TemporaryDirectory() as data:
+        nodes: dict[int, subprocess.Popen[bytes]] = {}
+        try:
+            for port in ports:
+                node_dir = Path(data) / str(port)
+                node_dir.mkdir()
+                nodes[port] = subprocess.Popen(
+                    [
+                        binary,
+                        "--port",
+                        str(port),
+                        "--bind",
+                        "127.0.0.1",
+                        "--save",
+                        "",
+                        "--appendonly",
+                        "no",
+                        "--dir",
+                        str(node_dir),
+                        "--cluster-enabled",
+                        "yes",
+                        "--cluster-node-timeout",
+                        str(CLUSTER_NODE_TIMEOUT_MS),
+                    ],
+                    stdout=subprocess.DEVNULL,
+                )
+            _wait_until(lambda: all(_answers(port) for port in ports), 10, "its nodes to start")
+            subprocess.run(
+                [
+                    cli,
+                    "--cluster",
+                    "create",
+                    *(f"127.0.0.1:{port}" for port in ports),
+                    "--cluster-replicas",
+                    str(CLUSTER_REPLICAS_PER_PRIMARY),
+                    "--cluster-yes",
+                ],
+                stdout=subprocess.DEVNULL,
+                check=True,
+            )
+            cluster = ThrowawayCluster(f"redis+cluster://127.0.0.1:{ports[0]}", nodes)
+            _wait_until(cluster.healthy, 30, "every node to see every slot served")
+            yield cluster
+        finally:
+            for process in nodes.values():
+                process.terminate()
+            for process in nodes.values():
+                process.wait(10)
 
 
 @contextlib.contextmanager

@@ -1,7 +1,10 @@
-"""Operator chores from the command line, against the Redis of REDIS_URL (REDIS_TLS_* for rediss://).
+"""Operator chores from the command line, against the Redis of REDIS_URL (REDIS_TLS_* for rediss://,
+REDIS_CLUSTER for a Cluster).
 
 python -m gateway.admin create-api-key --operator NAME   prints a new API key (shown only once)
 python -m gateway.admin revoke-api-key --key KEY         revokes one, and the tokens it issued
+python -m gateway.admin revoke-api-key --key KEY         revokes one
+python -m gateway.admin migrate-keys                     renames the keys an older version wrote (on upgrade)
 """
 
 from __future__ import annotations
@@ -12,17 +15,20 @@ import os
 import sys
 from collections.abc import Sequence
 
-import redis.asyncio as aioredis
-
 from gateway.auth import create_api_key, revoke_api_key
-from live.settings import DEFAULT_REDIS_URL, RedisTls
+from live.connection import async_client
+from live.key_migrations import migrate_keys
+from live.settings import Settings
 
 
-async def _run(args: argparse.Namespace, redis_url: str) -> str:
-    client = aioredis.Redis.from_url(redis_url, **RedisTls.from_env().options(redis_url))
+async def _run(args: argparse.Namespace, settings: Settings) -> str:
+    client = async_client(settings)
     try:
         if args.command == "create-api-key":
             return await create_api_key(client, args.operator)
+        if args.command == "migrate-keys":
+            migrated = await migrate_keys(client)
+            return f"renamed {migrated.renamed} keys; kept {migrated.kept} whose new name was taken"
         ended = await revoke_api_key(client, args.key)
         return f"revoked; {ended} token(s) it issued signed out"
     finally:
@@ -39,9 +45,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     create.add_argument("--operator", required=True, help="the operator's name (no ':')")
     revoke = commands.add_parser("revoke-api-key", help="revoke an operator API key")
     revoke.add_argument("--key", required=True, help="the key to revoke")
+    commands.add_parser("migrate-keys", help="rename the keys an older version wrote (live.key_migrations)")
     args = parser.parse_args(argv)
     try:
-        print(asyncio.run(_run(args, os.environ.get("REDIS_URL", DEFAULT_REDIS_URL))))
+        print(asyncio.run(_run(args, Settings.from_env(os.environ))))
     except ValueError as error:
         parser.error(str(error))
     return 0

@@ -28,6 +28,7 @@ from redis.asyncio.client import Pipeline
 
 from gateway import limits
 from live import keys
+from live.connection import clustered
 from live.errors import not_found, unauthenticated
 from live.moves import Caller
 from live.replies import text
@@ -228,7 +229,10 @@ async def end_sessions(redis: aioredis.Redis, sessions: list[str]) -> None:
     async with redis.pipeline(transaction=False) as pipe:
         for session in sessions:
             pipe.delete(session)
-            pipe.publish(keys.revoked_sessions(), session)
+            if clustered(redis):  # sharded, as the fan-out subscribes on a Cluster
+                pipe.spublish(keys.revoked_sessions(), session)
+            else:
+                pipe.publish(keys.revoked_sessions(), session)
         await pipe.execute()
 
 

@@ -9,10 +9,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, NoReturn, TypeVar
 
 import grpc
-import redis.exceptions
 from google.protobuf import message
 
 from gateway.validation import first_violation
+from live.connection import UNREACHABLE
 from live.errors import GatewayError, invalid, unavailable
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ async def abort(context: grpc.aio.ServicerContext, error: GatewayError) -> NoRet
 def _translate(error: Exception) -> GatewayError:
     if isinstance(error, GatewayError):
         return error
-    if isinstance(error, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
+    if isinstance(error, UNREACHABLE):
         return unavailable("STORE_UNAVAILABLE", "the game store is unreachable; nothing was changed")
     log.exception("gateway failure", exc_info=error)
     return GatewayError(

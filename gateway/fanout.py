@@ -3,10 +3,19 @@
 A change committed through any gateway replica (or a worker) is published on the game's channel with
 every seat's view of it; every replica subscribed to that channel hands it to its own watchers, so any
 replica serves any watcher. The replica that committed a change hands it to its own watchers at once
-(`deliver`) and skips the published copy when it comes back.
+(`deliver`) and skips the published copy when it comes back. Pub/sub keeps nothing for a connection
+that is away: once the connection to Redis is back after a loss, every watcher is told to
+resynchronize (a `None` in its queue), as the changes published meanwhile never arrive.
 
 A token signed out or revoked is published on `keys.revoked_sessions()`; each replica hands its
 streams of that session `SIGNED_OUT` (`end_session`), and they end.
+
+On a Redis Cluster the channels are sharded (SSUBSCRIBE to the node of the game's slot, where the write
+path's SPUBLISH sends them), so a change goes to the one shard holding the game rather than to every
+node; redis-py's cluster pub/sub keeps one connection per node. When reading fails (a node died), the
+fan-out asks the Cluster again which node serves each slot, moves the subscriptions of a slot whose
+primary changed (its replica took over) and has those games' watchers resynchronize, as the changes
+published meanwhile did not reach them; on one node, every watcher resynchronizes once Redis is back.
 """
 
 from __future__ import annotations
@@ -16,16 +25,22 @@ import contextlib
 import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator
+from typing import Any, cast
 
 import redis.asyncio as aioredis
 from boardgame.rules.v1 import rules_pb2
+from redis.asyncio.cluster import ClusterPubSub, RedisCluster
 
 from live import keys
+from live.connection import clustered
 
 log = logging.getLogger(__name__)
 
 Change = tuple[int, rules_pb2.ApplyActionResponse]
 QUEUE_LIMIT = 1024
+# A Cluster's sharded messages are read node by node, waiting this long on each: what it adds, at
+# worst, to a change reaching another replica's watchers (this replica's own get theirs at once).
+SHARD_POLL_SECONDS = 0.02
 
 
 class SignedOut:
@@ -40,7 +55,10 @@ class Fanout:
     """Routes published changes to the queues of this process's watchers."""
 
     def __init__(self, redis: aioredis.Redis) -> None:
+        self.redis = redis
         self.pubsub = redis.pubsub(ignore_subscribe_messages=True)
+        self.sharded = clustered(redis)
+        self.lost = False  # reading failed since the last recovery
         self.queues: dict[str, set[asyncio.Queue[Item]]] = defaultdict(set)
         self.sessions: dict[str, set[asyncio.Queue[Item]]] = defaultdict(set)  # session key -> queues
         self.delivered: dict[str, int] = {}  # channel -> newest version handed over by `deliver`
@@ -50,10 +68,27 @@ class Fanout:
     def _hand_over(self, channel: str, change: Change) -> None:
         for queue in list(self.queues.get(channel, ())):
             if queue.qsize() >= QUEUE_LIMIT:  # the watcher is too slow: it resynchronizes (or ends)
-                drained = [queue.get_nowait() for _ in range(queue.qsize())]
-                queue.put_nowait(SIGNED_OUT if any(isinstance(i, SignedOut) for i in drained) else None)
+                _resync(queue)
             else:
                 queue.put_nowait(change)
+
+    async def _recover(self) -> None:
+        """After reading failed: on a Cluster, the subscriptions of slots that changed primary move to
+        the new one and their watchers resynchronize; on one node, every watcher does once reading
+        works again (`_reader`)."""
+        if not self.sharded:
+            return
+        cluster = cast(RedisCluster, self.redis)
+        before = {channel: cluster.get_node_from_key(channel) for channel in self.queues}
+        await cluster.nodes_manager.initialize()
+        await cast(ClusterPubSub, self.pubsub).reinitialize_shard_subscriptions()
+        for channel, node in before.items():
+            if cluster.get_node_from_key(channel) != node:
+                self._resync(channel)
+
+    def _resync(self, channel: str) -> None:
+        for queue in list(self.queues.get(channel, ())):
+            _resync(queue)
 
     def deliver(self, game_id: str, version: int, change: rules_pb2.ApplyActionResponse) -> None:
         """Hand a change this process committed to its watchers without waiting for Redis."""
@@ -68,15 +103,33 @@ class Fanout:
         for queue in self.sessions.get(session, ()):
             queue.put_nowait(SIGNED_OUT)
 
+    async def _next_message(self) -> dict[str, Any] | None:
+        if not self.sharded:
+            return await self.pubsub.get_message(timeout=1.0)
+        pubsub = cast(ClusterPubSub, self.pubsub)
+        message = await pubsub.get_sharded_message(ignore_subscribe_messages=True, timeout=SHARD_POLL_SECONDS)
+        if message is None and not pubsub.node_pubsub_mapping:
+            await asyncio.sleep(SHARD_POLL_SECONDS)  # subscribed nowhere yet: nothing to wait on
+        return message
+
     async def _reader(self) -> None:
         while True:
             try:
-                message = await self.pubsub.get_message(timeout=1.0)
+                message = await self._next_message()
             except Exception:
-                log.warning("watch fan-out lost Redis; retrying", exc_info=True)
+                if not self.lost:  # once per outage, not every retry
+                    log.warning("watch fan-out lost Redis; retrying", exc_info=True)
+                self.lost = True
                 await asyncio.sleep(0.5)
+                with contextlib.suppress(Exception):
+                    await self._recover()
                 continue
-            if message is None or message["type"] != "message":
+            if self.lost:
+                self.lost = False
+                if not self.sharded:  # on a Cluster, `_recover` resynchronized the games that moved
+                    for channel in list(self.queues):
+                        self._resync(channel)
+            if message is None or message["type"] not in ("message", "smessage"):
                 continue
             channel = message["channel"].decode()
             if channel == keys.revoked_sessions():
@@ -96,10 +149,12 @@ class Fanout:
         queue: asyncio.Queue[Item] = asyncio.Queue()
         async with self.lock:
             if self.task is None:
-                await self.pubsub.subscribe(keys.revoked_sessions())
+                # Sign-outs come sharded on a Cluster, as `gateway.auth.end_sessions` publishes them.
+                listen = self.pubsub.ssubscribe if self.sharded else self.pubsub.subscribe
+                await listen(keys.revoked_sessions())
                 self.task = asyncio.create_task(self._reader())
             if not self.queues[channel]:
-                await self.pubsub.subscribe(channel)
+                await (self.pubsub.ssubscribe if self.sharded else self.pubsub.subscribe)(channel)
             self.queues[channel].add(queue)
             self.sessions[session].add(queue)
         try:
@@ -113,7 +168,7 @@ class Fanout:
                 if not self.queues[channel]:
                     del self.queues[channel]
                     self.delivered.pop(channel, None)
-                    await self.pubsub.unsubscribe(channel)
+                    await (self.pubsub.sunsubscribe if self.sharded else self.pubsub.unsubscribe)(channel)
 
     async def close(self) -> None:
         """Stop reading and close the connection."""
@@ -122,3 +177,10 @@ class Fanout:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
         await self.pubsub.aclose()
+
+
+def _resync(queue: asyncio.Queue[Item]) -> None:
+    """Have a watcher resynchronize: its pending changes are dropped for a fresh view (or, when its
+    session ended meanwhile, for the end of its stream)."""
+    drained = [queue.get_nowait() for _ in range(queue.qsize())]
+    queue.put_nowait(SIGNED_OUT if any(isinstance(item, SignedOut) for item in drained) else None)

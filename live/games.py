@@ -59,6 +59,23 @@ def _set_option(config: message.Message, field: Any, value: str) -> None:
         setattr(config, field.name, int(value))
 
 
+def option_values(config: message.Message) -> list[gateway_pb2.GameOptionValue]:
+    """The lobby options that `build_config` turns into `config` (its fields that are set), the inverse
+    of `_set_option`."""
+    values = []
+    for field, value in config.ListFields():
+        if field.type == descriptor.FieldDescriptor.TYPE_BOOL:
+            chosen = "true" if value else "false"
+        elif field.type == descriptor.FieldDescriptor.TYPE_ENUM:
+            enum = field.enum_type
+            assert enum is not None
+            chosen = enum.values_by_number[value].name.removeprefix(_enum_prefix(enum)).lower()
+        else:
+            chosen = str(value)
+        values.append(gateway_pb2.GameOptionValue(name=field.name, value=chosen))
+    return values
+
+
 def build_config(info: rules_pb2.GameInfo, options: list[gateway_pb2.GameOptionValue]) -> any_pb2.Any:
     """The title's Config message for these options, packed; INVALID_ARGUMENT for a bad option."""
     _load_generated_messages()

@@ -12,3 +12,8 @@ MOVES_APPLIED = prometheus_client.Counter(
 WRITE_CONFLICTS = prometheus_client.Counter(
     "gateway_write_conflicts_total", "Moves refused for a stale version, by title.", ["title"]
 )
+REPLICA_ACK_SHORTFALLS = prometheus_client.Counter(
+    "gateway_replica_ack_shortfalls_total",
+    "Commits acknowledged although fewer replicas than REDIS_WAIT_REPLICAS had them within "
+    "REDIS_WAIT_TIMEOUT_MS (a failover then may lose them).",
+)

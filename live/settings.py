@@ -14,6 +14,7 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 # refusing more and more of the calls beyond it up to 3,000) drops part of a reconnect storm.
 DEFAULT_MAX_PENDING_CALLS = 20_000
 CERT_REQS = {"required": ssl.CERT_REQUIRED, "optional": ssl.CERT_OPTIONAL, "none": ssl.CERT_NONE}
+CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
 TLS_FILES = {"ssl_ca_certs": "ca_file", "ssl_certfile": "cert_file", "ssl_keyfile": "key_file"}
 # Calls allowed per second, per class of gateway call (`gateway.limits` says which methods each class
 # holds and what it counts them per: a signed-in player, a client address or an operator's API key).
@@ -62,11 +63,35 @@ class RedisTls:
 
     def options(self, url: str) -> dict[str, Any]:
         """redis-py's TLS options for `url` (also the keys of Celery's broker_use_ssl and
-        redis_backend_use_ssl); none for a URL that is not rediss://."""
-        if not url.startswith("rediss://"):
+        redis_backend_use_ssl); none for a URL that is not rediss:// (or rediss+cluster://)."""
+        if not url.startswith(("rediss://", "rediss+cluster://")):
             return {}
         files = {key: getattr(self, name) for key, name in TLS_FILES.items() if getattr(self, name)}
         return {"ssl_cert_reqs": CERT_REQS[self.cert_reqs], **files}
+
+
+@dataclass(frozen=True)
+class ReplicaAcks:
+    """The replica-acknowledgement policy of the write path: after each commit, wait (Redis `WAIT`) up
+    to `timeout_ms` for `replicas` replicas to have it, so that a failover loses no acknowledged move.
+    0 replicas: do not wait (Redis replicates asynchronously)."""
+
+    replicas: int = 0
+    timeout_ms: int = 100
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> ReplicaAcks:
+        """From REDIS_WAIT_REPLICAS and REDIS_WAIT_TIMEOUT_MS."""
+        replicas = int(environ.get("REDIS_WAIT_REPLICAS", cls.replicas))
+        timeout_ms = int(environ.get("REDIS_WAIT_TIMEOUT_MS", cls.timeout_ms))
+        if replicas < 0 or timeout_ms <= 0:
+            raise ValueError("REDIS_WAIT_REPLICAS must be 0 or more and REDIS_WAIT_TIMEOUT_MS more than 0")
+        return cls(replicas, timeout_ms)
+
+
+def cluster_url(url: str) -> bool:
+    """Whether a Redis URL names a Redis Cluster by its scheme (redis+cluster://, rediss+cluster://)."""
+    return url.startswith(CLUSTER_SCHEMES)
 
 
 @dataclass(frozen=True)
@@ -97,11 +122,26 @@ class Settings:
     sign_in_lockout_seconds: int = 900  # the longest back-off, and how long failures are remembered
     reserved_names: tuple[str, ...] = DEFAULT_RESERVED_NAMES
     client_address_header: str = ""  # empty: the peer's address; else a header a trusted proxy sets
+    redis_cluster: bool = False  # REDIS_CLUSTER=1; a redis+cluster:// URL says so too
+    replica_acks: ReplicaAcks = ReplicaAcks()
+
+    @property
+    def cluster(self) -> bool:
+        """Whether game state is on a Redis Cluster (REDIS_CLUSTER=1 or a redis+cluster:// URL)."""
+        return self.redis_cluster or cluster_url(self.redis_url)
 
     @property
     def broker_url(self) -> str:
-        """Where Celery tasks are queued: CELERY_BROKER_URL, else the Redis of REDIS_URL."""
-        return self.celery_broker_url or self.redis_url
+        """Where Celery tasks are queued: CELERY_BROKER_URL, else the Redis of REDIS_URL (which Celery
+        cannot use when it is a Cluster: ValueError then)."""
+        if self.celery_broker_url:
+            return self.celery_broker_url
+        if self.cluster:
+            raise ValueError(
+                "Celery's broker cannot be a Redis Cluster: set CELERY_BROKER_URL to a plain Redis "
+                "(or RabbitMQ) when REDIS_URL is a Cluster"
+            )
+        return self.redis_url
 
     def rate_limit(self, rate_class: str) -> int:
         """Calls of a class (DEFAULT_RATE_LIMITS) a player may make per second."""
@@ -121,8 +161,9 @@ class Settings:
         share of new calls, and every one at twice as many), REDIS_MAX_CONNECTIONS and
         REDIS_POOL_TIMEOUT_SECONDS (how long a command waits for a free one), MAX_MESSAGE_BYTES,
         RULES_TIMEOUT_SECONDS, CELERY_BROKER_URL, DATABASE_URL (PostgreSQL of finished games),
-        EVENT_HISTORY (changes and request ids kept per game), and the REDIS_TLS_* of `RedisTls` for
-        rediss:// URLs."""
+        EVENT_HISTORY (changes and request ids kept per game), the REDIS_TLS_* of `RedisTls` for
+        rediss:// URLs, REDIS_CLUSTER (1: REDIS_URL is a node of a Redis Cluster; a redis+cluster://
+        URL says so too) and the REDIS_WAIT_* of `ReplicaAcks`."""
         rules = tuple(a.strip() for a in environ.get("RULES_ADDRESSES", "").split(",") if a.strip())
         return cls(
             address=environ.get("GATEWAY_ADDRESS", DEFAULT_ADDRESS),
@@ -157,6 +198,8 @@ class Settings:
             sign_in_lockout_seconds=int(environ.get("SIGN_IN_LOCKOUT_SECONDS", cls.sign_in_lockout_seconds)),
             reserved_names=_names(environ.get("RESERVED_NAMES"), cls.reserved_names),
             client_address_header=environ.get("CLIENT_ADDRESS_HEADER", "").strip().lower(),
+            redis_cluster=environ.get("REDIS_CLUSTER", "0").strip().lower() in ("1", "true", "yes"),
+            replica_acks=ReplicaAcks.from_env(environ),
         )
 
 

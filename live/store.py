@@ -2,10 +2,14 @@
 
 The write path checks the expected version (and the request id, for idempotency), stores the new
 state, appends the action to the game's log (stream entry id `<version>-1`), keeps the change in a
-capped stream for watchers that resume, records the request id for as long as its change is kept,
+capped list for watchers that resume, records the request id for as long as its change is kept,
 writes the game's new clock entry (so that whoever sees the version finds its deadline), marks the
 game finished when it is, and publishes the change with every seat's view of it — all in one atomic
-script on one Cluster slot (every key has {game_id}).
+script on one Cluster slot (every key has {game_id}; on a Cluster the change goes out by sharded
+pub/sub, SPUBLISH, on the game's slot). With a replica-acknowledgement policy
+(`live.settings.ReplicaAcks`) the commit is followed, on the same connection, by `WAIT` for that many
+replicas, so a move is acknowledged once a failover cannot lose it (or once the wait timed out:
+`REPLICA_ACK_SHORTFALLS` counts those).
 
 A change of hands (a resignation, a forfeit) is a commit too: it keeps the state and logs no action,
 rewrites the record's seats, and is published without views (`changes_hands`), so that two of them
@@ -22,10 +26,13 @@ import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from redis.asyncio.client import Pipeline
-from redis.exceptions import ResponseError
+from redis.exceptions import NoScriptError, ResponseError
 
 from live import keys
+from live.connection import clustered
+from live.metrics import REPLICA_ACK_SHORTFALLS
 from live.replies import blob, text
+from live.settings import ReplicaAcks
 
 if TYPE_CHECKING:
     from live.archive import Archive, ArchivedGame
@@ -95,6 +102,12 @@ end
 redis.call('PUBLISH', ARGV[7], version .. '|' .. ARGV[12])
 return {'ok', tostring(version)}
 """
+PUBLISH, SHARDED_PUBLISH = "redis.call('PUBLISH'", "redis.call('SPUBLISH'"
+
+
+def commit_script(sharded: bool) -> str:
+    """The write path's script, publishing by sharded pub/sub when `sharded` (a Cluster)."""
+    return COMMIT_SCRIPT.replace(PUBLISH, SHARDED_PUBLISH) if sharded else COMMIT_SCRIPT
 
 
 StreamEntries = list[tuple[bytes, dict[bytes, bytes]]]
@@ -222,7 +235,9 @@ def queue_snapshot(pipe: Pipeline, game_id: str, request_id: str) -> None:
     commit may land between the reads: the version is read first, so the meta is never older than it
     (a move never acts on seats from before a resignation it did not see the version of).
     """
-    pipe.mget(keys.game_state(game_id), keys.game_version(game_id))
+    # One MGET reads state and version at once (one slot); sent as a command because redis-py's
+    # cluster pipeline refuses its mget method, which may span slots.
+    pipe.execute_command("MGET", keys.game_state(game_id), keys.game_version(game_id))
     pipe.hmget(keys.game_meta(game_id), META_FIELDS)
     pipe.hget(keys.game_requests(game_id), request_id or "-")
     pipe.hgetall(keys.game_clock(game_id))
@@ -246,11 +261,18 @@ class GameStore:
     """Reads and writes of games; `commit` is the only way a game's state changes. With an `archive`,
     the reads of a game whose keys have left Redis come from there (`live.archive`)."""
 
-    def __init__(self, redis: aioredis.Redis, event_history: int, archive: Archive | None = None) -> None:
+    def __init__(
+        self,
+        redis: aioredis.Redis,
+        event_history: int,
+        replica_acks: ReplicaAcks | None = None,
+        archive: Archive | None = None,
+    ) -> None:
         self.redis = redis
         self.event_history = event_history
+        self.replica_acks = replica_acks or ReplicaAcks()
         self.archive = archive
-        self._commit = redis.register_script(COMMIT_SCRIPT)
+        self._commit = redis.register_script(commit_script(clustered(redis)))
 
     async def create(
         self,
@@ -337,17 +359,18 @@ class GameStore:
             events=change.events, acting_seats=change.acting_seats, game_over=change.game_over
         ).SerializeToString()
         published = published_change(change)
-        outcome, value = await self._commit(
-            keys=[
-                keys.game_state(game_id),
-                keys.game_version(game_id),
-                keys.game_log(game_id),
-                keys.game_requests(game_id),
-                keys.game_events(game_id),
-                keys.game_meta(game_id),
-                keys.game_clock(game_id),
-            ],
-            args=[
+        game_keys = [
+            keys.game_state(game_id),
+            keys.game_version(game_id),
+            keys.game_log(game_id),
+            keys.game_requests(game_id),
+            keys.game_events(game_id),
+            keys.game_meta(game_id),
+            keys.game_clock(game_id),
+        ]
+        outcome, value = await self._run_commit(
+            game_keys,
+            [
                 expected_version,
                 state or b"",
                 seat,
@@ -367,6 +390,30 @@ class GameStore:
             ],
         )
         return CommitResult(outcome.decode(), int(value) if value else 0)
+
+    async def _run_commit(self, game_keys: list[str], args: list[Any]) -> list[bytes]:
+        """The commit script's reply; with a replica-acknowledgement policy, the script and `WAIT` go in
+        one pipeline on one connection (`WAIT` counts the replicas that have that connection's writes),
+        on a Cluster to the node of the game's slot."""
+        acks = self.replica_acks
+        if not acks.replicas:
+            return cast(list[bytes], await self._commit(keys=game_keys, args=args))
+        route: dict[str, Any] = {}
+        if clustered(self.redis):
+            route["target_nodes"] = cast(Any, self.redis).get_node_from_key(game_keys[0])
+        script = self._commit
+        for command, body in (("EVALSHA", script.sha), ("EVAL", script.script)):
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.execute_command(command, body, len(game_keys), *game_keys, *args)
+                pipe.execute_command("WAIT", acks.replicas, acks.timeout_ms, **route)
+                reply, acknowledged = await pipe.execute(raise_on_error=False)
+            if not isinstance(reply, NoScriptError):  # else the node does not know the script yet
+                break
+        if isinstance(reply, Exception):
+            raise reply
+        if reply[0] == b"ok" and (isinstance(acknowledged, Exception) or acknowledged < acks.replicas):
+            REPLICA_ACK_SHORTFALLS.inc()
+        return cast(list[bytes], reply)
 
     async def changes_since(
         self, game_id: str, version: int

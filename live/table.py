@@ -15,6 +15,7 @@ from redis.commands.core import AsyncScript
 from live import postgres
 from live.archive import Archive
 from live.clocks import Commit
+from live.connection import async_client
 from live.dispatch import dispatcher_from_settings
 from live.rules import RulesDirectory
 from live.settings import Settings
@@ -91,7 +92,7 @@ class Table:
     @functools.cached_property
     def store(self) -> GameStore:
         """The games' records in Redis (and in the archive once they left it)."""
-        return GameStore(self.redis, self.settings.event_history, self.archive)
+        return GameStore(self.redis, self.settings.event_history, self.settings.replica_acks, self.archive)
 
     def script(self, source: str) -> AsyncScript:
         """A Lua script on the table's Redis, registered once."""
@@ -100,23 +101,10 @@ class Table:
         return self.scripts[source]
 
 
-def redis_client(settings: Settings) -> aioredis.Redis:
-    """A Redis client of at most REDIS_MAX_CONNECTIONS connections, on which a command waits for a
-    free one (up to REDIS_POOL_TIMEOUT_SECONDS) rather than failing when all are busy, as redis-py's
-    own pool does past 100: a thousand games' watchers reading at once need more."""
-    pool = aioredis.BlockingConnectionPool.from_url(
-        settings.redis_url,
-        max_connections=settings.redis_max_connections,
-        timeout=settings.redis_pool_timeout_seconds,
-        **settings.redis_tls.options(settings.redis_url),
-    )
-    return aioredis.Redis.from_pool(pool)
-
-
 async def connect(settings: Settings) -> Table:
     """The table of the settings: Redis, every configured rules service, Celery's dispatch, and the
     archive of DATABASE_URL (its migrations applied)."""
-    redis = redis_client(settings)
+    redis = async_client(settings)
     rules = RulesDirectory(settings.rules_timeout_seconds)
     await rules.connect(settings.rules_addresses)
     archive = None

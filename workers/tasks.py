@@ -1,14 +1,26 @@
-"""The Celery tasks: thin, idempotent, taking ids only; the logic is in plain functions elsewhere."""
+"""The Celery tasks: thin, idempotent, taking ids only; the logic is in plain functions elsewhere.
+
+A bot turn or a deadline that meets an outage (a rules service or Redis restarting: UNAVAILABLE) is
+tried again after a growing pause (OUTAGE_RETRY_SECONDS doubled, at most OUTAGE_RETRY_MAX_SECONDS,
+OUTAGE_RETRIES times), rather than waiting for the game's watchdog: being idempotent, a second try
+is harmless, and a game's bots pause for the outage only."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
-from celery import signals
+import grpc
+from celery import Task, signals
 
 from live import archive, clocks
+from live.connection import UNREACHABLE
+from live.errors import GatewayError
 from workers import metrics, runtime, scoring, selfplay, turns
 from workers.app import ARCHIVE_GAME, PLAY_GAME, SWEEP_ARCHIVE, SWEEP_CLOCKS, celery
+
+FINALIZE_RETRIES = 20  # backing off 0.5, 1, 2 ... s up to FINALIZE_RETRY_MAX_SECONDS: about 8 minutes
+FINALIZE_RETRY_MAX_SECONDS = 30
 
 __all__ = [
     "archive_game",
@@ -21,20 +33,46 @@ __all__ = [
     "take_turn",
 ]
 
+T = TypeVar("T")
+OUTAGE_RETRY_SECONDS = 0.5
+OUTAGE_RETRY_MAX_SECONDS = 5.0
+OUTAGE_RETRIES = 12  # about a minute in all
 
-@celery.task(name=clocks.TAKE_TURN)
-def take_turn(game_id: str, version: int) -> bool:
+
+def through_outages(
+    task: Task,
+    coroutine: Coroutine[Any, Any, T],
+    retries: int = OUTAGE_RETRIES,
+    longest_pause: float = OUTAGE_RETRY_MAX_SECONDS,
+) -> T:
+    """Run a task's coroutine; on an outage, have Celery run the task again later (see above)."""
+    try:
+        return runtime.run(coroutine)
+    except (GatewayError, *UNREACHABLE) as error:
+        outage = not isinstance(error, GatewayError) or error.code == grpc.StatusCode.UNAVAILABLE
+        if not outage or task.request.retries >= retries:
+            raise
+        pause = min(longest_pause, OUTAGE_RETRY_SECONDS * 2**task.request.retries)
+        raise task.retry(countdown=pause, max_retries=retries) from error
+
+
+@celery.task(name=clocks.TAKE_TURN, bind=True)
+def take_turn(self: Task, game_id: str, version: int) -> bool:
     """Play the bot's move at `version` if a bot is to act then; a no-op once the game moved on."""
     rt = runtime.current()
-    return runtime.run(turns.take_turn(rt.app, game_id, version, rt.settings.budget))
+    return through_outages(self, turns.take_turn(rt.app, game_id, version, rt.settings.budget))
 
 
-@celery.task(name=clocks.FINALIZE)
-def finalize(game_id: str) -> bool:
-    """Score and rate a finished game once; then, with an archive, queue its archival (also when it
-    was scored before: an archival that failed is tried again)."""
+@celery.task(name=clocks.FINALIZE, bind=True)
+def finalize(self: Task, game_id: str) -> bool:
+    """Score and rate a finished game once, then, with an archive, queue its archival (also when it
+    was scored before: an archival that failed is tried again). Nothing else queues a game's scoring
+    again, so it rides out longer outages (a Cluster failing over) than a bot turn, and its steps
+    resume where a run stopped."""
     app = runtime.current().app
-    scored = runtime.run(scoring.finalize(app, game_id))
+    scored = through_outages(
+        self, scoring.finalize(app, game_id), FINALIZE_RETRIES, FINALIZE_RETRY_MAX_SECONDS
+    )
     if app.archive is not None:
         archive_game.delay(game_id)
     return scored
@@ -49,11 +87,11 @@ def archive_game(game_id: str) -> bool:
     return archived
 
 
-@celery.task(name=clocks.ON_DEADLINE)
-def on_deadline(game_id: str) -> str:
+@celery.task(name=clocks.ON_DEADLINE, bind=True)
+def on_deadline(self: Task, game_id: str) -> str:
     """Handle a game whose clock entry is due: timeout, lost bot turn or lost dispatch."""
     rt = runtime.current()
-    return runtime.run(turns.on_deadline(rt.app, game_id, rt.settings.budget))
+    return through_outages(self, turns.on_deadline(rt.app, game_id, rt.settings.budget))
 
 
 @celery.task(name=SWEEP_CLOCKS)

@@ -69,15 +69,7 @@ STEPS: dict[int, tuple[Legal, Play]] = {
 }
 
 
-def _legal(state: State) -> list[Action]:
-    return STEPS[state.step][0](state)
-
-
-def _take(state: State, action: Action, events: list) -> None:  # type: ignore[type-arg]
-    STEPS[state.step][1](state, action, events)
-
-
-LOOP: DecisionLoop[State, Action] = DecisionLoop(GAME_OVER, _legal, _take)
+LOOP: DecisionLoop[State, Action] = DecisionLoop.of_steps(GAME_OVER, STEPS)
 legal_now = LOOP.legal_now
 check_seat = LOOP.check_seat
 legal_actions = LOOP.legal_actions

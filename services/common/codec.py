@@ -43,6 +43,7 @@ class Codec:
         self.messages = messages
         self._write_state = converter.writer(messages.state)
         self._read_state = converter.reader(messages.state)
+        self._decode_state = converter.decoder(messages.state)
         self._write_event = oneof_writer(converter, messages.event, event_oneof)
         self._validate, self._view, self._check_seat = validate, view, check_seat
         self._seat_count, self._event_text, self._event_audience = seat_count, event_text, event_audience
@@ -65,6 +66,10 @@ class Codec:
             return self._validate(self._read_state(message))
         except MALFORMED_SHAPES as error:
             raise MalformedRequest(f"invalid state: a part is missing or malformed ({error})") from error
+
+    def decode_state(self, data: bytes) -> Any:
+        """`state_from_proto` of the State message in `data` (DecodeError if it is not one)."""
+        return self._validate(self._decode_state(data))
 
     def encode_views(self, state: Any, state_bytes: bytes) -> list[bytes]:
         """Every seat's View, then the spectator's, from the State's table field in `state_bytes`

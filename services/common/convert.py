@@ -44,6 +44,8 @@ Descriptor = Any
 EnumDescriptor = Any
 FieldDescriptor = Any
 SMALL = tuple(bytes((i,)) for i in range(128))
+TWO_BYTES = 1 << 14
+TWO = tuple(bytes((i & 127 | 128, i >> 7)) for i in range(128, TWO_BYTES))  # the two-byte varints
 VARINT_KINDS = frozenset((F.TYPE_INT32, F.TYPE_INT64, F.TYPE_UINT32, F.TYPE_UINT64, F.TYPE_ENUM, F.TYPE_BOOL))
 ZIGZAG_KINDS = frozenset((F.TYPE_SINT32, F.TYPE_SINT64))
 TEXT_KINDS = frozenset((F.TYPE_STRING, F.TYPE_BYTES))
@@ -54,6 +56,8 @@ def varint(value: int) -> bytes:
     encodes a negative int32 or int64."""
     if 0 <= value < 128:
         return SMALL[value]
+    if 0 < value < TWO_BYTES:
+        return TWO[value - 128]
     if value < 0:
         value += 1 << 64
     out = bytearray()
@@ -113,6 +117,14 @@ class Shape:
     (a field without one is stored in its native attribute, computed or not)."""
     finish: Callable[[Any], Any] | None = None
     """With `into`: the decoded value is finish(object) (to set what no field holds)."""
+    frozen: bool = False
+    """Its native values never change (a frozen config): a wire reader remembers each by its bytes."""
+    key: Callable[[Any], Any] | None = None
+    """A hashable value equal for native values of equal encodings (a board's counts): a writer
+    remembers each encoding by it."""
+    copy: Callable[[Any], Any] | None = None
+    """A copy of a native value (a player's board): a wire reader remembers each value by its bytes
+    and gives a copy of it (what recurs from call to call, as the boards of the seats not acting)."""
 
 
 DEFAULT_SHAPE = Shape()
@@ -199,13 +211,25 @@ class Converter:
             "S": SMALL,
             "bad": _bad,
             "EL": _enum_list,
+            "VR": _varint_rest,
+            "SKIP": _skip,
+            "UNPACK": _unpacked,
+            "I32": _int32,
+            "I64": _int64,
+            "NO": Unsupported,
+            "MEMO": MEMO_SIZE,
+            **{f"PV_{kind}": convert for kind, convert in PACKED_VALUES.items()},
         }
         self._tagged: list[str] = []
         self._names = 0
         self._types = {descriptor.full_name: descriptor for descriptor in reachable(roots)}
         lines: list[str] = []
+        self._wire = False
         for descriptor in self._types.values():
             lines += self._writer(descriptor) + self._reader(descriptor)
+        self._wire = True
+        for descriptor in self._types.values():
+            lines += self._wire_reader(descriptor)
         unknown = set(self._shapes) - set(self._types)
         if unknown:
             raise ValueError(f"shapes for message types no root reaches: {sorted(unknown)}")
@@ -219,6 +243,29 @@ class Converter:
     def reader(self, message_class: type[Message]) -> Callable[[Message], Any]:
         """The function from a parsed `message_class` message to its native value."""
         return self._env["r_" + _ident(message_class.DESCRIPTOR)]
+
+    def decoder(self, message_class: type[Message]) -> Callable[[bytes], Any]:
+        """The function from the wire bytes of a `message_class` message to its native value, what
+        `reader` gives for the parsed message, read straight from the bytes. When that fails (a
+        sub-message written twice or a field with an unexpected wire type, left to the parser; bytes
+        that are not a message; a value the reader refuses), the bytes are parsed and read as
+        `reader` does, so that a failure is the one the parser and reader give (DecodeError for
+        bytes that are not a message)."""
+        read_bytes, read = self.wire_reader(message_class), self.reader(message_class)
+        parse = message_class.FromString
+
+        def decode(data: bytes) -> Any:
+            try:
+                return read_bytes(data)
+            except Exception:  # the parser's and reader's own failure, if any, is the answer
+                return read(parse(data))
+
+        return decode
+
+    def wire_reader(self, message_class: type[Message]) -> Callable[[bytes], Any]:
+        """`decoder`'s reading straight from the bytes alone: Unsupported (or the error of a value it
+        cannot read) where `decoder` parses the bytes instead."""
+        return self._env["b_" + _ident(message_class.DESCRIPTOR)]
 
     def record(self, descriptor: Descriptor) -> type:
         """The default native class of a message type: a NamedTuple of its fields (native names)."""
@@ -254,9 +301,17 @@ class Converter:
 
     def _writer(self, descriptor: Descriptor) -> list[str]:
         ident = _ident(descriptor)
-        body = [f"def w_{ident}(o):", "    out = []", "    a = out.append"]
+        key = self._shape(descriptor).key
+        body = [f"def {'W' if key else 'w'}_{ident}(o):", "    out = []", "    a = out.append"]
         body += self._write_fields(descriptor, "o", "out", "a", 1)
         body.append("    return b''.join(out)")
+        if key is not None:  # remembered by the key
+            self._env["KY_" + ident], self._env["WM_" + ident] = key, {}
+            body.append(
+                f"def w_{ident}(o):\n    k = KY_{ident}(o)\n    b = WM_{ident}.get(k)\n    if b is None:\n"
+                f"        b = W_{ident}(o)\n        if len(WM_{ident}) >= MEMO: WM_{ident}.clear()\n"
+                f"        WM_{ident}[k] = b\n    return b"
+            )
         return ["\n".join(body) + "\n"]
 
     def _write_fields(self, descriptor: Descriptor, native: str, out: str, add: str, depth: int) -> list[str]:
@@ -374,6 +429,67 @@ class Converter:
             body.append("    return o")
         return ["\n".join(body) + "\n"]
 
+    def _wire_reader(self, descriptor: Descriptor) -> list[str]:
+        """`b_<type>(data)`: the native value of the message in `data`, its fields first read from
+        the wire into locals `L<number>` (raising Unsupported for what it leaves to the parser)."""
+        ident = _ident(descriptor)
+        fields = self._fields(descriptor)
+        body = [f"def b_{ident}(d):"]
+        for f in fields:
+            body.append(f"    L{f.number} = {_wire_default(f)}")
+        known = f"K_{ident}"
+        self._env[known] = frozenset(f.number for f in fields)
+        branches = [(tag, lines) for f in fields for tag, lines in _wire_branches(f)]
+        body += [
+            "    i = 0",
+            "    n = len(d)",
+            "    while i < n:",
+            "        t = d[i]; i += 1",
+            "        if t > 127:",  # a field number above 15: a two-byte tag, read inline
+            "            u = d[i]; i += 1",
+            "            if u < 128: t = t & 127 | u << 7",
+            "            else: t, i = VR(d, i - 1, t)",
+            *["        " + line for line in _dispatch(sorted(branches), known)],
+        ]
+        reader = self._reader(descriptor)[0].split("\n")
+        body += [line for line in reader[1:] if line.strip()] if self._shape(descriptor).into else []
+        if not self._shape(descriptor).into:
+            body.append(f"    return {self._read_message(descriptor, 'm', 0)}")
+        shape = self._shape(descriptor)
+        if self._remembered(descriptor):
+            memo = f"BM_{ident}"
+            self._env[memo] = {}
+            body[0] = f"def B_{ident}(d):"
+            # Remembered as a tuple and given as a new list, or given as a copy, or shared.
+            kept, given = "v", "v"
+            if shape.make is list:
+                kept, given = "tuple(v)", "list(v)"
+            elif shape.copy is not None:
+                self._env["CP_" + ident] = shape.copy
+                given = f"CP_{ident}(v)"
+            body.append(
+                f"def b_{ident}(d):\n    v = {memo}.get(d)\n    if v is not None:\n        return {given}\n"
+                f"    v = B_{ident}(d)\n    if len({memo}) >= MEMO: {memo}.clear()\n    {memo}[d] = {kept}\n"
+                f"    return {given}"
+            )
+        return ["\n".join(body) + "\n"]
+
+    def _remembered(self, descriptor: Descriptor) -> bool:
+        """Whether a wire reader remembers the message type's native values by their bytes (`BM_`):
+        a frozen one, or a leaf without repeated fields whose native value is a tuple, immutable, or a
+        list (a new one each time)."""
+        shape = self._shape(descriptor)
+        plain = not any(_repeated(f) for f in descriptor.fields)
+        if shape.frozen or shape.copy is not None:
+            return True
+        return self._is_leaf(descriptor) and plain and shape.make in (None, list) and shape.into is None
+
+    def _value(self, m: str, f: FieldDescriptor) -> str:
+        return f"L{f.number}" if self._wire else _attr(m, f.name)
+
+    def _has(self, m: str, f: FieldDescriptor) -> str:
+        return f"L{f.number} is not None" if self._wire else f"{m}.HasField({f.name!r})"
+
     def _read_message(self, descriptor: Descriptor, message: str, depth: int) -> str:
         """The expression of the native value of the message in variable `message`."""
         shape = self._shape(descriptor)
@@ -390,25 +506,30 @@ class Converter:
         return f"{make}({', '.join(values)})"
 
     def _read_field(self, descriptor: Descriptor, f: FieldDescriptor, m: str, offset: int, depth: int) -> str:
-        value = _attr(m, f.name)
+        value = self._value(m, f)
+        has = self._has(m, f)
+        prefix = "b_" if self._wire else "r_"
         minus = f" - {offset}" if offset else ""
         if f.type == F.TYPE_MESSAGE:
             sub = f.message_type
             if _repeated(f):
-                if self._is_leaf(sub):
+                if self._is_leaf(sub) and not self._wire:
                     x = f"x{depth}"
                     return f"[{self._read_message(sub, x, depth + 1)} for {x} in {value}]"
-                return f"[r_{_ident(sub)}(x) for x in {value}]"
+                shared = self._shape(sub).make is not list and self._shape(sub).copy is None
+                if self._wire and self._remembered(sub) and shared:  # looked up without a call
+                    return f"[BM_{_ident(sub)}.get(x) or b_{_ident(sub)}(x) for x in {value}]"
+                return f"[{prefix}{_ident(sub)}(x) for x in {value}]"
             # Inlined, the sub-message is bound where its first field is read: so only when every
             # field is read unconditionally, in order (no repeated or presence field).
             plain = not any(_repeated(g) or _has_presence(g) for g in sub.fields)
-            if self._is_leaf(sub) and plain and self._shape(sub).into is None:
+            if self._is_leaf(sub) and plain and self._shape(sub).into is None and not self._wire:
                 bound = self._name("g")  # the sub-message, read once
                 inner = self._read_message(sub, bound, depth + 1).replace(
                     f"{bound}.", f"({bound} := {value}).", 1
                 )
                 return f"({inner} if {m}.HasField({f.name!r}) else None)"
-            return f"(r_{_ident(sub)}({value}) if {m}.HasField({f.name!r}) else None)"
+            return f"({prefix}{_ident(sub)}({value}) if {has} else None)"
         where = f"{descriptor.name}.{f.name}"
         if f.type == F.TYPE_ENUM:
             numbers = f"E_{_ident(f.enum_type)}"
@@ -418,11 +539,11 @@ class Converter:
                 return f"({shifted} if {numbers}.issuperset({value}) else EL({value}, {where!r}))"
             read = self._name("e")  # the value, read once
             checked = f"({read}{minus} if ({read} := {value}) in {numbers} else bad({where!r}, {read}, 0))"
-            return f"({checked} if {m}.HasField({f.name!r}) else None)" if _has_presence(f) else checked
+            return f"({checked} if {has} else None)" if _has_presence(f) else checked
         if _repeated(f):
             return f"[x{minus} for x in {value}]" if offset else f"list({value})"
         if _has_presence(f):
-            return f"({value}{minus} if {m}.HasField({f.name!r}) else None)"
+            return f"({value}{minus} if {has} else None)"
         return f"{value}{minus}"
 
 
@@ -583,3 +704,177 @@ def _flatten(f: FieldDescriptor, value: Any) -> list[Any]:
         else:
             flat.append(0 if part is None else part)
     return flat
+
+
+class Unsupported(Exception):
+    """What a wire reader leaves to the protobuf parser (see `Converter.decoder`)."""
+
+
+M32, M64 = (1 << 32) - 1, (1 << 64) - 1
+
+
+def _int32(value: int) -> int:
+    return ((value & M32) ^ 0x80000000) - 0x80000000
+
+
+def _int64(value: int) -> int:
+    return ((value & M64) ^ (1 << 63)) - (1 << 63)
+
+
+def _varint_rest(data: bytes, at: int, value: int) -> tuple[int, int]:
+    """A varint whose first byte `value` (at least 128) was read: its value and the offset after it."""
+    value &= 127
+    shift = 7
+    while True:
+        byte = data[at]
+        at += 1
+        value |= (byte & 127) << shift
+        if byte < 128:
+            if shift == 63 and byte > 1:
+                raise Unsupported
+            return value, at
+        shift += 7
+        if shift > 63:
+            raise Unsupported
+
+
+def _skip(data: bytes, at: int, tag: int, known: frozenset[int]) -> int:
+    """The offset after an unknown field's value (Unsupported for a known field's unexpected wire type)."""
+    number, wire = tag >> 3, tag & 7
+    if number == 0 or number in known:
+        raise Unsupported
+    if wire == 0:
+        while data[at] > 127:
+            at += 1
+        at += 1
+    elif wire in (1, 5):
+        at += 8 if wire == 1 else 4
+    elif wire == 2:
+        length = data[at]
+        at += 1
+        if length > 127:
+            length, at = _varint_rest(data, at, length)
+        at += length
+    else:
+        raise Unsupported
+    if at > len(data):
+        raise Unsupported
+    return at
+
+
+def _unpacked(body: bytes, convert: Callable[[int], Any]) -> list[Any]:
+    """The values of a packed repeated varint field's body."""
+    values, at, end = [], 0, len(body)
+    while at < end:
+        value = body[at]
+        at += 1
+        if value > 127:
+            value, at = _varint_rest(body, at, value)
+        values.append(convert(value))
+    return values
+
+
+# A varint field's value from its varint, by field type (beyond the first byte's 0-127).
+WIRE_VALUES = {
+    F.TYPE_INT32: "I32(x)",
+    F.TYPE_ENUM: "I32(x)",
+    F.TYPE_INT64: "I64(x)",
+    F.TYPE_UINT32: "x & 4294967295",
+    F.TYPE_UINT64: "x",
+    F.TYPE_BOOL: "x",
+    F.TYPE_SINT32: "x & 4294967295",
+    F.TYPE_SINT64: "x",
+}
+PACKED_VALUES = {
+    F.TYPE_INT32: _int32,
+    F.TYPE_ENUM: _int32,
+    F.TYPE_INT64: _int64,
+    F.TYPE_UINT32: lambda x: x & M32,
+    F.TYPE_UINT64: lambda x: x,
+    F.TYPE_BOOL: lambda x: x != 0,
+    F.TYPE_SINT32: lambda x: ((x & M32) >> 1) ^ -(x & 1),
+    F.TYPE_SINT64: lambda x: (x >> 1) ^ -(x & 1),
+}
+
+
+def _wire_default(f: FieldDescriptor) -> str:
+    """A wire reader's local for a field before the field is read: its value when absent."""
+    if _repeated(f):
+        return "[]"
+    if f.type == F.TYPE_MESSAGE or _has_presence(f):
+        return "None"
+    return {F.TYPE_STRING: "''", F.TYPE_BYTES: "b''", F.TYPE_BOOL: "False"}.get(f.type, "0")
+
+
+def _wire_branches(f: FieldDescriptor) -> list[tuple[int, list[str]]]:
+    """(tag, lines reading the field's value after its tag) for each wire type the field may have."""
+    local = f"L{f.number}"
+    length = [
+        "ln = d[i]; i += 1",
+        "if ln > 127: ln, i = VR(d, i, ln)",
+        "j = i + ln",
+        "if j > n: raise NO",
+    ]
+    siblings = []
+    oneof = f.containing_oneof
+    if oneof is not None and len(oneof.fields) > 1:  # setting one member clears the others
+        siblings = [f"L{g.number} = None" for g in oneof.fields if g is not f]
+    if f.type in TEXT_KINDS or f.type == F.TYPE_MESSAGE:
+        value = "d[i:j].decode()" if f.type == F.TYPE_STRING else "d[i:j]"
+        if _repeated(f):
+            tag = f.number << 3 | 2
+            if tag < 128:  # the entries that follow it, read here too
+                return [
+                    (
+                        tag,
+                        [
+                            "while True:",
+                            *["    " + line for line in length],
+                            f"    {local}.append({value})",
+                            "    i = j",
+                            f"    if i == n or d[i] != {tag}: break",
+                            "    i += 1",
+                        ],
+                    )
+                ]
+            store = [f"{local}.append({value})"]
+        elif f.type == F.TYPE_MESSAGE:  # a sub-message written twice is merged: left to the parser
+            store = [f"if {local} is not None: raise NO", f"{local} = {value}"]
+        else:
+            store = [f"{local} = {value}"]
+        return [(f.number << 3 | 2, [*length, *store, "i = j", *siblings])]
+    read = ["x = d[i]; i += 1", f"if x > 127: x, i = VR(d, i, x); x = {WIRE_VALUES[f.type]}"]
+    if f.type == F.TYPE_BOOL:
+        read.append("x = x != 0")
+    elif f.type in ZIGZAG_KINDS:
+        read.append("x = (x >> 1) ^ -(x & 1)")
+    if not _repeated(f):
+        return [(f.number << 3, [*read, f"{local} = x", *siblings])]
+    convert = f"PV_{f.type}"
+    plain = f.type in (F.TYPE_INT32, F.TYPE_ENUM, F.TYPE_INT64, F.TYPE_UINT32, F.TYPE_UINT64)
+    packed_read = [
+        *length,
+        "b = d[i:j]; i = j",
+        f"{local} += b if b.isascii() else UNPACK(b, {convert})"
+        if plain
+        else f"{local} += UNPACK(b, {convert})",
+    ]
+    return [(f.number << 3, [*read, f"{local}.append(x)"]), (f.number << 3 | 2, packed_read)]
+
+
+def _dispatch(branches: list[tuple[int, list[str]]], known: str) -> list[str]:
+    """Lines running the branch of tag `t`: a balanced tree of comparisons, unknown tags skipped."""
+    if len(branches) > 3:
+        middle = len(branches) // 2
+        return [
+            f"if t < {branches[middle][0]}:",
+            *["    " + line for line in _dispatch(branches[:middle], known)],
+            "else:",
+            *["    " + line for line in _dispatch(branches[middle:], known)],
+        ]
+    lines = []
+    for index, (tag, body) in enumerate(branches):
+        lines.append(f"{'elif' if index else 'if'} t == {tag}:")
+        lines += ["    " + line for line in body]
+    lines += [f"{'else:' if branches else 'if True:'}", f"    i = SKIP(d, i, t, {known})"]
+    return lines

@@ -1,14 +1,15 @@
 """The decision loop shared by engines in which one seat decides at a time.
 
 An engine supplies two functions: the acting seat's legal actions, and taking one decision in
-place. The loop checks the seat and the action before anything changes, caches the legal actions on
-the state until it changes, takes a decision with a single legal action by itself (its events are
-reported like any other), and offers the pure `apply` on a copy.
+place (or, with `of_steps`, a table of the two for each step). The loop checks the seat and the
+action before anything changes, caches the legal actions on the state until it changes, takes a
+decision with a single legal action by itself (its events are reported like any other), and offers
+the pure `apply` on a copy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from services.common.errors import GameOver, IllegalAction, MalformedRequest, NotYourTurn
@@ -45,6 +46,23 @@ class DecisionLoop(Generic[S, A]):
         self.legal = legal
         self.take = take
         self.auto_resolve = auto_resolve
+
+    @classmethod
+    def of_steps(
+        cls,
+        game_over: int,
+        steps: Mapping[int, tuple[Callable[[S], list[A]], Callable[[S, A, list[Any]], Any]]],
+        auto_resolve: bool = True,
+    ) -> DecisionLoop[S, A]:
+        """The loop of an engine whose every step has its own legal-actions and play functions."""
+
+        def legal(state: S) -> list[A]:
+            return steps[state.step][0](state)
+
+        def take(state: S, action: A, events: list[Any]) -> None:
+            steps[state.step][1](state, action, events)
+
+        return cls(game_over, legal, take, auto_resolve)
 
     def legal_now(self, state: S) -> list[A]:
         """The acting seat's legal actions (cached on the state until it changes)."""

@@ -200,6 +200,9 @@ class Game(Generic[S, A, C]):
     encode_state: Callable[[S], bytes] = None  # type: ignore[assignment]
     """The deterministic bytes of `state_to_proto(state)`, what a rules call returns (default: that
     message serialized; a codec built on services.common.convert writes them without it)."""
+    decode_state: Callable[[bytes], S] = None  # type: ignore[assignment]
+    """`state_from_proto` of the State message in these bytes, DecodeError if they are not one
+    (default: the message parsed; a codec built on services.common.convert reads the bytes)."""
     encode_views: Callable[[S, bytes], Sequence[bytes]] = None  # type: ignore[assignment]
     """The bytes of `views_to_proto(state)`, given the state's `encode_state` bytes to take what the
     views share from (default: those messages serialized)."""
@@ -214,6 +217,7 @@ class Game(Generic[S, A, C]):
         """Derive the `encode_*` functions the game leaves unset from its message functions."""
         defaults = {
             "encode_state": lambda state: self.state_to_proto(state).SerializeToString(deterministic=True),
+            "decode_state": lambda data: self.state_from_proto(self.messages.state.FromString(data)),
             "encode_views": lambda state, state_bytes: [
                 view.SerializeToString(deterministic=True)
                 for view in self.views_to_proto(state, self.messages.state.FromString(state_bytes))

@@ -36,6 +36,7 @@ def modular_game(
     disturb_hidden: Callable[[Any, int | None, Rng], Any],
     views_to_proto: Callable[[Any, Any], Sequence[Message]] | None = None,
     encode_state: Callable[[Any], bytes] | None = None,
+    decode_state: Callable[[bytes], Any] | None = None,
     encode_views: Callable[[Any, bytes], Sequence[bytes]] | None = None,
     encode_event: Callable[[Any], tuple[bytes, str, tuple[int, ...]]] | None = None,
     heuristic_action: Policy[Any, Any] | None = None,
@@ -79,6 +80,7 @@ def modular_game(
         views_to_proto=views_to_proto or each_view,
         event_to_proto=codec.event_to_proto,
         encode_state=encode_state,  # type: ignore[arg-type]
+        decode_state=decode_state,  # type: ignore[arg-type]
         encode_views=encode_views,  # type: ignore[arg-type]
         encode_event=encode_event,  # type: ignore[arg-type]
         disturb_hidden=disturb_hidden,

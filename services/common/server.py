@@ -9,7 +9,8 @@ Every game's entry point delegates here:
 
 Environment: RULES_ADDRESS (default "[::]:50051"), METRICS_PORT (empty or "off" disables /metrics),
 SHUTDOWN_GRACE_SECONDS (default 5), RULES_MAX_WORKERS (default 8), RULES_STATE_CACHE (how many
-decoded states to keep, default 1024, 0 disables), LOG_LEVEL (default INFO).
+decoded states to keep, default 1024, 0 disables), RULES_MAX_CONNECTION_AGE_SECONDS (default 300, 0:
+never), LOG_LEVEL (default INFO).
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ log = logging.getLogger(__name__)
 DEFAULT_ADDRESS = "[::]:50051"
 DEFAULT_MAX_WORKERS = 8
 DEFAULT_GRACE_SECONDS = 5.0
+# A client's connection is closed (GOAWAY, calls in flight given DEFAULT_GRACE_SECONDS) after this long,
+# so that clients dialling dns:///NAME ask DNS again and reach replicas started since: gRPC resolves a
+# name again when a connection ends, never on a timer.
+DEFAULT_MAX_CONNECTION_AGE_SECONDS = 300.0
 
 
 def create_server(
@@ -50,17 +55,24 @@ def create_server(
     state_cache: int = DEFAULT_STATE_CACHE,
     health_servicer: health.HealthServicer | None = None,
     interceptors: Sequence[grpc.ServerInterceptor] = (),
+    max_connection_age: float = DEFAULT_MAX_CONNECTION_AGE_SECONDS,
 ) -> tuple[grpc.Server, int]:
     """A server (not started) for `game` bound to `address`, and the port it bound ("…:0": any free port).
 
     `state_cache` is how many decoded states the servicer keeps (0: none); `interceptors` run after
     the one refusing requests that do not decode (`services.common.decoding`) and before the metrics
-    one."""
+    one; a client's connection is closed after `max_connection_age` seconds (0: never)."""
+    # Without so_reuseport 0, a second server on a busy port would start and silently share it.
+    options: list[tuple[str, int]] = [("grpc.so_reuseport", 0)]
+    if max_connection_age > 0:
+        options += [
+            ("grpc.max_connection_age_ms", int(max_connection_age * 1000)),
+            ("grpc.max_connection_age_grace_ms", int(DEFAULT_GRACE_SECONDS * 1000)),
+        ]
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="rules"),
         interceptors=[DecodingInterceptor(), *interceptors, MetricsInterceptor()],
-        # Without this, a second server on a busy port would start and silently share it.
-        options=[("grpc.so_reuseport", 0)],
+        options=options,
     )
     add_to_server(RulesServicer(game, state_cache=state_cache), server)
     health_servicer = health_servicer or health.HealthServicer()
@@ -80,11 +92,19 @@ def serve(game: AnyGame, environ: Mapping[str, str] = os.environ) -> None:
     grace = float(environ.get("SHUTDOWN_GRACE_SECONDS", DEFAULT_GRACE_SECONDS))
     max_workers = int(environ.get("RULES_MAX_WORKERS", DEFAULT_MAX_WORKERS))
     state_cache = state_cache_size_from_env(environ.get("RULES_STATE_CACHE"))
+    max_connection_age = float(
+        environ.get("RULES_MAX_CONNECTION_AGE_SECONDS", DEFAULT_MAX_CONNECTION_AGE_SECONDS)
+    )
     metrics_port = metrics_port_from_env(environ)
 
     health_servicer = health.HealthServicer()
     server, port = create_server(
-        address, game, max_workers=max_workers, state_cache=state_cache, health_servicer=health_servicer
+        address,
+        game,
+        max_workers=max_workers,
+        state_cache=state_cache,
+        health_servicer=health_servicer,
+        max_connection_age=max_connection_age,
     )
     metrics = start_metrics_server(metrics_port) if metrics_port is not None else None
 
@@ -103,6 +123,7 @@ def serve(game: AnyGame, environ: Mapping[str, str] = os.environ) -> None:
             "port": port,
             "metrics_port": metrics.port if metrics else None,
             "state_cache": state_cache,
+            "max_connection_age_seconds": max_connection_age,
         },
     )
     try:

@@ -23,6 +23,7 @@ from boardgame.rules.v1 import rules_pb2, rules_pb2_grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import DecodeError, Message
 
+from services.common import replies
 from services.common.errors import InvalidConfig, MalformedRequest, RulesError, echoed
 from services.common.game import AnyGame, GameInfo, Scores
 from services.common.rng import MAX_SEED_BYTES
@@ -34,6 +35,7 @@ log = logging.getLogger(__name__)
 SERVICE_NAME = rules_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name
 
 M = TypeVar("M", bound=Message)
+T = TypeVar("T")
 Handler = Callable[[Any, Any, grpc.ServicerContext], Any]
 
 
@@ -74,13 +76,16 @@ def check_type(packed: any_pb2.Any, message_class: type[Message], field: str) ->
 def unpack(packed: any_pb2.Any, message_class: type[M], field: str) -> M:
     """The `message_class` message inside `packed`; MalformedRequest if it is missing, mistyped or garbage."""
     check_type(packed, message_class, field)
-    expected = message_class.DESCRIPTOR.full_name
-    message = message_class()
+    return decoded(packed.value, message_class.FromString, message_class, field)
+
+
+def decoded(data: bytes, decode: Callable[[bytes], T], message_class: type[Message], field: str) -> T:
+    """`decode(data)`, a `message_class` message's bytes decoded; MalformedRequest if they are garbage."""
     try:
-        message.ParseFromString(packed.value)
+        return decode(data)
     except DecodeError as err:
+        expected = message_class.DESCRIPTOR.full_name
         raise MalformedRequest(f"{field} is not a valid {expected}: {err}", field=field) from err
-    return message
 
 
 def info_to_proto(info: GameInfo, game: AnyGame) -> rules_pb2.GameInfo:
@@ -170,18 +175,24 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         messages = game.messages
         self._state_url, self._view_url = type_url(messages.state), type_url(messages.view)
         self._event_url = type_url(messages.event)
+        self._state_head, self._view_head, self._event_head = (
+            replies.type_url_field(url) for url in (self._state_url, self._view_url, self._event_url)
+        )
+        self._action_url = replies.type_url_field(type_url(messages.action))
+        self._action_anys: dict[Any, bytes] = {}
+        self._read_actions: dict[bytes, Any] = {}
         self._actions: dict[Any, any_pb2.Any] = {}
 
     def _state(self, packed: any_pb2.Any) -> Any:
         """The native state of a packed State: the one this servicer encoded to these bytes if it
         still has it, else the decoded message. Shared with other calls: never change it."""
         state_message = self.game.messages.state
+        check_type(packed, state_message, "state")
         if self._cache is not None:
-            check_type(packed, state_message, "state")
             cached = self._cache.get(packed.value)
             if cached is not None:
                 return cached
-        return self.game.state_from_proto(unpack(packed, state_message, "state"))
+        return decoded(packed.value, self.game.decode_state, state_message, "state")
 
     def _remember(self, packed: any_pb2.Any, state: Any) -> None:
         """Cache `state` as the native state of the State bytes `packed` carries."""
@@ -221,6 +232,42 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             return packed
         except TypeError:
             return pack(self.game.action_to_proto(action))
+
+    def _read_action(self, packed: any_pb2.Any) -> Any:
+        """The native action of a packed Action, remembered by its bytes (a game's actions repeat)."""
+        action_message = self.game.messages.action
+        check_type(packed, action_message, "action")
+        data = packed.value
+        action = self._read_actions.get(data)
+        if action is None:
+            action = self.game.action_from_proto(
+                decoded(data, action_message.FromString, action_message, "action")
+            )
+            if len(self._read_actions) >= ACTION_MEMO:
+                self._read_actions.clear()
+            self._read_actions[data] = action
+        return action
+
+    def _action_field(self, action: Any) -> bytes:
+        """A LegalAction's field of a native action's packed Action, remembered as `_action`
+        remembers the message."""
+        try:
+            return self._action_anys[action]
+        except KeyError:
+            data = self._action_anys[action] = replies.action_field(self._action(action).SerializeToString())
+            if len(self._action_anys) > ACTION_MEMO:
+                self._action_anys.clear()
+            return data
+        except TypeError:
+            return replies.action_field(self._action(action).SerializeToString())
+
+    def _legal_action_bytes(self, state: Any, seat: int) -> list[bytes]:
+        """The seat's legal_actions fields of a GetViewResponse, each with its label."""
+        label = self.game.label
+        return [
+            replies.legal_action(self._action_field(action), label(state, action))
+            for action in self.game.legal_actions(state, seat)
+        ]
 
     def _legal_actions(self, state: Any, seat: int) -> list[rules_pb2.LegalAction]:
         """The seat's legal actions, packed, each with its label."""
@@ -284,35 +331,32 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         """The state after one seat's action, and what happened."""
         state = self._state(request.state)
         seat = self._seat(request.seat)
-        action = self.game.action_from_proto(unpack(request.action, self.game.messages.action, "action"))
+        action = self._read_action(request.action)
         new_state, events = self.game.apply(state, seat, action)
         state_bytes = self.game.encode_state(new_state)
-        response = rules_pb2.ApplyActionResponse(
-            state=packed_bytes(self._state_url, state_bytes),
-            events=self._events(events),
-            acting_seats=list(self.game.acting_seats(new_state)),
-            game_over=self.game.is_terminal(new_state),
-        )
+        acting = list(self.game.acting_seats(new_state))
+        over = self.game.is_terminal(new_state)
+        parts = []
         if request.HasField("view_seat"):
-            response.view.CopyFrom(self._view(new_state, self._seat(request.view_seat), legal_actions=True))
+            seat_view = self._view(new_state, self._seat(request.view_seat), legal_actions=True)
+            parts.append(replies.field(5, seat_view.SerializeToString()))
         if request.include_views:
-            *seat_views, spectator_view = self.game.encode_views(new_state, state_bytes)
-            acting, over = response.acting_seats, response.game_over
-            url = self._view_url
-            for seat, view in enumerate(seat_views):
-                response.seat_views.add(
-                    view=packed_bytes(url, view),
-                    acting_seats=acting,
-                    game_over=over,
-                    legal_actions=self._legal_actions(new_state, seat) if seat in acting else [],
-                )
-            response.spectator_view.CopyFrom(
-                rules_pb2.GetViewResponse(
-                    view=packed_bytes(url, spectator_view), acting_seats=acting, game_over=over
-                )
-            )
-        self._remember(response.state, new_state)
-        return response
+            *views, spectator = self.game.encode_views(new_state, state_bytes)
+            url, shared = self._view_head, replies.seats_and_flag(acting, over, 2)
+            for seat, data in enumerate(views):
+                legal = self._legal_action_bytes(new_state, seat) if seat in acting else ()
+                parts.append(replies.view_response(6, replies.any_body(url, data), shared, legal))
+            parts.append(replies.view_response(7, replies.any_body(url, spectator), shared))
+        head = self._event_head
+        reply = replies.apply_response(
+            replies.any_body(self._state_head, state_bytes),
+            [replies.event(head, *self.game.encode_event(event)) for event in events],
+            replies.seats_and_flag(acting, over, 3),
+            parts,
+        )
+        if self._cache is not None:
+            self._cache.put(state_bytes, new_state)
+        return rules_pb2.ApplyActionResponse.FromString(reply)
 
     @_maps_errors
     def GetView(

@@ -344,7 +344,7 @@ CODEC = Codec(
     event_audience=lambda e: (e.seat,) if isinstance(e, ev.VpGained) and not e.public else (),
     event_oneof="event",
 )
-encode_state, state_to_proto = CODEC.encode_state, CODEC.state_to_proto
+encode_state, state_to_proto, decode_state = CODEC.encode_state, CODEC.state_to_proto, CODEC.decode_state
 state_from_proto = CODEC.state_from_proto
 encode_views, view_to_proto, views_to_proto = CODEC.encode_views, CODEC.view_to_proto, CODEC.views_to_proto
 encode_event, event_to_proto = CODEC.encode_event, CODEC.event_to_proto

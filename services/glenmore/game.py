@@ -97,6 +97,7 @@ GLEN_MORE: Game[State, Action, Config] = modular_game(
     codec=codec,
     views_to_proto=codec.views_to_proto,
     encode_state=codec.encode_state,
+    decode_state=codec.decode_state,
     encode_views=codec.encode_views,
     encode_event=codec.encode_event,
     scores=final_scores,

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from services.common.rng import Rng
 from services.goldencity import actions as act
-from services.goldencity import codec
 from services.goldencity.bidding import price
 from services.goldencity.building import city_letters
 from services.goldencity.engine import legal_now
@@ -16,6 +15,7 @@ from services.goldencity.records import ScoringCard
 from services.goldencity.rules import NOBODY
 from services.goldencity.scoring import bonus_card_points
 from services.goldencity.state import State
+from services.goldencity.visibility import bonus_cards_visible, hand_visible
 from services.goldencity.vocabulary import BonusType, Landscape
 
 # What a place bonus is worth to the greedy policy, per unit of its amount.
@@ -117,7 +117,7 @@ def heuristic_action(state: State, seat: int, rng: Rng) -> act.Action:
 def determinize(state: State, seat: int | None, rng: Rng) -> State:
     """A copy with everything `seat` (None: a spectator) may not see resampled from what it sees."""
     world = state.copy()
-    hidden_hands = [s for s in range(world.n) if not codec.hand_visible(state, seat, s)]
+    hidden_hands = [s for s in range(world.n) if not hand_visible(state, seat, s)]
     pool = list(world.landscape_deck)
     for s in hidden_hands:
         pool += world.players[s].hand.cards
@@ -128,7 +128,7 @@ def determinize(state: State, seat: int | None, rng: Rng) -> State:
         world.players[s].hand.cards = sorted(pool[:size])
         del pool[:size]
     world.landscape_deck = pool
-    hidden_bonus = [s for s in range(world.n) if not codec.bonus_cards_visible(state, seat, s)]
+    hidden_bonus = [s for s in range(world.n) if not bonus_cards_visible(state, seat, s)]
     supply_hidden = seat is None or seat != world.bonus_chooser
     cards = list(world.bonus_supply) if supply_hidden else []
     for s in hidden_bonus:

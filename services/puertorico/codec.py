@@ -126,6 +126,26 @@ def _island(player: Player, island: list[tuple[int, int, int]]) -> None:
     check_state(occupied.pop() == 0, "island occupancy")  # the forests (the last kind) hold no colonist
 
 
+def _unseated(player: Player) -> Player:
+    """A board as its message holds it: its VP chips and forests are the State's (see `_state`)."""
+    player.vp, player.forests = 0, [0, 0, 0, 0, 0]
+    return player
+
+
+def _board(p: Player) -> tuple[Any, ...]:
+    """What a board's message holds, as a key."""
+    return (
+        p.doubloons,
+        *p.goods,
+        *p.tiles,
+        *p.occupied,
+        *p.buildings.items(),
+        p.san_juan,
+        p.wharf_used,
+        p.small_wharf_used,
+    )
+
+
 def _city(player: Player, city: list[tuple[int, int]]) -> None:
     player.buildings = buildings = dict(city)
     check_state(len(buildings) == len(city) and -1 not in buildings, "a building owned twice")
@@ -195,7 +215,9 @@ CONVERTER = Converter(
     [pb.Config, pb.State, pb.View, pb.Action, pb.Event],
     {
         pb.Config: Shape(
-            get={option: partial(_wire_option, option=option) for option in OPTIONS}, make=_config
+            get={option: partial(_wire_option, option=option) for option in OPTIONS},
+            make=_config,
+            frozen=True,
         ),
         pb.State: Shape(
             get={
@@ -242,6 +264,9 @@ CONVERTER = Converter(
             },
             into=Player,
             put={"island": _island, "city": _city},
+            finish=_unseated,
+            copy=Player.copy,
+            key=_board,
         ),
         rules_pb2.RngState: Shape(make=Rng),
         pb.GoodCounts: COUNTS,
@@ -388,5 +413,6 @@ encode_state, state_to_proto, state_from_proto = (
     CODEC.state_to_proto,
     CODEC.state_from_proto,
 )
+decode_state = CODEC.decode_state
 encode_views, view_to_proto, views_to_proto = CODEC.encode_views, CODEC.view_to_proto, CODEC.views_to_proto
 encode_event, event_to_proto = CODEC.encode_event, CODEC.event_to_proto

@@ -155,6 +155,7 @@ PUERTO_RICO: Game[State, Action, Config] = modular_game(
     disturb_hidden=disturb_hidden,
     views_to_proto=codec.views_to_proto,
     encode_state=codec.encode_state,
+    decode_state=codec.decode_state,
     encode_views=codec.encode_views,
     encode_event=codec.encode_event,
     heuristic_action=bot.heuristic_action,

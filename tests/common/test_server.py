@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoRe
 
 from services.common import registry
 from services.common.game import Game
+from services.common.server import DEFAULT_GRACE_SECONDS, create_server
 from services.common.servicer import SERVICE_NAME, pack
 from tests.common.support import RPC_TIMEOUT, handled, refused, scrape, serving, stub
 
@@ -192,6 +194,7 @@ def test_entry_point_serves_and_stops_on_sigterm(game_module: str, game: Game) -
         "METRICS_PORT": "0",
         "SHUTDOWN_GRACE_SECONDS": "1",
         "RULES_STATE_CACHE": "64",
+        "RULES_MAX_CONNECTION_AGE_SECONDS": "120",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen"), os.environ.get("PYTHONPATH", "")]),
     }
     process = subprocess.Popen(
@@ -207,6 +210,7 @@ def test_entry_point_serves_and_stops_on_sigterm(game_module: str, game: Game) -
         started = read_json_line(process.stderr, "rules service listening")
         assert started["game"] == game.info.name and started["metrics_port"] > 0
         assert started["state_cache"] == 64
+        assert started["max_connection_age_seconds"] == 120
         with grpc.insecure_channel(f"127.0.0.1:{started['port']}") as channel:
             health = health_pb2_grpc.HealthStub(channel)
             response = health.Check(health_pb2.HealthCheckRequest(service=SERVICE_NAME), timeout=RPC_TIMEOUT)
@@ -221,3 +225,32 @@ def test_entry_point_serves_and_stops_on_sigterm(game_module: str, game: Game) -
             process.wait()
         assert process.stderr is not None
         process.stderr.close()
+
+
+def test_a_client_connection_is_closed_once_it_reaches_its_age_and_the_client_connects_again(
+    game: Game,
+) -> None:
+    """A connection older than the server's maximum age gets GOAWAY: the channel goes IDLE (so a
+    dns:/// client resolves the name again, reaching replicas started since) and its next call
+    connects again."""
+    server, port = create_server("127.0.0.1:0", game, max_workers=2, max_connection_age=1.0)
+    server.start()
+    states: list[grpc.ChannelConnectivity] = []
+    idle = threading.Event()
+
+    def changed(state: grpc.ChannelConnectivity) -> None:
+        states.append(state)
+        if state == grpc.ChannelConnectivity.IDLE and grpc.ChannelConnectivity.READY in states:
+            idle.set()
+
+    channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+    try:
+        channel.subscribe(changed)
+        request = rules_pb2.GetGameInfoRequest()
+        assert stub(channel).GetGameInfo(request, timeout=RPC_TIMEOUT).info.name == game.info.name
+        assert idle.wait(1.0 * 1.2 + DEFAULT_GRACE_SECONDS + RPC_TIMEOUT), states
+        assert stub(channel).GetGameInfo(request, timeout=RPC_TIMEOUT).info.name == game.info.name
+    finally:
+        channel.unsubscribe(changed)
+        channel.close()
+        server.stop(None).wait()

@@ -59,7 +59,7 @@ def test_a_registered_game_gets_a_compose_service_a_scrape_target_and_manifests(
     kinds = {o["kind"] for o in objects if o["metadata"]["name"] == "rules-newgame"}
     assert kinds == {"Service", "Deployment", "HorizontalPodAutoscaler", "PodDisruptionBudget"}
     config = next(o for o in objects if o["kind"] == "ConfigMap")
-    assert config["data"]["RULES_ADDRESSES"].split(",")[-1] == f"rules-newgame:{generate.RULES_PORT}"
+    assert config["data"]["RULES_ADDRESSES"].split(",")[-1] == f"dns:///rules-newgame:{generate.RULES_PORT}"
 
 
 def test_a_game_no_longer_registered_loses_its_manifest(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
+from live import balancing
 from tests.deploy import facts
 from tests.deploy.kustomize import Obj, containers, key, render
 
@@ -19,6 +20,8 @@ K8S = facts.DEPLOY / "k8s"
 BASE = K8S / "base"
 OVERLAYS = sorted(path for path in (K8S / "overlays").iterdir() if path.is_dir())
 FOLDERS = [BASE, *OVERLAYS]
+# The URL schemes that put game state on a Redis Cluster (live/settings.py).
+CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
 KUBERNETES_VERSION = "1.30.0"  # the oldest release the manifests must apply to
 
 
@@ -224,6 +227,28 @@ def test_every_registered_game_has_a_rules_deployment_the_gateway_dials(rendered
         assert dialled.get(name) == service["spec"]["ports"][0]["port"], f"the gateway does not dial {name}"
 
 
+def test_rules_services_are_headless_and_dialled_through_dns_by_the_gateway_and_workers(
+    rendered: list[Obj],
+) -> None:
+    """Each title's name resolves to every ready pod (no cluster IP balancing connections), and the
+    gateway and the workers dial it as dns:///NAME:PORT, so round_robin spreads calls over them all."""
+    rules = {
+        name: service
+        for name, service in by_kind(rendered, "Service").items()
+        if service["metadata"]["labels"].get("app.kubernetes.io/component") == "rules"
+    }
+    assert len(rules) == len(facts.registered_game_modules())
+    for name, service in rules.items():
+        assert service["spec"].get("clusterIP") == "None", f"{name} is not headless"
+    deployments = by_kind(rendered, "Deployment")
+    for process in ("gateway", "worker"):
+        addresses = environment(rendered, containers(deployments[process])[0])["RULES_ADDRESSES"].split(",")
+        for address in addresses:
+            assert address.startswith("dns:///"), f"{process} dials {address} without the dns resolver"
+            assert facts.host_of(address) in rules, f"{process} dials {address}: no rules Service"
+            assert balancing.target(facts.host_of(address), [address]) == address
+
+
 def redis_host(objects: list[Obj]) -> str:
     url = by_kind(objects, "ConfigMap")["boardgame-config"]["data"]["REDIS_URL"]
     return url.split("://", 1)[1].split("/")[0].rsplit(":", 1)[0]
@@ -250,3 +275,25 @@ def test_overlay_uses_an_external_redis_a_namespace_and_a_released_image(overlay
     assert len(namespaces) == 1 and None not in namespaces
     for _, container in our_containers(objects):
         assert ":" in container["image"] and not container["image"].endswith(":latest")
+
+
+def url_host(url: str) -> str:
+    """The host of a redis://, rediss+cluster:// or postgresql:// URL."""
+    return url.split("://", 1)[1].split("/")[0].rsplit("@", 1)[-1].rsplit(":", 1)[0]
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=ids)
+def test_overlay_keeps_games_on_a_redis_cluster_the_queue_on_plain_redis_and_history_in_external_postgres(
+    overlay: Path,
+) -> None:
+    objects = render(overlay)
+    config = by_kind(objects, "ConfigMap")["boardgame-config"]["data"]
+    services = by_kind(objects, "Service")
+    assert config["REDIS_URL"].startswith(CLUSTER_SCHEMES), "game state is not on a Redis Cluster"
+    broker = config["CELERY_BROKER_URL"]
+    assert broker.startswith(("redis://", "rediss://")), "Celery's broker cannot be a Cluster"
+    assert url_host(broker) != url_host(config["REDIS_URL"])
+    database = config["DATABASE_URL"]
+    assert database.startswith("postgresql://")
+    assert url_host(database) not in services, "the overlay's PostgreSQL is the base's pod"
+    assert "StatefulSet" not in {obj["kind"] for obj in objects}

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import os
+import queue
 import signal
 import socket
 import stat
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -18,29 +21,12 @@ import pytest
 from boardgame.gateway.v1 import gateway_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from deploy import local, ports, postgres, probe
+from deploy import durability, local, ports, postgres, probe
+from deploy.restarts import RestartPolicy, Restarts
 from services.common.registry import GAME_MODULES
 from tests.gateway.browser_client import BrowserClient
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port_run(count: int) -> int:
-    """The first of `count` consecutive loopback ports that are free right now."""
-    for _ in range(50):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            base = probe.getsockname()[1]
-        if base + count > 65535:
-            continue
-        try:
-            for port in range(base, base + count):
-                with socket.socket() as sock:
-                    sock.bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        return base
-    raise RuntimeError("no run of free ports")
 
 
 def test_plan_has_one_rules_row_per_registered_game(tmp_path: Path) -> None:
@@ -62,6 +48,11 @@ def test_plan_starts_a_persistent_redis_first(tmp_path: Path) -> None:
     redis = rows[0]
     assert redis.name == "redis" and redis.gate
     assert redis.argv[redis.argv.index("--appendonly") + 1] == "yes"
+    assert redis.argv[redis.argv.index("--appendfsync") + 1] == "always"  # zero loss unless asked
+    rows, _ = local.plan({"REDIS_PORT": "7000", "DATA_DIR": str(tmp_path), "REDIS_APPENDFSYNC": "everysec"})
+    assert rows[0].argv[rows[0].argv.index("--appendfsync") + 1] == "everysec"
+    with pytest.raises(ValueError, match="REDIS_APPENDFSYNC must be one of always, everysec"):
+        durability.appendfsync({"REDIS_APPENDFSYNC": "never"})
     assert redis.argv[redis.argv.index("--dir") + 1] == str(tmp_path / "redis")
     assert all(row.env["REDIS_URL"] == "redis://127.0.0.1:7000/0" for row in rows)
 
@@ -75,7 +66,7 @@ def test_json_log_lines_become_readable() -> None:
 def launcher_env(tmp_path: Path) -> dict[str, str]:
     """The environment of a launcher on a run of free ports (none of its defaults), data in tmp_path."""
     games = len(GAME_MODULES)
-    base = free_port_run(2 * games + 6)
+    base = ports.free_run(2 * games + 6)
     env = {
         **os.environ,
         "RULES_BASE_PORT": str(base),
@@ -238,3 +229,103 @@ def test_a_taken_port_is_named_with_its_process_and_nothing_starts(tmp_path: Pat
         assert "launcher | nothing started" in output
         assert "ready" not in output
         assert listeners(env) == {port: (os.getpid(), ports.listener(port)[1])}  # type: ignore[index]
+
+
+def test_restarts_pause_longer_after_each_quick_failure_and_give_up_after_the_last() -> None:
+    restarts = Restarts(RestartPolicy(first_delay_seconds=0.5, max_delay_seconds=3, max_quick_failures=5))
+    assert [restarts.after_exit(1.0) for _ in range(4)] == [0.5, 1.0, 2.0, 3.0]
+    assert restarts.after_exit(60.0) == 0.5  # a long run: its death starts the count again
+    assert [restarts.after_exit(1.0) for _ in range(4)] == [0.5, 1.0, 2.0, 3.0]
+    assert restarts.after_exit(1.0) is None
+
+
+def test_a_process_dying_at_once_again_and_again_is_restarted_then_given_up_on(tmp_path: Path) -> None:
+    row = local.Row(
+        name="flaky",
+        argv=[sys.executable, "-c", "import sys, time; time.sleep(0.3); sys.exit(3)"],
+        ready=lambda: True,
+        endpoints=[],
+        ports=[],
+    )
+    out = io.StringIO()
+    environ = {"RESTART_FIRST_DELAY_SECONDS": "0.05", "RESTART_MAX_QUICK_FAILURES": "3"}
+    assert local.Launcher([row], environ, out).run(ready_timeout=10) == 1
+    lines = out.getvalue().splitlines()
+    restarted = [line for line in lines if "flaky exited with code 3 after 0." in line]
+    assert len(restarted) == 3, lines
+    assert restarted[0].endswith("; starting it again in 0.05 s (restart 1)"), lines
+    assert restarted[1].endswith("; starting it again in 0.1 s (restart 2)"), lines
+    assert restarted[2].endswith(
+        ": 3 quick failures in a row (each within 10 s of its start); giving up, stopping"
+    ), lines
+    assert lines[-1] == "launcher | stopped"
+
+
+class Lines:
+    """The launcher's output lines, read by a thread, waited for with a timeout."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, args=(process,), daemon=True).start()
+
+    def _read(self, process: subprocess.Popen[str]) -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def until(self, wanted: str, timeout: float = 90) -> str:
+        """The first line from now that contains `wanted`; fails if the output ends or time runs out."""
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            self.seen.append(line)
+            if wanted in line:
+                return line
+        pytest.fail(f"no line with {wanted!r}:\n" + "\n".join(self.seen))
+
+
+def test_a_killed_rules_service_worker_or_gateway_is_started_again_and_serves(
+    launcher: tuple[subprocess.Popen[str], dict[str, str]],
+) -> None:
+    process, env = launcher
+    lines = Lines(process)
+    lines.until("launcher | ready")
+    rules = f"127.0.0.1:{env['RULES_BASE_PORT']}"
+    gateway = f"127.0.0.1:{env['GATEWAY_PORT']}"
+    rules_name = GAME_MODULES[0].rsplit(".", 1)[-1]
+    for name, port in (
+        (rules_name, int(env["RULES_BASE_PORT"])),
+        ("workers", int(env["WORKER_METRICS_PORT"])),  # the worker's main process serves /metrics
+        ("gateway", int(env["GATEWAY_PORT"])),
+    ):
+        found = ports.listener(port)
+        assert found is not None, name
+        os.kill(found[0], signal.SIGKILL)
+        died = lines.until(f"launcher | {name} exited with code -9 (SIGKILL) after ")
+        assert died.endswith("; starting it again in 0.5 s (restart 1)"), died
+        lines.until(f"launcher | {name} is back (pid ")
+        new = ports.listener(port)
+        assert new is not None and new[0] != found[0], name
+    assert probe.serving(rules, "", 5) and probe.serving(gateway, "", 5)
+    assert process.poll() is None
+    process.send_signal(signal.SIGTERM)
+    lines.until("launcher | stopped")
+    assert process.wait(timeout=60) == 0
+    assert wait_until_nothing_listens(env) == {}
+
+
+def test_every_redis_the_deploy_files_start_fsyncs_as_make_run_does() -> None:
+    wanted = f'"--appendfsync", "{durability.DEFAULT_APPENDFSYNC}"'
+    for path in (
+        "deploy/docker-compose.yml",
+        "deploy/templates/docker-compose.yml",
+        "deploy/k8s/base/redis.yaml",
+    ):
+        assert wanted in (ROOT / path).read_text(), path

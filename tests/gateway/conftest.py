@@ -1,4 +1,5 @@
-"""Fixtures: one redis-server, every rules service and one gateway for the whole gateway test session."""
+"""Fixtures: one Redis (a node, or a Cluster for the modules that run on both: `tests.redis_modes`),
+every rules service and one gateway for the whole gateway test session."""
 
 from __future__ import annotations
 
@@ -7,14 +8,24 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
-from deploy.throwaway import redis_server, rules_servers
+from deploy.throwaway import rules_servers
+from tests import redis_modes
 from tests.gateway.patience import patient_channel
 from tests.gateway.support import Client, GatewayProcess, gateway_settings
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    redis_modes.parametrize(metafunc)
+
+
 @pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
-    with redis_server() as url:
+def redis_mode(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture(scope="session")
+def redis_url(redis_mode: str) -> Iterator[str]:
+    with redis_modes.throwaway(redis_mode) as url:
         yield url
 
 

@@ -18,6 +18,7 @@ from gateway.server import create_server
 from live.settings import Settings
 from live.table import Dispatcher, Table, connect
 from tests.gateway.patience import MAX_RETRIES, rate_limit_delay
+from tests.redis_modes import broker_of
 
 
 class GatewayProcess:
@@ -83,8 +84,11 @@ class GatewayProcess:
 
 
 def gateway_settings(redis_url: str, rules: dict[str, str], **changes: object) -> Settings:
-    """Settings for a test gateway: the defaults a user gets, but for its Redis and rules services."""
-    base = Settings(redis_url=redis_url, rules_addresses=tuple(rules.values()))
+    """Settings for a test gateway: the defaults a user gets, but for its Redis (and a Cluster's Celery
+    broker) and rules services."""
+    base = Settings(
+        redis_url=redis_url, rules_addresses=tuple(rules.values()), celery_broker_url=broker_of(redis_url)
+    )
     return replace(base, **changes)  # type: ignore[arg-type]
 
 

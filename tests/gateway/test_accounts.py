@@ -16,6 +16,7 @@ from boardgame.gateway.v1 import gateway_pb2
 
 from gateway import auth
 from live import keys
+from live.connection import sync_client
 from services.common import registry
 from tests.gateway._support_accounts import (
     RPC_TIMEOUT,
@@ -27,6 +28,7 @@ from tests.gateway._support_accounts import (
     unique,
 )
 from tests.gateway.support import Client, GatewayProcess
+from tests.redis_modes import ONE_NODE
 from tests.titles import TITLE
 
 UNAUTHENTICATED = grpc.StatusCode.UNAUTHENTICATED
@@ -139,7 +141,7 @@ def test_concurrent_registrations_of_one_name_make_one_account(client: Client, r
     assert codes.count(grpc.StatusCode.OK) == 1
     assert codes.count(grpc.StatusCode.ALREADY_EXISTS) == 5
     winner = next(call.result() for call in calls if call.code() == grpc.StatusCode.OK)
-    store = redis.Redis.from_url(redis_url)
+    store = sync_client(redis_url)
     assert store.get(keys.username(username)).decode() == winner.session.player.player_id
     store.close()
 
@@ -164,7 +166,7 @@ def test_passwords_are_stored_as_salted_scrypt_hashes(new_client, redis_url: str
     first, second = new_client(), new_client()
     register(first, unique("erin"), password="same password")
     register(second, unique("frank"), password="same password")
-    store = redis.Redis.from_url(redis_url)
+    store = sync_client(redis_url)
     hashes = [store.get(keys.password(me(client).player_id)) for client in (first, second)]
     store.close()
     assert all(stored.startswith(b"scrypt$") and b"same password" not in stored for stored in hashes)
@@ -193,6 +195,7 @@ def test_calls_without_a_valid_token_are_unauthenticated(client: Client, metadat
         assert (code, info.reason) == (UNAUTHENTICATED, "UNAUTHENTICATED")
 
 
+@ONE_NODE  # it finds no session left: an empty database of its own
 def test_an_expired_token_is_unauthenticated(redis_url: str, rules: dict[str, str]) -> None:
     with own_gateway(redis_url, rules, token_ttl_seconds=1) as own:
         client = guest(own.make_client)

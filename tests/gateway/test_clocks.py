@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 
 from live import clocks, keys
+from live.connection import async_client
+from live.settings import Settings
 from live.store import STATUS_ACTIVE, GameStore, Meta
 from tests.titles import TITLE
 
@@ -35,7 +36,7 @@ async def bookkeep(
     known: bool,
 ) -> tuple[list[clocks.Entry | None], list[tuple[str, list[object]]]]:
     """Run after_commit for each (version, now, acting seats); the entry after each step and the queue."""
-    redis = aioredis.Redis.from_url(redis_url)
+    redis = async_client(Settings(redis_url=redis_url))
     queued: list[tuple[str, list[object]]] = []
 
     async def queue(task: str, args: Sequence[object]) -> None:
@@ -114,7 +115,7 @@ async def committed(
     """Play each (version, now, acting seats) through the real write path, as a move does: plan the
     entry, commit it with the version, then let after_commit file it. The entry seen right after each
     commit (before after_commit), the due time filed after each step, and the queue."""
-    redis = aioredis.Redis.from_url(redis_url)
+    redis = async_client(Settings(redis_url=redis_url))
     store = GameStore(redis, event_history=10)
     queued: list[tuple[str, list[object]]] = []
 

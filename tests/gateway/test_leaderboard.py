@@ -10,7 +10,10 @@ from boardgame.gateway.v1 import gateway_pb2
 from live import keys
 from tests.gateway._support_accounts import RPC_TIMEOUT, guest, own_gateway, refused
 from tests.gateway.support import Client
+from tests.redis_modes import ONE_NODE
 from tests.titles import TITLE
+
+pytestmark = ONE_NODE  # each test reads whole boards: an empty database of its own
 
 
 def record_rating(

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import grpc
 import pytest
-import redis
 from boardgame.gateway.v1 import gateway_pb2
 
 from live import keys
+from live.connection import sync_client
 from services.common.server import create_server as create_rules_server
 from tests.gateway._support_accounts import RPC_TIMEOUT, guest, me, own_gateway, refused
 from tests.gateway.support import Client
+from tests.redis_modes import ONE_NODE
 from tests.titles import GAME, TITLE
 
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
@@ -135,7 +136,7 @@ def test_a_lobby_needs_a_known_title_and_valid_settings(
     reason: str,  # type: ignore[type-arg]
 ) -> None:
     client.sign_in_as_guest("host")
-    store = redis.Redis.from_url(redis_url)
+    store = sync_client(redis_url)
     before = store.zcard(keys.open_lobbies())
     refusal = refused(client.lobbies.CreateLobby, gateway_pb2.CreateLobbyRequest(**fields), client.auth)
     assert (refusal[0], refusal[1].reason) == (code, reason)
@@ -378,6 +379,7 @@ def test_shuffled_seating_changes_the_order_sometimes(new_client) -> None:  # ty
     assert orders == {0, 1}, "12 shuffles of 2 seats all alike has odds 1 in 2048"
 
 
+@ONE_NODE  # it counts every open lobby: an empty database of its own
 def test_listing_pages_newest_first_without_gaps_or_repeats(redis_url: str, rules: dict[str, str]) -> None:
     with own_gateway(redis_url, rules) as own:
         hosts = [guest(own.make_client, f"host {i}") for i in range(6)]  # 5 open lobbies each at most
@@ -442,6 +444,7 @@ def test_an_unknown_lobby_is_not_found(client: Client) -> None:
         assert (code, info.reason) == (NOT_FOUND, "LOBBY_NOT_FOUND")
 
 
+@ONE_NODE  # it lists every open lobby and game: an empty database of its own
 def test_a_start_that_fails_leaves_the_lobby_open(redis_url: str) -> None:
     rules_server, port = create_rules_server("127.0.0.1:0", GAME)
     rules_server.start()

@@ -15,6 +15,7 @@ from tests.gateway._support_accounts import guest, own_gateway
 from tests.gateway.support import Client, GatewayProcess
 from tests.gateway.test_backlog import BUSY_MICROSECONDS, BUSY_REDIS_SCRIPT
 from tests.gateway.test_play import new_game, signed_in
+from tests.redis_modes import ONE_NODE
 from tests.titles import TITLE
 
 WATCH = {"grpc_service": "boardgame.gateway.v1.GameService", "grpc_method": "WatchGame"}
@@ -56,6 +57,7 @@ def test_a_watch_stream_the_client_cancels_counts_as_cancelled_and_is_timed_as_a
     )
 
 
+@ONE_NODE  # it keeps the one node busy; a Cluster's other nodes would answer
 def test_a_call_the_client_gives_up_on_counts_as_cancelled(redis_url: str, rules: dict[str, str]) -> None:
     """A unary call whose deadline passes while Redis is busy is CANCELLED on the server, not UNKNOWN."""
     me = {"grpc_service": "boardgame.gateway.v1.AccountService", "grpc_method": "GetMe"}

@@ -12,12 +12,12 @@ import uuid
 
 import grpc
 import pytest
-import redis
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2, message
 
 from live import keys, moves
+from live.connection import sync_client
 from live.games import start_game
 from live.store import GameStore
 from services.common import registry
@@ -205,7 +205,7 @@ def test_stale_version_is_aborted_and_changes_nothing(
     )
     assert error.code() == grpc.StatusCode.ABORTED
     assert error_info(error).reason == "STALE_VERSION"
-    assert redis.Redis.from_url(redis_url).get(keys.game_version(game_id)) == b"0"
+    assert sync_client(redis_url).get(keys.game_version(game_id)) == b"0"
 
 
 def test_repeated_request_id_applies_once(gateway: GatewayProcess, new_client, redis_url: str) -> None:  # type: ignore[no-untyped-def]
@@ -223,7 +223,7 @@ def test_repeated_request_id_applies_once(gateway: GatewayProcess, new_client, r
     second = actor.games.SubmitAction(request, metadata=actor.auth)
     assert first.version == second.version == 1
     assert [e.text for e in first.events] == [e.text for e in second.events]
-    assert redis.Redis.from_url(redis_url).xlen(keys.game_log(game_id)) == 1
+    assert sync_client(redis_url).xlen(keys.game_log(game_id)) == 1
 
 
 def test_racing_submissions_exactly_one_wins(gateway: GatewayProcess, new_client, redis_url: str) -> None:  # type: ignore[no-untyped-def]
@@ -257,7 +257,7 @@ def test_racing_submissions_exactly_one_wins(gateway: GatewayProcess, new_client
     for thread in threads:
         thread.join()
     assert sorted(outcomes) == ["ABORTED"] * 5 + ["ok"]
-    assert redis.Redis.from_url(redis_url).xlen(keys.game_log(game_id)) == 1
+    assert sync_client(redis_url).xlen(keys.game_log(game_id)) == 1
 
 
 def test_errors_follow_the_table(gateway: GatewayProcess, new_client, client: Client) -> None:  # type: ignore[no-untyped-def]

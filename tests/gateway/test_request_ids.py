@@ -7,11 +7,11 @@ import threading
 
 import grpc
 import pytest
-import redis
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf import any_pb2
 
 from live import keys
+from live.connection import sync_client
 from services.common.status import error_info
 from tests.gateway.support import Client, GatewayProcess
 from tests.gateway.test_play import new_game, signed_in
@@ -58,7 +58,7 @@ def test_a_request_id_reused_for_another_request_is_refused(
     first, other = mine.legal_actions[0].action, mine.legal_actions[1].action
     played = _submit(actor, game_id, first, 0, "once")
     assert _submit(actor, game_id, first, 0, "once").version == played.version == 1, "a retry is answered"
-    store = redis.Redis.from_url(redis_url)
+    store = sync_client(redis_url)
     before = (store.get(keys.game_version(game_id)), store.xlen(keys.game_log(game_id)))
     _reused(lambda: _submit(actor, game_id, other, 0, "once"))  # another action
     later = actor.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=actor.auth).game
@@ -95,7 +95,7 @@ def test_racing_requests_under_one_id_apply_one_and_refuse_the_other(
     for thread in threads:
         thread.join()
     assert sorted(outcomes) == ["REQUEST_ID_REUSED", "ok"]
-    assert redis.Redis.from_url(redis_url).xlen(keys.game_log(game_id)) == 1
+    assert sync_client(redis_url).xlen(keys.game_log(game_id)) == 1
 
 
 def _play_on(clients: list[Client], game_id: str, moves: int, prefix: str) -> None:
@@ -117,7 +117,7 @@ def test_request_ids_are_kept_as_long_as_their_change_and_a_later_retry_is_stale
     window = gateway.settings.event_history
     _play_on(clients, game_id, window - 1, "within")
     assert _submit(actor, game_id, first, 0, "early").version == 1, "a retry within the window is answered"
-    store = redis.Redis.from_url(redis_url)
+    store = sync_client(redis_url)
     _play_on(clients, game_id, 1, "past")
     assert store.hlen(keys.game_requests(game_id)) == window == store.llen(keys.game_events(game_id))
     assert not store.hexists(keys.game_requests(game_id), "early")

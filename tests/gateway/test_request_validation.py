@@ -9,13 +9,13 @@ from typing import Any
 
 import grpc
 import pytest
-import redis
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf import descriptor, message
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from live import keys
+from live.connection import sync_client
 from live.errors import GatewayError, not_found
 from services.common.status import error_info
 from tests.gateway.support import Client, GatewayProcess
@@ -188,7 +188,7 @@ def test_every_number_is_range_checked_and_required_fields_are_required(
 def test_a_bad_watch_or_move_changes_nothing(gateway: GatewayProcess, new_client, redis_url: str) -> None:  # type: ignore[no-untyped-def]
     clients = signed_in(new_client, 3)
     game_id = new_game(gateway, TITLE, clients)
-    store = redis.Redis.from_url(redis_url)
+    store = sync_client(redis_url)
     before = (store.get(keys.game_version(game_id)), store.hlen(keys.game_requests(game_id)))
     view = (
         clients[0].games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=clients[0].auth).game

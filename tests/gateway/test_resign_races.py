@@ -18,6 +18,7 @@ from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
 from live import clocks, keys, moves
+from live.connection import sync_client
 from live.games import start_game
 from live.table import Background
 from services.common import registry
@@ -140,7 +141,7 @@ def test_two_players_resigning_at_once_both_count(
     recorded: tuple[GatewayProcess, Recorder], players: list[Client], redis_url: str
 ) -> None:
     process, recorder = recorded
-    store = redis.Redis.from_url(redis_url)
+    store = sync_client(redis_url)
     lost = 0
     clients = players
     for _ in range(TRIALS):
@@ -158,7 +159,7 @@ def test_a_move_racing_its_players_resignation_is_applied_before_it_or_refused(
     recorded: tuple[GatewayProcess, Recorder], players: list[Client], redis_url: str
 ) -> None:
     process, recorder = recorded
-    store = redis.Redis.from_url(redis_url)
+    store = sync_client(redis_url)
     applied = 0
     clients = players
     for trial in range(TRIALS):
@@ -290,7 +291,7 @@ def test_a_forfeit_and_a_resignation_at_once_both_count_and_a_repeated_forfeit_i
 ) -> None:
     """The workers' forfeit (a timeout under TIMEOUT_POLICY_FORFEIT) takes the same write path."""
     process, recorder = recorded
-    store = redis.Redis.from_url(redis_url)
+    store = sync_client(redis_url)
     for _ in range(TRIALS // 4):
         game_id = _game(process, players)
         acting = _view(players[0], game_id).acting_seats[0]

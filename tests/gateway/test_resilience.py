@@ -15,7 +15,9 @@ from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf import any_pb2
 
 from deploy.throwaway import redis_server
+from gateway.errors import _translate
 from live import keys
+from live.connection import sync_client
 from services.common import registry
 from services.common.server import create_server as create_rules_server
 from tests.gateway.support import Client, GatewayProcess, gateway_settings
@@ -102,7 +104,7 @@ def test_rules_service_outage_gives_unavailable_and_writes_nothing(redis_url: st
                 metadata=actor.auth,
             )
         assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
-        store = redis.Redis.from_url(redis_url)
+        store = sync_client(redis_url)
         assert store.get(keys.game_version(game_id)) == b"0"
         assert store.xlen(keys.game_log(game_id)) == 0
         assert not store.hexists(keys.game_requests(game_id), "down")
@@ -171,3 +173,20 @@ def test_metrics_count_rpcs_moves_and_conflicts(gateway: GatewayProcess, new_cli
         _sample("gateway_write_conflicts_total", {"title": TITLE}),
     )
     assert [a - b for a, b in zip(after, before, strict=True)] == [1, 1, 1, 1]
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        redis.exceptions.ClusterDownError("CLUSTERDOWN The cluster is down"),
+        redis.exceptions.TryAgainError("TRYAGAIN Multiple keys request during rehashing of slot"),
+        redis.exceptions.SlotNotCoveredError("Slot 1234 is not covered by the cluster"),
+        redis.exceptions.ReadOnlyError("You can't write against a read only replica."),
+    ],
+    ids=["cluster-down", "try-again", "slot-not-covered", "read-only"],
+)
+def test_what_a_cluster_failing_over_answers_is_unavailable_not_internal(error: Exception) -> None:
+    """What redis-py raises while a Cluster's replica takes over a dead primary's slots: the call is
+    refused as UNAVAILABLE (retry), as for a lost connection, never INTERNAL."""
+    translated = _translate(error)
+    assert (translated.code, translated.reason) == (grpc.StatusCode.UNAVAILABLE, "STORE_UNAVAILABLE")

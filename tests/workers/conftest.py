@@ -1,5 +1,6 @@
-"""Fixtures: one redis-server, a PostgreSQL for the finished games (as `make run` has), every rules
-service, a gateway and a real Celery worker with beat."""
+"""Fixtures: one Redis (a node, or a Cluster for the modules that run on both: `tests.redis_modes`),
+a PostgreSQL for the finished games (as `make run` has), every rules service, a gateway and a real
+Celery worker with beat."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from deploy.throwaway import postgres_server, redis_server, rules_servers
+from deploy.throwaway import postgres_server, rules_servers
+from live.connection import sync_client
 from live.settings import Settings
+from tests import redis_modes
 from tests.gateway.support import GatewayProcess, gateway_settings
 from tests.workers.support import worker
 from workers.settings import WorkerSettings
@@ -17,9 +20,18 @@ from workers.settings import WorkerSettings
 SEARCH_SECONDS = 0.01  # small budgets keep the suite quick on a shared machine
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    redis_modes.parametrize(metafunc)
+
+
 @pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
-    with redis_server() as url:
+def redis_mode(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture(scope="session")
+def redis_url(redis_mode: str) -> Iterator[str]:
+    with redis_modes.throwaway(redis_mode) as url:
         yield url
 
 
@@ -54,6 +66,6 @@ def celery_worker(settings: Settings, gateway: GatewayProcess) -> Iterator[None]
 
 @pytest.fixture
 def redis_client(redis_url: str) -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(redis_url)
+    client = sync_client(redis_url)
     yield client
     client.close()

@@ -26,8 +26,12 @@ from workers.settings import WorkerSettings
 
 @contextlib.contextmanager
 def worker(settings: Settings, worker_settings: WorkerSettings) -> Iterator[None]:
-    """A real Celery worker thread and a beat thread on the settings' Redis."""
-    celery.conf.update(broker_url=settings.redis_url, result_backend=settings.redis_url)
+    """A real Celery worker thread and a beat thread on the settings' broker."""
+    celery.conf.update(broker_url=settings.broker_url, result_backend=settings.broker_url)
+    # The app's broker connections and producers are made once and kept; a session that ran another
+    # Redis mode before left them on that mode's broker, stopped since.
+    celery._pool = None
+    celery.amqp._producer_pool = None
     runtime.configure(settings, worker_settings)
     beat = EmbeddedService(celery, thread=True)
     with start_worker(celery, pool="solo", perform_ping_check=False, shutdown_timeout=30):

@@ -15,6 +15,7 @@ import redis
 from deploy import throwaway
 from deploy.throwaway import redis_server
 from live import keys
+from live.connection import sync_client
 from live.settings import Settings
 from tests.gateway.support import GatewayProcess, gateway_settings
 from tests.titles import TITLE
@@ -57,7 +58,7 @@ def running_tasks(client: redis.Redis) -> list[str]:
 def test_a_worker_killed_in_a_bot_turn_loses_nothing_and_applies_nothing_twice(
     own_settings: Settings, own_gateway: GatewayProcess
 ) -> None:
-    client = redis.Redis.from_url(own_settings.redis_url)
+    client = sync_client(own_settings.redis_url)
     first = start_worker_process(own_settings, SLOW_SEARCH_SECONDS)
     second = None
     try:

@@ -17,6 +17,7 @@ import yaml
 
 from deploy import programs
 from deploy.throwaway import redis_server, start_worker_process, stop_worker_process
+from live.connection import sync_client
 from live.settings import RedisTls
 from tests.gateway.support import Client, GatewayProcess, gateway_settings
 from tests.titles import TITLE
@@ -78,15 +79,15 @@ def production_environment(url: str, tls: RedisTls) -> dict[str, str]:
 def test_the_server_speaks_only_tls_and_a_certificate_no_known_authority_signed_is_refused(
     tls_url: str, tls: RedisTls
 ) -> None:
-    plain = redis.Redis.from_url(tls_url.replace("rediss://", "redis://"), socket_timeout=2)
+    plain = sync_client(tls_url.replace("rediss://", "redis://"), socket_timeout=2)
     with pytest.raises(redis.ConnectionError):
         plain.ping()
     # The default checks the server's certificate against the system's authorities, which never
     # signed this one.
     unverified = RedisTls(cert_file=tls.cert_file, key_file=tls.key_file)
     with pytest.raises(redis.ConnectionError, match="certificate verify failed"):
-        redis.Redis.from_url(tls_url, **unverified.options(tls_url)).ping()
-    assert redis.Redis.from_url(tls_url, **tls.options(tls_url)).ping()
+        sync_client(tls_url, **unverified.options(tls_url)).ping()
+    assert sync_client(tls_url, **tls.options(tls_url)).ping()
 
 
 def test_the_gateway_keeps_its_accounts_in_a_tls_redis(
@@ -98,7 +99,7 @@ def test_the_gateway_keeps_its_accounts_in_a_tls_redis(
         with grpc.insecure_channel(gateway.address) as channel:
             session = Client(channel).sign_in_as_guest("alice")
         assert session.token
-        assert redis.Redis.from_url(tls_url, **tls.options(tls_url)).dbsize() > 0
+        assert sync_client(tls_url, **tls.options(tls_url)).dbsize() > 0
 
 
 def test_the_operators_admin_command_works_on_a_tls_redis(tls_url: str, tls: RedisTls) -> None:
@@ -118,7 +119,7 @@ def test_a_worker_with_the_production_settings_plays_a_bot_game_over_tls(
     settings = gateway_settings(
         env["REDIS_URL"], rules, celery_broker_url=env["CELERY_BROKER_URL"], redis_tls=tls
     )
-    client = redis.Redis.from_url(tls_url, **tls.options(tls_url))
+    client = sync_client(tls_url, **tls.options(tls_url))
     with GatewayProcess(settings) as gateway:
         worker = start_worker_process(env["REDIS_URL"], ",".join(rules.values()), env)
         try:

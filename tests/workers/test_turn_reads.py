@@ -14,12 +14,15 @@ from live import keys
 from live.settings import Settings
 from live.table import NoDispatch
 from tests.gateway.support import GatewayProcess
+from tests.redis_modes import ONE_NODE
 from tests.titles import TITLE
 from tests.workers.support import bot_seat, new_game
 from workers import turns
 from workers.bots import Budget
 
 WRITES = {b"EVALSHA", b"EVAL", b"SCRIPT"}  # the commit (and loading its script, once per server)
+
+pytestmark = ONE_NODE  # it counts a single node's round trips
 
 
 class CountedConnection(aioredis.Connection):

@@ -23,8 +23,11 @@ from gateway.browser import WEB_CLIENT_DIR, WebSettings
 from live.settings import Settings
 from services.common import registry
 from tests.gateway.support import GatewayProcess
+from tests.redis_modes import ONE_NODE
 from tests.titles import TITLE
 from tests.workers.support import bot_seat, new_game
+
+pytestmark = ONE_NODE  # the client's test: the gateway's own tests cover a Redis Cluster
 
 WEB_CLIENT = WEB_CLIENT_DIR.parent
 DRIVER = WEB_CLIENT / "test" / "e2e.mjs"

@@ -71,6 +71,14 @@ def test_a_bad_setting_exits_non_zero_with_a_line_naming_it(tmp_path: Path) -> N
     ]
 
 
+def test_a_cluster_without_a_broker_of_its_own_exits_non_zero_saying_so(tmp_path: Path) -> None:
+    log = tmp_path / "worker.log"
+    worker = run_worker(log, {"REDIS_URL": "redis+cluster://127.0.0.1:1", "CELERY_BROKER_URL": ""})
+    assert worker.wait(60) != 0
+    critical = [line["message"] for line in log_lines(log) if line["level"] == "critical"]
+    assert critical and "set CELERY_BROKER_URL to a plain Redis" in critical[0], log.read_text()
+
+
 def test_clock_sweeps_log_at_debug_and_other_tasks_at_info(tmp_path: Path) -> None:
     log = tmp_path / "worker.log"
     port = free_port()

@@ -1,6 +1,7 @@
-"""The checks a decoded State must pass before the engine plays it: every value in range and the
-whole consistent (every card, key and house accounted for, the step's progress fitting the step), so
-a forged or damaged state is refused as MalformedRequest."""
+"""The consistency of a native state: what a decoded State must satisfy before the engine plays it,
+every value in range and the whole consistent (every card, key and house accounted for, the step's
+progress fitting the step), so that a forged or damaged state is refused as MalformedRequest; what
+the decoding itself guarantees (declared enum values, the data set installed) is the codec's."""
 
 from __future__ import annotations
 
@@ -47,6 +48,9 @@ from services.goldencity.state import (
 
 def check_config(config: Config, n: int) -> None:
     """The options of a state are resolved values in range."""
+    check_state(
+        None not in (config.bonus_cards_public, config.public_hands, config.start_seat), "config: unset"
+    )
     check_state(config.rebid in (REBID_IMMEDIATE, REBID_NEXT_TURN), "config.rebid")
     check_state(config.bonus_card_take in (BONUS_CARD_CHOOSE, BONUS_CARD_DRAW), "config.bonus_card_take")
     check_state(config.inner_cost in (INNER_COST_KEY, INNER_COST_KEY_PLUS_OUTER_COST), "config.inner_cost")
@@ -55,7 +59,7 @@ def check_config(config: Config, n: int) -> None:
 
 
 def _ids(values: list[int], count: int, what: str) -> None:
-    check_state(all(1 <= v <= count for v in values), f"{what}: an id out of range")
+    check_state(not values or (min(values) >= 1 and max(values) <= count), f"{what}: an id out of range")
 
 
 def _exactly_once(values: list[int], count: int, what: str) -> None:
@@ -63,8 +67,8 @@ def _exactly_once(values: list[int], count: int, what: str) -> None:
     check_state(sorted(values) == list(range(1, count + 1)), f"{what}: every card exactly once")
 
 
-def check(state: State) -> None:
-    """Raise MalformedRequest unless `state` is consistent."""
+def validate(state: State) -> State:
+    """`state`, unless it is inconsistent: then MalformedRequest naming what is wrong."""
     n = state.n
     tables = state.tables
     data = tables.data
@@ -85,6 +89,7 @@ def check(state: State) -> None:
     for seat, player in enumerate(state.players):
         for value, what in ((player.coins, "coins"), (player.letters, "letters"), (player.keys, "keys")):
             check_state(0 <= value <= MAX_COUNT, f"players[{seat}]: {what} out of range")
+        check_state(None not in (player.hand, player.bonus_cards), f"players[{seat}]: no hand or bonus cards")
         check_state(all(card in LANDSCAPES for card in player.hand.cards), f"players[{seat}].hand.cards")
         landscape_cards.update(player.hand.cards)
         goods += player.goods_cards
@@ -120,6 +125,7 @@ def check(state: State) -> None:
     check_state(keys == KEY_CARDS and state.key_supply >= 0, "key cards")
     _scoring(state)
     _step(state)
+    return state
 
 
 def _houses(state: State) -> None:

@@ -1,0 +1,239 @@
+"""Soak (`make chaos ARGS=--soak`, `python -m chaos --soak --minutes 30`): the suite under a steady load
+for a long while, its resources sampled, to show that none grows without bound.
+
+First the capacity is measured: TABLES games of every registered title (scripted clients in every
+seat but the last, a bot there, so the worker works too) played as fast as they go for
+CAPACITY_SECONDS, a new game whenever one ends; the figure is the clients' acknowledged moves per
+second. Then the same tables play for the soak's length, paced to LOAD_SHARE of that rate. Every
+sample takes Redis's used memory, the resident memory of the gateways and of the worker (its main
+process and pool), their open file descriptors, and the Celery queue's depth. The harness prints each
+series' first, last and highest value and its growth per hour (over the samples after the first
+WARMUP_SHARE of the run, the warm-up; see `growth_per_hour`), bounded if that is at most
+BOUNDED_SHARE_PER_HOUR of its mean, and writes a PNG plot of them all (soak.png in the current
+folder unless --plot says where).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import itertools
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import redis
+
+from bench import table, verdict
+from chaos import games, suite
+from chaos.gateways import Gateways
+from chaos.suite import Suite
+
+TABLES = 12
+PLAN_CYCLE = 24  # games a table cycles over: every title, player count and config
+CAPACITY_SECONDS = 20.0
+LOAD_SHARE = 0.8
+WARMUP_SHARE = 0.5  # the slope is taken over the second half: warm caches, steady state
+SAMPLES = 60  # per run; one every 10 s at least
+QUEUE = "celery"
+# Growth per hour, as a share of the series' mean after the warm-up, that still counts as bounded.
+BOUNDED_SHARE_PER_HOUR = 0.10
+
+
+@dataclass
+class Load:
+    """Moves the clients saw acknowledged, and a pace: at most `rate` a second (None: no limit)."""
+
+    rate: float | None = None
+    moves: int = 0
+    next_at: float = field(default_factory=time.monotonic)
+
+    async def __call__(self) -> None:
+        """Wait until the pace allows one more move (each caller takes the next free moment)."""
+        if self.rate is None:
+            return
+        now = time.monotonic()
+        moment = max(self.next_at, now)
+        self.next_at = moment + 1 / self.rate
+        await asyncio.sleep(moment - now)
+
+
+async def keep_playing(running: Suite, load: Load, until: float, slot: int) -> None:
+    """One table: open a game, play it, count its acknowledged moves, and again until `until`."""
+    host = Gateways(running.gateways, first=slot)
+    cycle = [dataclasses.replace(plan, bot_seats=1) for plan in games.plans(0, PLAN_CYCLE)]
+    try:
+        for number in itertools.count(slot * 10_000):
+            if time.monotonic() >= until:
+                return
+            plan = cycle[number % len(cycle)]
+            game_id, players = await games.open_game(host, plan, number)
+            played = games.Played(plan, game_id, players[0])
+            task = asyncio.create_task(games.play(running.gateways, played, players, number, 0.0, load))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(task), max(0.0, until - time.monotonic()))
+            if not task.done():
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            load.moves += len(played.acked)
+    finally:
+        await host.close()
+
+
+async def drive(running: Suite, load: Load, seconds: float) -> None:
+    """TABLES tables playing under `load` for `seconds`."""
+    until = time.monotonic() + seconds
+    await asyncio.gather(*(keep_playing(running, load, until, slot) for slot in range(TABLES)))
+
+
+def rss_kb(pid: int) -> int:
+    """A process's resident memory (kB) from /proc; 0 once it is gone."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def fds(pid: int) -> int:
+    """A process's open file descriptors; 0 once it is gone."""
+    with contextlib.suppress(OSError):
+        return len(list(Path(f"/proc/{pid}/fd").iterdir()))
+    return 0
+
+
+def tree(pid: int) -> list[int]:
+    """A process and its descendants."""
+    found = [pid]
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                found += tree(int(child))
+    return found
+
+
+def series(running: Suite) -> dict[str, Callable[[], float]]:
+    """What each sample measures, by name."""
+    client = redis.Redis.from_url(running.redis_url)
+
+    def gateway_pids() -> list[int]:
+        return [pid for name in running.gateway_rows() if (pid := running.pid(name)) is not None]
+
+    def worker_pids() -> list[int]:
+        pid = running.pid("workers")
+        return tree(pid) if pid is not None else []
+
+    return {
+        "Redis used memory, MB": lambda: int(client.info("memory")["used_memory"]) / 2**20,
+        "gateways' RSS, MB": lambda: sum(rss_kb(pid) for pid in gateway_pids()) / 1024,
+        "worker's RSS (main and pool), MB": lambda: sum(rss_kb(pid) for pid in worker_pids()) / 1024,
+        "gateways' open fds": lambda: sum(fds(pid) for pid in gateway_pids()),
+        "worker's open fds": lambda: sum(fds(pid) for pid in worker_pids()),
+        "Celery queue depth": lambda: float(client.llen(QUEUE)),
+    }
+
+
+async def sample(measures: dict[str, Callable[[], float]], every: float, until: float) -> list[list[float]]:
+    """Rows of (seconds since the start, each measure) every `every` seconds until `until`."""
+    started, rows = time.monotonic(), []
+    while (now := time.monotonic()) < until:
+        rows.append([now - started, *(measure() for measure in measures.values())])
+        await asyncio.sleep(min(every, max(0.0, until - time.monotonic())))
+    rows.append([time.monotonic() - started, *(measure() for measure in measures.values())])
+    return rows
+
+
+def growth_per_hour(times: list[float], values: list[float]) -> float:
+    """How much `values` grow per hour over `times` (s): the change between the medians of their first
+    and last thirds, over the time between the medians of those thirds' times (robust to the spikes of
+    a noisy series such as a queue's depth)."""
+    third = len(times) // 3
+    if third < 1 or times[-1] <= times[0]:
+        return 0.0
+    first, last = slice(0, third), slice(len(times) - third, len(times))
+    elapsed = statistics.median(times[last]) - statistics.median(times[first])
+    return (statistics.median(values[last]) - statistics.median(values[first])) / elapsed * 3600
+
+
+def plot(names: list[str], rows: list[list[float]], path: Path, title: str) -> None:
+    """A PNG with one panel per series over the minutes of the run."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    minutes = [row[0] / 60 for row in rows]
+    figure, axes = pyplot.subplots(len(names), 1, figsize=(8, 2.2 * len(names)), sharex=True)
+    for index, (axis, name) in enumerate(zip(axes, names, strict=True)):
+        axis.plot(minutes, [row[index + 1] for row in rows])
+        axis.set_ylabel(name, fontsize=8)
+        axis.grid(alpha=0.3)
+    axes[-1].set_xlabel("minutes")
+    figure.suptitle(title, fontsize=10)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    pyplot.close(figure)
+
+
+def report(
+    names: list[str], rows: list[list[float]], capacity: float, load: Load, seconds: float
+) -> tuple[str, bool]:
+    """The soak's table (each series' first, last and highest value, growth per hour, bounded or not)
+    and whether every series stayed bounded."""
+    kept = rows[int(len(rows) * WARMUP_SHARE) :] or rows
+    times = [row[0] for row in kept]
+    lines, every = [], True
+    for index, name in enumerate(names, start=1):
+        values = [row[index] for row in kept]
+        growth = growth_per_hour(times, values)
+        mean = statistics.fmean(values) or 1.0
+        bounded = growth <= BOUNDED_SHARE_PER_HOUR * mean
+        every = every and bounded
+        lines.append(
+            [
+                name,
+                f"{rows[0][index]:,.1f}",
+                f"{rows[-1][index]:,.1f}",
+                f"{max(row[index] for row in rows):,.1f}",
+                f"{growth:+,.1f}",
+                f"{100 * growth / mean:+.0f}%",
+                verdict(bounded),
+            ]
+        )
+    title = (
+        f"soak: {seconds / 60:.1f} min at {LOAD_SHARE:.0%} of {capacity:,.0f} moves/s (measured), "
+        f"{load.moves:,} client moves ({load.moves / seconds:,.0f}/s), {len(rows)} samples"
+    )
+    headers = ["series", "first", "last", "max", "growth/h", "growth/h of mean", "bounded"]
+    return table(title, headers, lines), every
+
+
+async def run(running: Suite, minutes: float, plot_path: Path) -> tuple[str, bool]:
+    """Measure the capacity, soak at LOAD_SHARE of it, and report (see the module docstring)."""
+    flat_out = Load()
+    await drive(running, flat_out, CAPACITY_SECONDS)
+    capacity = flat_out.moves / CAPACITY_SECONDS
+    load = Load(rate=max(1.0, LOAD_SHARE * capacity))
+    seconds = minutes * 60
+    measures = series(running)
+    sampling = asyncio.create_task(
+        sample(measures, max(1.0, min(10.0, seconds / SAMPLES)), time.monotonic() + seconds)
+    )
+    await drive(running, load, seconds)
+    rows = await sampling
+    names = list(measures)
+    text, bounded = report(names, rows, capacity, load, seconds)
+    plot(names, rows, plot_path, text.splitlines()[0])
+    return f"{text}\n\nplot: {plot_path}", bounded
+
+
+def soak(minutes: float, plot_path: Path) -> int:
+    """Run a soak of `minutes` on a fresh suite and print its table; 0 if every series stayed bounded."""
+    with suite.running() as running:
+        text, bounded = asyncio.run(run(running, minutes, plot_path))
+    print(text)
+    return 0 if bounded else 1

@@ -1,0 +1,70 @@
+"""How the gateway and the workers reach Redis: one node, or a Redis Cluster through redis-py's cluster
+client, as the settings say (`live.settings.Settings.cluster`).
+
+The cluster client answers the same commands as the single-node one (it routes each by its key's slot,
+splits non-transactional pipelines per node and keeps a transaction on the one slot of its keys), so
+the rest of the code is typed against `redis.asyncio.Redis` and asks `clustered` only where the two
+differ: pub/sub (sharded on a Cluster) and the replica acknowledgement of the write path.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import redis
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
+
+from live.settings import CLUSTER_SCHEMES, Settings, cluster_url
+
+
+def node_url(url: str) -> str:
+    """The URL redis-py reads: a redis+cluster:// (rediss+cluster://) URL as redis:// (rediss://)."""
+    for scheme in CLUSTER_SCHEMES:
+        if url.startswith(scheme):
+            return scheme.replace("+cluster", "") + url[len(scheme) :]
+    return url
+
+
+def async_client(settings: Settings) -> aioredis.Redis:
+    """The gateway's and workers' client of the settings' Redis: at most REDIS_MAX_CONNECTIONS
+    connections (per node on a Cluster). On one node a command finding them all busy waits for a free
+    one (up to REDIS_POOL_TIMEOUT_SECONDS) rather than failing, as redis-py's own pool does past 100:
+    a thousand games' watchers reading at once need more."""
+    url = node_url(settings.redis_url)
+    tls = settings.redis_tls.options(settings.redis_url)
+    if settings.cluster:
+        client = RedisCluster.from_url(url, max_connections=settings.redis_max_connections, **tls)
+        return cast(aioredis.Redis, client)  # the same commands, routed by slot (see the docstring)
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=settings.redis_max_connections,
+        timeout=settings.redis_pool_timeout_seconds,
+        **tls,
+    )
+    return aioredis.Redis.from_pool(pool)
+
+
+def sync_client(url: str, cluster: bool = False, **options: Any) -> redis.Redis:
+    """A blocking client of the Redis at `url` (a Cluster when `cluster` or the URL says so), for
+    operators' tools, the workers' queue gauge and tests."""
+    if cluster or cluster_url(url):
+        return cast(redis.Redis, redis.RedisCluster.from_url(node_url(url), **options))
+    return redis.Redis.from_url(url, **options)
+
+
+# What a command meets while its Redis is out of reach or a Cluster fails over (a dead node, a slot
+# with no primary yet, a write reaching a node just turned replica): worth retrying, never a bug.
+UNREACHABLE = (
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+    redis.exceptions.ClusterError,
+    redis.exceptions.TryAgainError,
+    redis.exceptions.SlotNotCoveredError,
+    redis.exceptions.ReadOnlyError,
+)
+
+
+def clustered(client: object) -> bool:
+    """Whether a client speaks to a Redis Cluster."""
+    return isinstance(client, RedisCluster | redis.RedisCluster)

@@ -1,0 +1,42 @@
+"""The soak's figures: growth per hour after the warm-up, the bounded verdict, and the PNG plot."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from chaos import soak
+
+
+def test_a_flat_series_is_bounded_and_a_growing_one_is_not(tmp_path: Path) -> None:
+    names = ["flat after warming up", "growing"]
+    rows = [[float(t), 100.0 + (50.0 if t > 30 else t), 10.0 + t] for t in range(0, 121, 10)]
+    text, bounded = soak.report(
+        names, rows, capacity=100.0, load=soak.Load(rate=80.0, moves=8000), seconds=120
+    )
+    flat, growing = (line.split() for line in text.splitlines()[3:])
+    assert flat[-1] == "yes" and float(flat[-3].replace(",", "")) == 0.0
+    assert growing[-1] == "NO" and float(growing[-3].replace(",", "")) == 3600.0  # 1 a second
+    assert not bounded
+    _, bounded = soak.report(names[:1], [row[:2] for row in rows], 100.0, soak.Load(), 120)
+    assert bounded
+    path = tmp_path / "soak.png"
+    soak.plot(names, rows, path, "a soak")
+    assert path.read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_pace_spaces_moves_at_its_rate() -> None:
+    async def six_moves() -> float:
+        load = soak.Load(rate=50.0)
+        started = time.monotonic()
+        await asyncio.gather(*(load() for _ in range(6)))
+        return time.monotonic() - started
+
+    assert 0.09 <= asyncio.run(six_moves()) < 0.5  # the sixth waits 5 intervals of 20 ms
+
+
+def test_spikes_of_a_noisy_series_are_not_growth() -> None:
+    times = [float(t) for t in range(0, 180, 3)]
+    depth = [14.0 if i % 7 == 3 else float(i % 3) for i in range(len(times))]  # a queue, bursts
+    assert abs(soak.growth_per_hour(times, depth)) < 1e-9

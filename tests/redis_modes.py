@@ -1,0 +1,52 @@
+"""The two Redis deployments the gateway and worker suites run against: one node, and a Redis Cluster of
+three primaries and three replicas (with a plain Redis as the Celery broker, as a Cluster deployment
+has). Every test using the session's Redis runs against both; one that needs one node only (a Redis
+database of its own, a TLS server, a node it stops) says `@ONE_NODE` (or its module `pytestmark =
+ONE_NODE`). Each conftest parametrizes its session's `redis_mode` with `parametrize` and starts the
+servers with `throwaway`."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import pytest
+
+from deploy.throwaway import redis_cluster, redis_server
+
+SINGLE, CLUSTER = "single", "cluster"
+MARK = "redis_modes"
+BOTH = pytest.mark.redis_modes(SINGLE, CLUSTER)
+ONE_NODE = pytest.mark.redis_modes(SINGLE)
+
+_brokers: dict[str, str] = {}  # a throwaway Cluster's URL -> the plain Redis that is its broker
+
+
+def parametrize(metafunc: pytest.Metafunc) -> None:
+    """Run a test using `redis_mode` once per mode its closest `redis_modes` mark names (both,
+    unmarked)."""
+    if "redis_mode" not in metafunc.fixturenames:
+        return
+    mark = metafunc.definition.get_closest_marker(MARK)
+    modes = list(mark.args) if mark is not None else [SINGLE, CLUSTER]
+    metafunc.parametrize("redis_mode", modes, indirect=True, scope="session")
+
+
+@contextlib.contextmanager
+def throwaway(mode: str) -> Iterator[str]:
+    """The Redis of `mode`; yields its URL (redis+cluster:// for the Cluster)."""
+    if mode == SINGLE:
+        with redis_server() as url:
+            yield url
+        return
+    with redis_cluster() as cluster, redis_server() as broker:
+        _brokers[cluster.url] = broker
+        try:
+            yield cluster.url
+        finally:
+            _brokers.pop(cluster.url, None)
+
+
+def broker_of(redis_url: str) -> str:
+    """The Celery broker of a throwaway Redis: the Cluster's plain Redis, or '' (the same Redis)."""
+    return _brokers.get(redis_url, "")
