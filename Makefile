@@ -25,8 +25,14 @@ GEN_STAMP := $(GEN)/.stamp
 BUF_STAMP := node_modules/.buf.stamp
 TS_CLIENT := clients/typescript
 TS_STAMP := $(TS_CLIENT)/node_modules/.stamp
+WEB_CLIENT := clients/web
+WEB_STAMP := $(WEB_CLIENT)/node_modules/.stamp
+WEB_BUNDLE := $(WEB_CLIENT)/dist/app.js
+WEB_SOURCES := $(shell find $(WEB_CLIENT)/src -name '*.ts' -not -path '*/gen/*' | LC_ALL=C sort) \
+	$(WEB_CLIENT)/build.mjs $(WEB_CLIENT)/files.mjs $(WEB_CLIENT)/buf.gen.yaml $(WEB_CLIENT)/tsconfig.json \
+	$(WEB_CLIENT)/index.html $(WEB_CLIENT)/style.css
 BG := $(VENV)/bin/bg
-SETUP_STAMPS := $(VENV_STAMP) $(PTH_STAMP) $(GEN_STAMP) $(BUF_STAMP) $(TS_STAMP) $(BG)
+SETUP_STAMPS := $(VENV_STAMP) $(PTH_STAMP) $(GEN_STAMP) $(BUF_STAMP) $(TS_STAMP) $(WEB_BUNDLE) $(BG)
 
 .PHONY: help setup protos run test lint bench chaos golden deploy-files clean
 
@@ -36,7 +42,7 @@ help: ## List the targets with what they do
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk 'BEGIN {FS = ":.*## "} {printf "  %-8s %s\n", $$1, $$2}'
 
-setup: $(SETUP_STAMPS) ## Create .venv with the locked dependencies and `bg`, install buf and the TS client's packages, generate the protos, find or install redis-server and openssl, and the Go client's toolchain (Debian's packages, as root)
+setup: $(SETUP_STAMPS) ## Create .venv with the locked dependencies and `bg`, install buf and the TS client's packages, generate the protos, build the web client, find or install redis-server, openssl and chromium, and the Go client's toolchain (Debian's packages, as root)
 	$(PY) -m deploy.programs
 	$(PY) -m deploy.go_client
 
@@ -49,11 +55,12 @@ run: $(SETUP_STAMPS) ## Start the whole suite in the foreground: Redis, rules se
 test: setup ## Run the test suite (sets up first if needed)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-lint: $(SETUP_STAMPS) ## Run ruff (lint and format check), mypy (services, live, gateway, workers, cli, chaos) and buf lint on the protos
+lint: $(SETUP_STAMPS) ## Run ruff (lint and format check), mypy (services, live, gateway, workers, cli, chaos), buf lint on the protos and tsc on the web client
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy services/ live/ gateway/ workers/ cli/ chaos/
 	cd protos && $(BUF) lint
+	cd $(WEB_CLIENT) && npm run --silent check
 
 bench: $(SETUP_STAMPS) ## Run the benchmarks
 	$(PY) -m bench
@@ -98,6 +105,15 @@ $(BG): | $(VENV)/bin/python
 $(TS_STAMP): $(TS_CLIENT)/package.json $(TS_CLIENT)/package-lock.json
 	cd $(TS_CLIENT) && npm ci --no-audit --no-fund
 	touch $@
+
+# The web client: its pinned packages, its message types generated from the protos, its bundle
+# (served by the gateway's browser listener).
+$(WEB_STAMP): $(WEB_CLIENT)/package.json $(WEB_CLIENT)/package-lock.json
+	cd $(WEB_CLIENT) && npm ci --no-audit --no-fund
+	touch $@
+
+$(WEB_BUNDLE): $(WEB_STAMP) $(PROTO_FILES) $(WEB_SOURCES)
+	cd $(WEB_CLIENT) && rm -rf src/gen && npm run --silent generate && npm run --silent build
 
 $(BUF_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund

@@ -145,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-gateway", action="store_true", help="skip the gateway load table")
     parser.add_argument("--durability-commits", type=int, default=2000, help="commits per fsync policy")
     parser.add_argument("--skip-durability", action="store_true", help="skip the fsync policy table")
+    parser.add_argument("--browser-moves", type=int, default=300, help="moves per transport (300)")
+    parser.add_argument("--skip-browser", action="store_true", help="skip the browser transport table")
     parser.add_argument("--bot-games", type=int, default=100, help="heuristic vs random games (100)")
     parser.add_argument("--search-games", type=int, default=40, help="search vs heuristic games (40)")
     parser.add_argument("--search-ms", type=float, default=200, help="search budget per move (200 ms)")
@@ -193,6 +195,11 @@ def main(argv: list[str] | None = None) -> int:
         from bench.durability import measure as measure_durability
 
         print(measure_durability(args.durability_commits))
+        print()
+    if not args.skip_browser:
+        from bench.browser import measure as measure_browser
+
+        print(measure_browser(args.browser_moves))
         print()
     if not args.skip_workers:
         print(strength_table(names, args.bot_games, args.search_games, args.search_ms / 1000))

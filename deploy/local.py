@@ -5,7 +5,8 @@ write is answered unless REDIS_APPENDFSYNC says otherwise (`deploy.durability`; 
 points at one already), a local PostgreSQL for finished games (unless DATABASE_URL does; see
 `deploy.postgres`), then one rules service per registered game on ports RULES_BASE_PORT + i
 with /metrics on METRICS_BASE_PORT + i, the Celery worker with its clock sweep (metrics on
-WORKER_METRICS_PORT, 9099), then the gateway on GATEWAY_PORT (metrics on GATEWAY_METRICS_PORT).
+WORKER_METRICS_PORT, 9099), then the gateway on GATEWAY_PORT (browsers and the web client on
+WEB_PORT, metrics on GATEWAY_METRICS_PORT).
 
 Before starting anything, the launcher checks that every port it will hand out is free, and names the
 process holding any that is not. It prints `ready` only once every process answers its health check
@@ -18,11 +19,12 @@ die with it however it dies (Linux: they get SIGTERM when it exits), and a close
 (`make run | head`) only silences it.
 
 Environment: LOCAL_HOST (default 127.0.0.1), RULES_BASE_PORT (50051), METRICS_BASE_PORT (9101),
-GATEWAY_PORT (50050), GATEWAY_METRICS_PORT (9100), WORKER_METRICS_PORT (9099), REDIS_URL (use this
-Redis, start none), REDIS_PORT (6379), DATABASE_URL (use this PostgreSQL, start none), POSTGRES_PORT
-(5432), DATA_DIR (./data), READY_TIMEOUT_SECONDS (30), INSTALL_PACKAGES (1: install Debian's
-redis-server and postgresql when missing and running as root; 0: never; see deploy.programs),
-REDIS_APPENDFSYNC (always; see deploy.durability) and the RESTART_* variables of `deploy.restarts`.
+GATEWAY_PORT (50050), WEB_PORT (8080), GATEWAY_METRICS_PORT (9100), WORKER_METRICS_PORT (9099),
+REDIS_URL (use this Redis, start none), REDIS_PORT (6379), DATABASE_URL (use this PostgreSQL, start
+none), POSTGRES_PORT (5432), DATA_DIR (./data), READY_TIMEOUT_SECONDS (30), INSTALL_PACKAGES (1:
+install Debian's redis-server and postgresql when missing and running as root; 0: never; see
+deploy.programs), REDIS_APPENDFSYNC (always; see deploy.durability) and the RESTART_* variables of
+`deploy.restarts`.
 """
 
 from __future__ import annotations
@@ -194,6 +196,7 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
     gateway_port = int(environ.get("GATEWAY_PORT", "50050"))
     gateway_address = f"{host}:{gateway_port}"
     gateway_metrics = int(environ.get("GATEWAY_METRICS_PORT", "9100"))
+    web_port = int(environ.get("WEB_PORT", "8080"))
     rules_addresses = ",".join(row.env["RULES_ADDRESS"] for row in rows if "RULES_ADDRESS" in row.env)
     worker_metrics = int(environ.get("WORKER_METRICS_PORT", "9099"))
     worker_name = f"launcher-{os.getpid()}"  # the node the ping asks: this launcher's worker, no other
@@ -212,13 +215,19 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
             name="gateway",
             argv=[sys.executable, "-m", "gateway"],
             ready=functools.partial(serving, gateway_address, "", READY_PROBE_TIMEOUT_SECONDS),
-            endpoints=[f"gRPC {gateway_address}", f"metrics http://{host}:{gateway_metrics}/metrics"],
+            endpoints=[
+                f"gRPC {gateway_address}",
+                f"web client and browsers (Connect, gRPC-Web) http://{host}:{web_port}/",
+                f"metrics http://{host}:{gateway_metrics}/metrics",
+            ],
             ports=[
                 Port(host, gateway_port, "GATEWAY_PORT"),
+                Port(host, web_port, "WEB_PORT"),
                 Port("", gateway_metrics, "GATEWAY_METRICS_PORT"),
             ],
             env={
                 "GATEWAY_ADDRESS": gateway_address,
+                "WEB_ADDRESS": f"{host}:{web_port}",
                 "RULES_ADDRESSES": rules_addresses,
                 "METRICS_PORT": str(gateway_metrics),
             },
@@ -517,6 +526,7 @@ def usage(rows: list[Row]) -> list[str]:
             "  .venv/bin/bg titles",
             f"  .venv/bin/bg new {title} --seats 3 --bots 2 --play",
             f"  .venv/bin/bg leaderboard {title}",
+            f"Or play in a browser: http://{gateway.env['WEB_ADDRESS']}/",
             "Other clients: generate one from protos/ (docs/clients.md); grpcurl works too (reflection):",
             f"  grpcurl -plaintext {address} list",
             "Ctrl-C stops everything.",

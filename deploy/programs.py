@@ -2,11 +2,12 @@
 
 `redis-server` backs the gateway, the workers and their tests; `openssl` makes the throwaway
 certificates of the Redis TLS tests; `postgres` (Debian's `postgresql`, version 15, which installs it
-off PATH in /usr/lib/postgresql/15/bin) keeps finished games for `make run` and the archive tests.
-When one is missing and this runs as root with apt-get, Debian's package is installed
-(INSTALL_PACKAGES=0 never installs anything). The launcher (`make run`), the tests' throwaway servers
-and `python -m deploy.programs` (run by `make setup` and `make test`) all ask `installed` here, so a
-fresh machine gets what it needs from whichever runs first.
+off PATH in /usr/lib/postgresql/15/bin) keeps finished games for `make run` and the archive tests;
+`chromium` (headless) runs the web client's browser test. When one is missing and this runs as root
+with apt-get, Debian's package is installed (INSTALL_PACKAGES=0 never installs anything). The
+launcher (`make run`), the tests' throwaway servers and `python -m deploy.programs` (run by `make
+setup` and `make test`) all ask `installed` here, so a fresh machine gets what it needs from whichever
+runs first.
 
 Usage: python -m deploy.programs   (exit 0 when every program is there, 1 naming what is missing)
 """
@@ -19,7 +20,12 @@ import subprocess
 import sys
 from collections.abc import Mapping
 
-PACKAGES = {"redis-server": "redis-server", "openssl": "openssl", "postgres": "postgresql"}  # -> package
+PACKAGES = {  # program -> Debian package
+    "redis-server": "redis-server",
+    "openssl": "openssl",
+    "postgres": "postgresql",
+    "chromium": "chromium",
+}
 OFF_PATH = {"postgres": "/usr/lib/postgresql/15/bin"}  # where a package puts a program not on PATH
 
 

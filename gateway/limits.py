@@ -63,6 +63,11 @@ CLASS_OF_METHOD: Mapping[str, str] = {method: rate.name for rate in CLASSES for 
 _call_class: contextvars.ContextVar[str] = contextvars.ContextVar("rate_class", default=DEFAULT_CLASS)
 
 
+def note_call(full_method: str) -> None:
+    """Record the rate class of the call being served, by its full method name, for its task."""
+    _call_class.set(CLASS_OF_METHOD.get(full_method.rpartition("/")[2], DEFAULT_CLASS))
+
+
 def call_class() -> str:
     """The rate class of the call being served (the default class outside a call)."""
     return _call_class.get()
@@ -78,7 +83,7 @@ class RateClassInterceptor(grpc.aio.ServerInterceptor):
         details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
         """The call's handler, unchanged, after noting the call's class."""
-        _call_class.set(CLASS_OF_METHOD.get(details.method.rpartition("/")[2], DEFAULT_CLASS))
+        note_call(details.method)
         return await continuation(details)
 
 

@@ -5,8 +5,8 @@ and metrics.
 - `serve()` reads the environment, connects Redis and the rules services, serves until SIGTERM/SIGINT;
 - `main()` configures logging and runs `serve()`.
 
-Environment: live.settings.Settings.from_env lists the variables; also METRICS_PORT and
-SHUTDOWN_GRACE_SECONDS (default 5).
+Environment: live.settings.Settings.from_env lists the variables; also METRICS_PORT,
+SHUTDOWN_GRACE_SECONDS (default 5) and the browser listener's WEB_* (gateway.browser).
 """
 
 from __future__ import annotations
@@ -15,20 +15,20 @@ import asyncio
 import logging
 import os
 import signal
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import grpc
 import uvloop
-from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
+from boardgame.gateway.v1 import gateway_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from gateway import accounts, catalog, leaderboard, lobbies
+from gateway.browser import WebServer, WebSettings
 from gateway.fanout import Fanout
 from gateway.limits import RateClassInterceptor
 from gateway.metrics import create_counted_server, refresh_gauges
 from gateway.play import GameServicer
+from gateway.services import add_services
 from gateway.watch_leases import WatchLeases
 from live.settings import Settings
 from live.table import Background, Table, connect
@@ -44,14 +44,15 @@ DEFAULT_GRACE_SECONDS = 5.0
 
 @dataclass
 class GatewayServer:
-    """A gateway server (not started), the port it bound, its watch fan-out and leases, and its health
-    servicer."""
+    """A gateway server (not started), the port it bound, its watch fan-out and leases, its health
+    servicer, and the servicer of live play (which the browser transport shares)."""
 
     server: grpc.aio.Server
     port: int
     fanout: Fanout
     leases: WatchLeases
     health: health.aio.HealthServicer
+    game: GameServicer
 
     async def close_streams(self) -> None:
         """Stop the watch streams' background work (after the server stopped)."""
@@ -80,22 +81,15 @@ def create_server(app: Table, address: str) -> GatewayServer:
     )
     fanout = Fanout(app.redis)
     leases = WatchLeases(app, fanout)
-    registrations: list[Callable[[Table, grpc.aio.Server], None]] = [
-        accounts.add_to_server,
-        catalog.add_to_server,
-        lobbies.add_to_server,
-        leaderboard.add_to_server,
-    ]
-    for register in registrations:
-        register(app, server)
-    gateway_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(app, fanout, leases), server)
+    game = GameServicer(app, fanout, leases)
+    add_services(app, server, game)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     port = server.add_insecure_port(address)
     if port == 0:
         raise OSError(f"cannot bind {address}")
-    return GatewayServer(server, port, fanout, leases, health_servicer)
+    return GatewayServer(server, port, fanout, leases, health_servicer, game)
 
 
 async def serve() -> None:
@@ -107,11 +101,20 @@ async def serve() -> None:
     port_env = metrics_port_from_env(os.environ)
     if port_env is not None:
         start_metrics_server(port_env)
+    web_settings = WebSettings.from_env()
+    web = WebServer(app, gateway.game, web_settings) if web_settings.address else None
     await gateway.server.start()
+    if web is not None:
+        await web.start()
     await gateway.set_health(health_pb2.HealthCheckResponse.SERVING)
     log.info(
         "gateway serving",
-        extra={"address": settings.address, "port": gateway.port, "titles": sorted(app.rules.titles)},
+        extra={
+            "address": settings.address,
+            "port": gateway.port,
+            "web_port": web.port if web else None,
+            "titles": sorted(app.rules.titles),
+        },
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -121,7 +124,10 @@ async def serve() -> None:
     await stop.wait()
     await gateway.set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
     gauges.cancel()
-    await gateway.server.stop(float(os.environ.get("SHUTDOWN_GRACE_SECONDS", DEFAULT_GRACE_SECONDS)))
+    grace = float(os.environ.get("SHUTDOWN_GRACE_SECONDS", DEFAULT_GRACE_SECONDS))
+    if web is not None:
+        await web.stop(grace)
+    await gateway.server.stop(grace)
     await dispatch.drain()
     await gateway.close_streams()
     await app.rules.close()

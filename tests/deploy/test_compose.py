@@ -97,11 +97,12 @@ def test_every_registered_game_runs_as_a_rules_service(compose: dict[str, Any]) 
         assert "redis" not in service.get("depends_on", {}), "rules services are pure: no Redis"
 
 
-def test_gateway_serves_publishes_and_probes_one_port(compose: dict[str, Any]) -> None:
+def test_gateway_serves_publishes_and_probes_its_ports(compose: dict[str, Any]) -> None:
     gateway = compose["services"]["gateway"]
     port = facts.port_of(gateway["environment"]["GATEWAY_ADDRESS"])
+    web_port = facts.port_of(gateway["environment"]["WEB_ADDRESS"])
     published = [int(mapping.rsplit(":", 1)[1]) for mapping in gateway["ports"]]
-    assert published == [port]
+    assert published == [port, web_port]
     assert facts.port_of(gateway["healthcheck"]["test"][4]) == port
     for name in ("gateway", "worker"):
         env = compose["services"][name]["environment"]

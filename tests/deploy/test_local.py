@@ -18,11 +18,13 @@ from pathlib import Path
 
 import grpc
 import pytest
+from boardgame.gateway.v1 import gateway_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from deploy import durability, local, ports, postgres, probe
 from deploy.restarts import RestartPolicy, Restarts
 from services.common.registry import GAME_MODULES
+from tests.gateway.browser_client import BrowserClient
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,7 +66,7 @@ def test_json_log_lines_become_readable() -> None:
 def launcher_env(tmp_path: Path) -> dict[str, str]:
     """The environment of a launcher on a run of free ports (none of its defaults), data in tmp_path."""
     games = len(GAME_MODULES)
-    base = ports.free_run(2 * games + 5)
+    base = ports.free_run(2 * games + 6)
     env = {
         **os.environ,
         "RULES_BASE_PORT": str(base),
@@ -74,6 +76,7 @@ def launcher_env(tmp_path: Path) -> dict[str, str]:
         "GATEWAY_METRICS_PORT": str(base + 2 * games + 2),
         "WORKER_METRICS_PORT": str(base + 2 * games + 3),
         "POSTGRES_PORT": str(base + 2 * games + 4),
+        "WEB_PORT": str(base + 2 * games + 5),
         "DATA_DIR": str(tmp_path),
         "NO_COLOR": "1",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen")]),
@@ -89,7 +92,7 @@ def launcher_env(tmp_path: Path) -> dict[str, str]:
 def launcher_ports(env: Mapping[str, str]) -> list[int]:
     """Every port the launcher of `env` hands out."""
     games = len(GAME_MODULES)
-    return list(range(int(env["RULES_BASE_PORT"]), int(env["RULES_BASE_PORT"]) + 2 * games + 5))
+    return list(range(int(env["RULES_BASE_PORT"]), int(env["RULES_BASE_PORT"]) + 2 * games + 6))
 
 
 def listeners(env: Mapping[str, str]) -> dict[int, tuple[int, str] | None]:
@@ -168,6 +171,11 @@ def test_launcher_starts_every_service_and_stops_on_sigterm(
     assert local.redis_answers("127.0.0.1", int(env["REDIS_PORT"]))
     assert postgres.answers(postgres.url("127.0.0.1", int(env["POSTGRES_PORT"])))
     assert (Path(env["DATA_DIR"]) / "postgres" / "PG_VERSION").exists(), "its own data directory"
+    browser = BrowserClient(f"http://127.0.0.1:{env['WEB_PORT']}")
+    guest = gateway_pb2.CreateGuestRequest(display_name="browser")
+    browser.token = browser.call("AccountService", "CreateGuest", guest).session.token
+    titles = browser.call("CatalogService", "ListTitles", gateway_pb2.ListTitlesRequest()).titles
+    assert sorted(title.name for title in titles) == sorted(m.rsplit(".", 1)[-1] for m in GAME_MODULES)
     process.send_signal(signal.SIGTERM)
     rest = process.stdout.read()
     assert process.wait(timeout=30) == 0, rest

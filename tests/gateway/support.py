@@ -13,6 +13,7 @@ import grpc
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from grpc_health.v1 import health_pb2
 
+from gateway.browser import WebServer, WebSettings
 from gateway.server import create_server
 from live.settings import Settings
 from live.table import Dispatcher, Table, connect
@@ -23,9 +24,13 @@ from tests.redis_modes import broker_of
 class GatewayProcess:
     """A gateway served by its own event loop on a background thread."""
 
-    def __init__(self, settings: Settings, dispatcher: Dispatcher | None = None) -> None:
+    def __init__(
+        self, settings: Settings, dispatcher: Dispatcher | None = None, web: WebSettings | None = None
+    ) -> None:
         self.settings = settings
         self.dispatcher = dispatcher
+        self.web_settings = web  # also serve the browser listener with these settings
+        self.web: WebServer | None = None
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.port = 0
@@ -42,9 +47,14 @@ class GatewayProcess:
         self.gateway = create_server(self.app, "127.0.0.1:0")
         self.port = self.gateway.port
         await self.gateway.server.start()
+        if self.web_settings is not None:
+            self.web = WebServer(self.app, self.gateway.game, self.web_settings)
+            await self.web.start()
         await self.gateway.set_health(health_pb2.HealthCheckResponse.SERVING)
 
     async def _stop(self) -> None:
+        if self.web is not None:
+            await self.web.stop()
         await self.gateway.server.stop(0)
         await self.gateway.close_streams()
         assert self.app is not None
@@ -65,6 +75,12 @@ class GatewayProcess:
     def address(self) -> str:
         """Where clients connect."""
         return f"127.0.0.1:{self.port}"
+
+    @property
+    def web_url(self) -> str:
+        """Where browsers connect (with `web` settings)."""
+        assert self.web is not None
+        return f"http://127.0.0.1:{self.web.port}"
 
 
 def gateway_settings(redis_url: str, rules: dict[str, str], **changes: object) -> Settings:

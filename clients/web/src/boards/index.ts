@@ -1,0 +1,13 @@
+// The drawn board of each title that has one (by the title's name); the generic tree covers all.
+import { drawAssyria } from "./assyria";
+import { drawGlenMore } from "./glenmore";
+import { drawPuertoRico } from "./puertorico";
+import type { Json } from "./svg";
+
+export type Board = (view: Json) => SVGElement;
+
+export const BOARDS: Partial<Record<string, Board>> = {
+  puertorico: drawPuertoRico,
+  glenmore: drawGlenMore,
+  assyria: drawAssyria,
+};
