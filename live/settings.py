@@ -190,8 +190,8 @@ class Settings:
             celery_broker_url=environ.get("CELERY_BROKER_URL", ""),
             database_url=environ.get("DATABASE_URL", ""),
             event_history=int(environ.get("EVENT_HISTORY", cls.event_history)),
-            history_per_player=int(environ.get("HISTORY_PER_PLAYER", cls.history_per_player)),
-            history_per_title=int(environ.get("HISTORY_PER_TITLE", cls.history_per_title)),
+            history_per_player=_games_kept(environ, "HISTORY_PER_PLAYER", cls.history_per_player),
+            history_per_title=_games_kept(environ, "HISTORY_PER_TITLE", cls.history_per_title),
             redis_tls=RedisTls.from_env(environ),
             watch_streams_per_player=int(
                 environ.get("WATCH_STREAMS_PER_PLAYER", cls.watch_streams_per_player)
@@ -209,6 +209,14 @@ class Settings:
             redis_cluster=environ.get("REDIS_CLUSTER", "0").strip().lower() in ("1", "true", "yes"),
             replica_acks=ReplicaAcks.from_env(environ),
         )
+
+
+def _games_kept(environ: Mapping[str, str], name: str, default: int) -> int:
+    """A history's games kept in Redis, from variable `name`: 1 or more (ValueError otherwise)."""
+    kept = int(environ.get(name, default))
+    if kept < 1:
+        raise ValueError(f"{name} must be 1 or more, not {kept}")
+    return kept
 
 
 def _names(listed: str | None, default: tuple[str, ...]) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ from live import archive, history, keys, postgres
 from live.archive import RECENT_SECONDS, Archive, game_keys
 from live.errors import GatewayError
 from live.history import Finished
+from live.settings import Settings
 from services.common import registry
 from tests.gateway.support import Client, GatewayProcess
 from tests.workers.support import bot_seat, finalized, new_game, wait_for
@@ -316,3 +317,15 @@ def test_archiving_trims_the_histories_to_the_newest_games_of_the_settings(
     assert redis_client.zcard(history_key) == kept
     assert redis_client.zrevrange(history_key, 0, 0) == [game_id.encode()]
     assert redis_client.zscore(history_key, "older-0") is None
+
+
+def test_the_histories_keep_the_games_their_variables_name_and_at_least_one() -> None:
+    settings = Settings.from_env({"HISTORY_PER_PLAYER": "7", "HISTORY_PER_TITLE": "70"})
+    assert (settings.history_per_player, settings.history_per_title) == (7, 70)
+    assert (Settings.from_env({}).history_per_player, Settings.from_env({}).history_per_title) == (
+        100,
+        10_000,
+    )
+    for name in ("HISTORY_PER_PLAYER", "HISTORY_PER_TITLE"):
+        with pytest.raises(ValueError, match=f"{name} must be 1 or more, not 0"):
+            Settings.from_env({name: "0"})
