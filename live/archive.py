@@ -56,8 +56,9 @@ META_HASH_FIELDS = ("record", "clock", "lobby_id", "acting", "finished_at")
 
 INSERT_GAME = """
 INSERT INTO archived_games
-    (game_id, title, version, finished_at, record, state, meta_record, clock, lobby_id, ranks, acting)
-VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+    (game_id, title, version, finished_at, finished_ms, record, state, meta_record, clock, lobby_id, ranks,
+    acting)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
 ON CONFLICT (game_id) DO NOTHING
 """
 INSERT_PLAYER = """
@@ -138,6 +139,7 @@ class Archive:
                         title,
                         version,
                         finished_at,
+                        row["finished_ms"],
                         row["record"],
                         row["state"],
                         row["meta_record"],
@@ -232,6 +234,7 @@ async def archive(app: Table, game_id: str) -> bool:
             "lobby_id": text(lobby_id),
             "acting": text(acting),
             "finished_at": text(finished_at),
+            "finished_ms": record.finished_at.ToMilliseconds() if record.HasField("finished_at") else 0,
             "ranks": ranks,
             "players": [(s.seat, s.player.player_id, ranks[s.seat]) for s in record.seats],
             "ratings": json.loads(result[b"ratings"]),

@@ -20,19 +20,18 @@ from live.replies import text
 if TYPE_CHECKING:
     from live.table import Table
 
-# Every archived game's finish time in ms as the scoring worker scored it (the floor of its
-# timestamp; 0 when it had none), and its id in byte order, as Redis orders members.
-_FINISHED = "coalesce(floor(extract(epoch FROM a.finished_at) * 1000), 0)::bigint"
-_ORDER = f'({_FINISHED}, a.game_id COLLATE "C")'
+# The order of Redis (finish time in ms as scored, then the id in byte order), from the index of
+# migration 0002.
+_ORDER = '(a.finished_ms, a.game_id COLLATE "C")'
 PLAYER_GAMES = f"""
-SELECT a.game_id, {_FINISHED} FROM archived_games a
+SELECT a.game_id, a.finished_ms FROM archived_games a
 WHERE a.game_id IN (SELECT game_id FROM game_players WHERE player_id = %s) AND {_ORDER} < (%s, %s)
-ORDER BY {_FINISHED} DESC, a.game_id COLLATE "C" DESC LIMIT %s
+ORDER BY a.finished_ms DESC, a.game_id COLLATE "C" DESC LIMIT %s
 """
 TITLE_GAMES = f"""
-SELECT a.game_id, {_FINISHED} FROM archived_games a
+SELECT a.game_id, a.finished_ms FROM archived_games a
 WHERE a.title = %s AND {_ORDER} < (%s, %s)
-ORDER BY {_FINISHED} DESC, a.game_id COLLATE "C" DESC LIMIT %s
+ORDER BY a.finished_ms DESC, a.game_id COLLATE "C" DESC LIMIT %s
 """
 NEWEST = (2**62, "")  # a cursor before every game
 
