@@ -1,7 +1,9 @@
 """Redis memory per game, per title: what one 4-player game of random moves holds across all its keys
 (MEMORY USAGE of every `{game_id}` key), while it is live (half-way through), once it is finished,
 scored and archived but still recent (its keys not yet expired), and once the recent window has passed
-(the keys that expire are gone: only the index entry is left).
+(every key of the game, its index entry too, has expired: nothing is left). Below the table, what the
+history sorted sets hold at most once games are archived (`live.history`): a player's and a title's,
+full at HISTORY_PER_PLAYER and HISTORY_PER_TITLE games, whatever the length of the history.
 
 Parts: a throwaway redis-server and PostgreSQL, every rules service, and the live table in this
 process. Moves go through the one write path (`live.moves.play`) with a fresh request id each, as a
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import time
 import uuid
 from dataclasses import dataclass, replace
 
@@ -35,7 +38,7 @@ from services.common.rng import Rng
 from workers import scoring
 
 TARGET_RECENT_BYTES = 32 * 1024  # every key of a live or recent game
-TARGET_ARCHIVED_BYTES = 256  # an archived game: its index entry
+TARGET_ARCHIVED_BYTES = 0  # an archived game once its window passed: nothing
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,7 @@ class GameBytes:
     live: int
     scored: int  # finished and scored, not yet archived
     recent: int
-    archived: int
+    archived: int  # once the recent window has passed
     state_and_log: int
     database: int  # the archived game's rows in PostgreSQL (pg_column_size, without indexes)
 
@@ -123,7 +126,7 @@ async def _measure(settings: Settings, client: redis.Redis, title: str, seed: in
         recent = game_bytes(client, game_id)
         core = [keys.game_state(game_id), keys.game_log(game_id)]
         state_and_log = sum(client.memory_usage(key, samples=0) or 0 for key in core)
-        for key in archive.game_keys(game_id):  # the recent window ends: Redis expires these
+        for key in every_key(game_id):  # the recent window ends: Redis expires these
             if client.ttl(key) > 0:
                 client.delete(key)
         archived = game_bytes(client, game_id)
@@ -153,6 +156,36 @@ def per_game(titles: list[str], seed: int = 7) -> dict[str, GameBytes]:
         finally:
             client.close()
     return measured
+
+
+def history_bytes(client: redis.Redis, games: int) -> int:
+    """MEMORY USAGE of a history sorted set of `games` finished games (ids as the gateway makes them,
+    scored by finish times a second apart)."""
+    key = keys.title_games(f"bench-{uuid.uuid4().hex}")
+    now_ms = int(time.time() * 1000)
+    client.zadd(key, {uuid.uuid4().hex: now_ms - 1000 * n for n in range(games)})
+    try:
+        return client.memory_usage(key, samples=0) or 0
+    finally:
+        client.delete(key)
+
+
+def history_bound(settings: Settings | None = None) -> str:
+    """The line under table (g): the most the history sorted sets hold, per player and per title (of
+    `settings`, the defaults if None)."""
+    settings = settings or Settings()
+    with throwaway.redis_server() as redis_url:
+        client = redis.Redis.from_url(redis_url)
+        try:
+            player = history_bytes(client, settings.history_per_player)
+            title = history_bytes(client, settings.history_per_title)
+        finally:
+            client.close()
+    return (
+        f"history sorted sets once archived: a player's at most {player:,} B "
+        f"(HISTORY_PER_PLAYER={settings.history_per_player}), a title's at most {title:,} B "
+        f"(HISTORY_PER_TITLE={settings.history_per_title}); older games are listed from PostgreSQL"
+    )
 
 
 def measure(titles: list[str], seed: int = 7) -> str:
@@ -187,7 +220,8 @@ def measure(titles: list[str], seed: int = 7) -> str:
         "target",
         "meets",
     ]
-    return table("(g) Redis memory per game across all its keys (MEMORY USAGE), random moves", headers, rows)
+    title = "(g) Redis memory per game across all its keys (MEMORY USAGE), random moves"
+    return "\n".join([table(title, headers, rows), history_bound()])
 
 
 def main() -> None:

@@ -1,7 +1,8 @@
 """Finished games leave Redis for PostgreSQL: `archive` copies a scored game there (record with seed,
-log and scores, final state, meta, ranks, and every player's rating before and after), leaves a small
-index entry in Redis and lets the game's keys expire; `Archive.game` serves an archived game to the
-read calls once its keys are gone.
+log and scores, final state, meta, ranks, and every player's rating before and after), writes a small
+index entry in Redis, lets the game's keys and the entry expire, and trims the players' and the title's
+histories to their newest games (`live.history`); `Archive.game` serves an archived game to the read
+calls once its keys are gone (asking PostgreSQL whether a game Redis does not know exists at all).
 
 `archive(app, game_id)` runs after scoring (`workers.finalize` queues it) and may run any number of
 times: the rows are inserted once (ON CONFLICT DO NOTHING, in one transaction), the index entry is
@@ -9,10 +10,11 @@ written after them, and the game's keys get their expiry only then. A crash anyw
 nothing done or a game that is in PostgreSQL and still whole in Redis, which the next run finishes.
 
 A game whose archival task was lost (the broker down as scoring queued it) is found by `unarchived`,
-which the workers' beat runs every minute: scored over a minute and less than a week ago, and no
-index entry.
+which the workers' beat runs every minute: in its title's history, scored over a minute and less than
+a week ago, its result still in Redis and no index entry.
 
-The windows: a finished game's keys live on for RECENT_SECONDS after it is archived (its request ids
+The windows: a finished game's keys and its index entry live on for RECENT_SECONDS after it is
+archived (its request ids
 and its kept changes already expire RECENT_SECONDS after the last move, `live.store`), so a retried
 move gets its first result and a watcher resumes from the kept changes while the game is recent;
 afterwards every read comes from here and a watcher gets the final view (resync, no history).
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -29,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 from boardgame.gateway.v1 import gateway_pb2
 
-from live import keys, postgres
+from live import history, keys, postgres
 from live.errors import unavailable
 from live.replies import blob, text
 from live.store import FINISHED_TTL_SECONDS, STATUS_FINISHED, Meta, meta_of, read_meta
@@ -44,12 +47,18 @@ SWEEP_SETTLE_MS = 60_000
 SWEEP_LOOKBACK_MS = 7 * 24 * 3600 * 1000
 SWEEP_LIMIT = 500
 CACHED_GAMES = 256  # archived games kept in memory per process (they never change)
+# Ids the archive does not have, remembered per process so that a flood of unknown ids asks it once
+# each: at most this many, each for this long (a game is only ever asked for once its keys are gone,
+# so an id found missing stays missing).
+CACHED_UNKNOWN = 4096
+UNKNOWN_SECONDS = 300.0
 META_HASH_FIELDS = ("record", "clock", "lobby_id", "acting", "finished_at")
 
 INSERT_GAME = """
 INSERT INTO archived_games
-    (game_id, title, version, finished_at, record, state, meta_record, clock, lobby_id, ranks, acting)
-VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+    (game_id, title, version, finished_at, finished_ms, record, state, meta_record, clock, lobby_id, ranks,
+    acting)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
 ON CONFLICT (game_id) DO NOTHING
 """
 INSERT_PLAYER = """
@@ -100,6 +109,7 @@ class Archive:
         self._conn: psycopg.AsyncConnection[Any] | None = None
         self._lock = asyncio.Lock()
         self._games: OrderedDict[str, ArchivedGame] = OrderedDict()
+        self._unknown: OrderedDict[str, float] = OrderedDict()  # id -> when it was found missing
 
     async def _run(self, work: Any) -> Any:
         """Run `work(connection)` on the process's connection, one at a time; UNAVAILABLE when the
@@ -129,6 +139,7 @@ class Archive:
                         title,
                         version,
                         finished_at,
+                        row["finished_ms"],
                         row["record"],
                         row["state"],
                         row["meta_record"],
@@ -154,6 +165,9 @@ class Archive:
         if cached is not None:
             self._games.move_to_end(game_id)
             return cached
+        missing = self._unknown.get(game_id)
+        if missing is not None and time.monotonic() - missing < UNKNOWN_SECONDS:
+            return None
 
         async def select(conn: psycopg.AsyncConnection[Any]) -> Any:
             cursor = await conn.execute(SELECT_GAME, (game_id,))
@@ -161,6 +175,10 @@ class Archive:
 
         row = await self._run(select)
         if row is None:
+            self._unknown[game_id] = time.monotonic()
+            self._unknown.move_to_end(game_id)
+            if len(self._unknown) > CACHED_UNKNOWN:
+                self._unknown.popitem(last=False)
             return None
         version, record, state, meta_record, clock, lobby_id, acting = row
         meta = meta_of([bytes(meta_record), STATUS_FINISHED.encode(), bytes(clock), lobby_id, acting])
@@ -170,6 +188,15 @@ class Archive:
         if len(self._games) > CACHED_GAMES:
             self._games.popitem(last=False)
         return game
+
+    async def rows(self, query: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """The rows of a read-only query (the histories' older pages, `live.history`)."""
+
+        async def select(conn: psycopg.AsyncConnection[Any]) -> Any:
+            cursor = await conn.execute(query.encode(), args)
+            return await cursor.fetchall()
+
+        return list(await self._run(select))
 
     async def close(self) -> None:
         """Close the connection, if open."""
@@ -207,22 +234,25 @@ async def archive(app: Table, game_id: str) -> bool:
             "lobby_id": text(lobby_id),
             "acting": text(acting),
             "finished_at": text(finished_at),
+            "finished_ms": record.finished_at.ToMilliseconds() if record.HasField("finished_at") else 0,
             "ranks": ranks,
             "players": [(s.seat, s.player.player_id, ranks[s.seat]) for s in record.seats],
             "ratings": json.loads(result[b"ratings"]),
         },
     )
     async with redis.pipeline(transaction=True) as pipe:
-        pipe.set(keys.game_archived(game_id), record.title)
+        pipe.set(keys.game_archived(game_id), record.title, ex=RECENT_SECONDS)
         for key in game_keys(game_id):
             pipe.expire(key, RECENT_SECONDS, nx=True)
         await pipe.execute()
+    await history.trim(app, sorted({s.player.player_id for s in record.seats}), record.title)
     return True
 
 
 async def unarchived(app: Table, now_ms: int) -> list[str]:
-    """Games scored SWEEP_SETTLE_MS to SWEEP_LOOKBACK_MS ago that have no index entry (their archival
-    was lost); none without an archive."""
+    """Games scored SWEEP_SETTLE_MS to SWEEP_LOOKBACK_MS ago whose result is in Redis and that have no
+    index entry (their archival was lost; a game archived past its window has neither); none without
+    an archive."""
     if app.archive is None:
         return []
     found: list[str] = []
@@ -237,7 +267,12 @@ async def unarchived(app: Table, now_ms: int) -> list[str]:
         ids = [text(game_id) for game_id in listed]
         async with app.redis.pipeline(transaction=False) as pipe:
             for game_id in ids:
+                pipe.exists(keys.game_result(game_id))
                 pipe.exists(keys.game_archived(game_id))
-            archived = await pipe.execute()
-        found.extend(game_id for game_id, done in zip(ids, archived, strict=True) if not done)
+            replies = await pipe.execute()
+        found.extend(
+            game_id
+            for game_id, scored, archived in zip(ids, replies[::2], replies[1::2], strict=True)
+            if scored and not archived
+        )
     return found

@@ -191,8 +191,8 @@ def game_result(game_id: str) -> str:
 
 
 def game_archived(game_id: str) -> str:
-    """String: the title of a game archived in PostgreSQL (`live.archive`); the one key of the game
-    left once its other keys have expired."""
+    """String with expiry: the title of a game archived in PostgreSQL (`live.archive`), kept as long as
+    the game's other keys (the recent window)."""
     return f"game:{{{game_id}}}:archived"
 
 
@@ -203,10 +203,12 @@ def game_scoring(game_id: str) -> str:
 
 
 def player_games(player_id: str) -> str:
-    """Sorted set: a player's finished game ids by finish time (ms since the epoch)."""
+    """Sorted set: a player's finished game ids by finish time (ms since the epoch); with an archive,
+    only the newest (`live.history`)."""
     return f"history:player:{{{player_id}}}"
 
 
 def title_games(title: str) -> str:
-    """Sorted set: a title's finished game ids by finish time (ms since the epoch)."""
+    """Sorted set: a title's finished game ids by finish time (ms since the epoch); with an archive,
+    only the newest (`live.history`)."""
     return f"history:title:{title}"

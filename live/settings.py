@@ -114,6 +114,10 @@ class Settings:
     event_history: int = 16
     celery_broker_url: str = ""  # empty: the Redis of redis_url
     database_url: str = ""  # PostgreSQL of finished games (`live.archive`); empty: they stay in Redis
+    # The newest finished games each history sorted set keeps once games are archived (`live.history`);
+    # older ones are listed from PostgreSQL.
+    history_per_player: int = 100
+    history_per_title: int = 10_000
     redis_tls: RedisTls = RedisTls()
     watch_streams_per_player: int = 10  # open at once, over every gateway replica
     open_lobbies_per_player: int = 5  # open lobbies a player hosts at once
@@ -161,7 +165,9 @@ class Settings:
         share of new calls, and every one at twice as many), REDIS_MAX_CONNECTIONS and
         REDIS_POOL_TIMEOUT_SECONDS (how long a command waits for a free one), MAX_MESSAGE_BYTES,
         RULES_TIMEOUT_SECONDS, CELERY_BROKER_URL, DATABASE_URL (PostgreSQL of finished games),
-        EVENT_HISTORY (changes and request ids kept per game), the REDIS_TLS_* of `RedisTls` for
+        EVENT_HISTORY (changes and request ids kept per game), HISTORY_PER_PLAYER and
+        HISTORY_PER_TITLE (the newest finished games a player's and a title's history keep in Redis
+        once games are archived), the REDIS_TLS_* of `RedisTls` for
         rediss:// URLs, REDIS_CLUSTER (1: REDIS_URL is a node of a Redis Cluster; a redis+cluster://
         URL says so too) and the REDIS_WAIT_* of `ReplicaAcks`."""
         rules = tuple(a.strip() for a in environ.get("RULES_ADDRESSES", "").split(",") if a.strip())
@@ -184,6 +190,8 @@ class Settings:
             celery_broker_url=environ.get("CELERY_BROKER_URL", ""),
             database_url=environ.get("DATABASE_URL", ""),
             event_history=int(environ.get("EVENT_HISTORY", cls.event_history)),
+            history_per_player=_games_kept(environ, "HISTORY_PER_PLAYER", cls.history_per_player),
+            history_per_title=_games_kept(environ, "HISTORY_PER_TITLE", cls.history_per_title),
             redis_tls=RedisTls.from_env(environ),
             watch_streams_per_player=int(
                 environ.get("WATCH_STREAMS_PER_PLAYER", cls.watch_streams_per_player)
@@ -201,6 +209,14 @@ class Settings:
             redis_cluster=environ.get("REDIS_CLUSTER", "0").strip().lower() in ("1", "true", "yes"),
             replica_acks=ReplicaAcks.from_env(environ),
         )
+
+
+def _games_kept(environ: Mapping[str, str], name: str, default: int) -> int:
+    """A history's games kept in Redis, from variable `name`: 1 or more (ValueError otherwise)."""
+    kept = int(environ.get(name, default))
+    if kept < 1:
+        raise ValueError(f"{name} must be 1 or more, not {kept}")
+    return kept
 
 
 def _names(listed: str | None, default: tuple[str, ...]) -> tuple[str, ...]:

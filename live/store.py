@@ -304,14 +304,9 @@ class GameStore:
         await self.redis.sadd(keys.live_games(record.title), game_id)
 
     async def archived(self, game_id: str) -> ArchivedGame | None:
-        """The game as archived, if it is and its keys have left Redis; None: Redis has it (or nobody)."""
-        if self.archive is None:
-            return None
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.exists(keys.game_meta(game_id))
-            pipe.exists(keys.game_archived(game_id))
-            there, indexed = await pipe.execute()
-        if there or not indexed:
+        """The game as archived, if its keys have left Redis; None: Redis has it, or nobody does (the
+        archive is asked, and remembers the ids it lacks: `live.archive`)."""
+        if self.archive is None or await self.redis.exists(keys.game_meta(game_id)):
             return None
         return await self.archive.game(game_id)
 

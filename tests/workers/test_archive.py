@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import grpc
 import psycopg
@@ -15,9 +17,11 @@ from boardgame.gateway.v1 import gateway_pb2
 
 from deploy import postgres as local_postgres
 from deploy.throwaway import free_port
-from live import archive, keys, postgres
+from live import archive, history, keys, postgres
 from live.archive import RECENT_SECONDS, Archive, game_keys
 from live.errors import GatewayError
+from live.history import Finished
+from live.settings import Settings
 from services.common import registry
 from tests.gateway.support import Client, GatewayProcess
 from tests.workers.support import bot_seat, finalized, new_game, wait_for
@@ -26,14 +30,30 @@ from workers import scoring, tasks
 TITLES = sorted(registry.games())
 
 
-def played(gateway: GatewayProcess, redis_client: redis.Redis, title: str) -> str:
-    """A game of random bots on the smallest table of four or more, played, scored and archived."""
+def played(
+    gateway: GatewayProcess,
+    redis_client: redis.Redis,
+    title: str,
+    seats: list[gateway_pb2.GameSeat] | None = None,
+) -> str:
+    """A game of random bots (new ones on the smallest table of four or more, unless `seats` are
+    given), played, scored and archived."""
     info = registry.get(title).info
     count = min(max(4, info.min_players), info.max_players)
-    game_id = new_game(gateway, title, [bot_seat(gateway, seat, "random") for seat in range(count)])
+    seats = seats or [bot_seat(gateway, seat, "random") for seat in range(count)]
+    game_id = new_game(gateway, title, seats)
     wait_for(lambda: finalized(redis_client, game_id), 240, f"game {game_id} to be finalized")
     wait_for(lambda: redis_client.exists(keys.game_archived(game_id)), 60, f"game {game_id} archived")
     return game_id
+
+
+def keys_left(redis_client: redis.Redis, game_id: str) -> list[bytes]:
+    """Every key of the game in Redis (on a Cluster, KEYS asks every primary: one alone may not hold
+    the game's slot)."""
+    pattern = f"*{{{game_id}}}*"
+    if isinstance(redis_client, redis.RedisCluster):
+        return list(redis_client.keys(pattern, target_nodes=redis.RedisCluster.PRIMARIES))
+    return list(redis_client.keys(pattern))  # type: ignore[arg-type]
 
 
 def expire_window(redis_client: redis.Redis, game_id: str) -> None:
@@ -72,7 +92,7 @@ def test_an_archived_game_is_read_the_same_once_its_keys_left_redis(
         client.sign_in_as_guest("historian")
         before = reads(client, title, game_id)
         expire_window(redis_client, game_id)
-        assert redis_client.keys(f"*{{{game_id}}}*") == [keys.game_archived(game_id).encode()]
+        assert keys_left(redis_client, game_id) == [keys.game_archived(game_id).encode()]
         after = reads(client, title, game_id)
         assert after == before
         assert before[2].consistent  # type: ignore[attr-defined]
@@ -190,7 +210,122 @@ def test_a_scored_game_whose_archival_was_lost_is_found_by_the_sweep_and_archive
     tasks.sweep_archive.delay()  # what beat runs every minute: it finds the game and queues its archival
     wait_for(lambda: redis_client.exists(keys.game_archived(game_id)), 60, "the sweep to archive it")
     assert game_id not in gateway.run(archive.unarchived(app, later))
+    redis_client.zadd(keys.title_games(title), {game_id: finished})  # its own finish time again
+    forget(redis_client, game_id)  # past its window, a game archived is no longer swept
+    assert game_id not in gateway.run(archive.unarchived(app, later))
     with psycopg.connect(database_url) as conn:
         assert conn.execute(
             "SELECT count(*) FROM archived_games WHERE game_id = %s", (game_id,)
         ).fetchone() == (1,)
+
+
+def forget(redis_client: redis.Redis, game_id: str) -> None:
+    """What Redis does once the recent window ends, index entry included: no key of the game is left."""
+    ttl = redis_client.ttl(keys.game_archived(game_id))
+    assert 0 < ttl <= RECENT_SECONDS, ttl
+    expire_window(redis_client, game_id)
+    redis_client.delete(keys.game_archived(game_id))
+    assert keys_left(redis_client, game_id) == []
+
+
+def test_a_game_is_read_the_same_once_its_index_entry_expired_too_and_unknown_ids_are_not_found(
+    gateway: GatewayProcess, celery_worker: None, redis_client: redis.Redis, database_url: str
+) -> None:
+    title = TITLES[0]
+    game_id = played(gateway, redis_client, title)
+    with grpc.insecure_channel(gateway.address) as channel:
+        client = Client(channel)
+        client.sign_in_as_guest("historian")
+        before = reads(client, title, game_id)
+        forget(redis_client, game_id)
+        assert reads(client, title, game_id) == before
+        for call, request in (
+            (client.games.GetGame, gateway_pb2.GetGameRequest(game_id="e" * 32)),
+            (client.games.GetGameRecord, gateway_pb2.GetGameRecordRequest(game_id="e" * 32)),
+        ):
+            with pytest.raises(grpc.RpcError) as unknown:
+                call(request, metadata=client.auth)
+            assert unknown.value.code() == grpc.StatusCode.NOT_FOUND
+
+    # An id the archive lacks is asked once: later, even with the database gone, it is still unknown.
+    store = Archive(database_url)
+    assert gateway.run(store.game("d" * 32)) is None
+    assert gateway.run(store.game(game_id)) is not None
+    gateway.run(store.close())
+    store.url = local_postgres.url("127.0.0.1", free_port())
+    assert gateway.run(store.game("d" * 32)) is None
+    with pytest.raises(GatewayError):
+        gateway.run(store.game("c" * 32))
+
+
+def pages(gateway: GatewayProcess, listing: Callable[..., Any], subject: str, size: int) -> list[Finished]:
+    """Every game of a history, read page by page."""
+    found: list[Finished] = []
+    while True:
+        page = gateway.run(listing(gateway.app, subject, size, found[-1] if found else None))
+        assert len(page) <= size
+        found.extend(page)
+        if len(page) < size:
+            return found
+
+
+def test_history_pages_go_on_from_postgresql_once_redis_keeps_only_the_newest_games(
+    gateway: GatewayProcess, celery_worker: None, redis_client: redis.Redis
+) -> None:
+    title = TITLES[0]
+    info = registry.get(title).info
+    seats = [bot_seat(gateway, seat, "random") for seat in range(max(2, info.min_players))]
+    player_id = seats[0].player.player_id
+    played_ids: list[str] = []
+    for _ in range(3):
+        played_ids.append(played(gateway, redis_client, title, seats))
+    listings = [(history.player_page, player_id), (history.title_page, title)]
+    before = [pages(gateway, listing, subject, size) for listing, subject in listings for size in (1, 2, 100)]
+    assert [game.game_id for game in before[0]] == played_ids[::-1]
+    assert before[1] == before[2] == before[0]
+    assert before[4] == before[5] == before[3]
+
+    # Redis keeps the newest game only, and the games' keys have left: the same pages, the older ones
+    # from PostgreSQL.
+    for key in (keys.player_games(player_id), keys.title_games(title)):
+        redis_client.zremrangebyrank(key, 0, -2)
+        assert redis_client.zcard(key) == 1
+    for game_id in played_ids:
+        forget(redis_client, game_id)
+    after = [pages(gateway, listing, subject, size) for listing, subject in listings for size in (1, 2, 100)]
+    assert after == before
+
+
+def test_archiving_trims_the_histories_to_the_newest_games_of_the_settings(
+    gateway: GatewayProcess, celery_worker: None, redis_client: redis.Redis
+) -> None:
+    title = TITLES[0]
+    game_id = played(gateway, redis_client, title)
+    app = gateway.app
+    assert app is not None
+    meta = gateway.run(app.store.meta(game_id))
+    assert meta is not None
+    player_id = meta.record.seats[0].player.player_id
+    kept = app.settings.history_per_player
+    older = {f"older-{n}": n + 1 for n in range(kept + 20)}
+    redis_client.zadd(keys.player_games(player_id), older)
+    redis_client.delete(keys.game_archived(game_id))  # archived again, as after a crash before its index
+    for key in game_keys(game_id):
+        redis_client.persist(key)
+    assert gateway.run(archive.archive(app, game_id)) is True
+    history_key = keys.player_games(player_id)
+    assert redis_client.zcard(history_key) == kept
+    assert redis_client.zrevrange(history_key, 0, 0) == [game_id.encode()]
+    assert redis_client.zscore(history_key, "older-0") is None
+
+
+def test_the_histories_keep_the_games_their_variables_name_and_at_least_one() -> None:
+    settings = Settings.from_env({"HISTORY_PER_PLAYER": "7", "HISTORY_PER_TITLE": "70"})
+    assert (settings.history_per_player, settings.history_per_title) == (7, 70)
+    assert (Settings.from_env({}).history_per_player, Settings.from_env({}).history_per_title) == (
+        100,
+        10_000,
+    )
+    for name in ("HISTORY_PER_PLAYER", "HISTORY_PER_TITLE"):
+        with pytest.raises(ValueError, match=f"{name} must be 1 or more, not 0"):
+            Settings.from_env({name: "0"})
