@@ -30,6 +30,8 @@ def cmd_replay(client: Client, args: argparse.Namespace) -> int:
     ).record
     names = {seat.seat: seat.player.display_name for seat in record.seats}
     client.say(f"{record.title}, {record.player_count} players, {len(record.actions)} actions")
+    if record.HasField("edition"):
+        client.say(record.edition.notice)
     client.say(f"seed {record.seed.hex()} (published SHA-256 {record.seed_sha256})")
     for logged in record.actions:
         action = unpack(logged.action)

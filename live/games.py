@@ -162,6 +162,7 @@ async def start_game(
         seats=seats,
         seed_sha256=hashlib.sha256(seed).hexdigest(),
         started_at=now(),
+        edition=created.edition if created.HasField("edition") else None,
     )
     setup = rules_pb2.ApplyActionResponse(events=created.events, acting_seats=created.acting_seats)
     store = app.store

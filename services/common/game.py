@@ -109,6 +109,18 @@ class Messages:
         )
 
 
+@dataclass(frozen=True)
+class Edition:
+    """Which material (board, cards) a game plays with, for a game whose material is replaceable
+    data: the data set's name and version, whether it is a reconstruction rather than the printed
+    game, and that as a sentence for people."""
+
+    data_set: str
+    data_version: str
+    reconstruction: bool
+    notice: str
+
+
 ExampleConfigs = tuple[tuple[str, Message], ...]
 
 
@@ -192,6 +204,9 @@ class Game(Generic[S, A, C]):
     determinize: Sampler[S] | None = None
     """A copy of a state with everything the seat cannot see resampled from what it can, for the
     search bot; without it the bots use `disturb_hidden`."""
+    edition: Callable[[S], Edition] | None = None
+    """The edition of its material a new game's state plays with, which NewGame returns and the
+    gateway keeps in the game's record; without it, the game has only one."""
     example_configs: ExampleConfigs = ()
     """Named Config messages, besides the defaults, that the generic suites (conformance, golden
     playthroughs, bench) also cover: settings that change the rules enough to need their own."""

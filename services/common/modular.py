@@ -12,6 +12,7 @@ from google.protobuf.message import Message
 
 from services.common.game import (
     NO_TARGETS,
+    Edition,
     ExampleConfigs,
     Game,
     GameInfo,
@@ -41,6 +42,7 @@ def modular_game(
     encode_event: Callable[[Any], tuple[bytes, str, tuple[int, ...]]] | None = None,
     heuristic_action: Policy[Any, Any] | None = None,
     determinize: Sampler[Any] | None = None,
+    edition: Callable[[Any], Edition] | None = None,
     example_configs: ExampleConfigs = (),
     targets: PerformanceTargets = NO_TARGETS,
     exact_state_round_trip: bool = False,
@@ -86,6 +88,7 @@ def modular_game(
         disturb_hidden=disturb_hidden,
         heuristic_action=heuristic_action,
         determinize=determinize,
+        edition=edition,
         example_configs=example_configs,
         targets=targets,
         exact_state_round_trip=exact_state_round_trip,

@@ -25,7 +25,7 @@ from google.protobuf.message import DecodeError, Message
 
 from services.common import replies
 from services.common.errors import InvalidConfig, MalformedRequest, RulesError, echoed
-from services.common.game import AnyGame, GameInfo, Scores
+from services.common.game import AnyGame, Edition, GameInfo, Scores
 from services.common.rng import MAX_SEED_BYTES
 from services.common.statecache import DEFAULT_STATE_CACHE, StateCache
 from services.common.status import abort, abort_with_error, error_status
@@ -115,6 +115,16 @@ def info_to_proto(info: GameInfo, game: AnyGame) -> rules_pb2.GameInfo:
         action_type=messages.action.DESCRIPTOR.full_name,
         view_type=messages.view.DESCRIPTOR.full_name,
         event_type=messages.event.DESCRIPTOR.full_name,
+    )
+
+
+def edition_to_proto(edition: Edition) -> rules_pb2.Edition:
+    """The Edition message of a game's edition."""
+    return rules_pb2.Edition(
+        data_set=edition.data_set,
+        data_version=edition.data_version,
+        reconstruction=edition.reconstruction,
+        notice=edition.notice,
     )
 
 
@@ -311,6 +321,8 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             acting_seats=list(self.game.acting_seats(state)),
             events=self._events(events),
         )
+        if self.game.edition is not None:
+            response.edition.CopyFrom(edition_to_proto(self.game.edition(state)))
         self._remember(response.state, state)
         return response
 

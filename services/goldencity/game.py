@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from boardgame.goldencity.v1 import goldencity_pb2 as pb
 
-from services.common.game import Game, GameInfo, Messages, OptionInfo, PerformanceTargets
+from services.common.game import Edition, Game, GameInfo, Messages, OptionInfo, PerformanceTargets
 from services.common.modular import modular_game
 from services.common.rng import Rng
 from services.goldencity import bot, codec, dataset, engine, labels, setup, tables
@@ -40,14 +40,24 @@ MIN_SCORE = 0
 MAX_SCORE = 100_000
 
 
+def _provenance(reconstruction: bool) -> str:
+    return "a RECONSTRUCTION, not the printed game" if reconstruction else "a transcription"
+
+
 def _data_set_description() -> str:
     name = dataset.configured_name()
     data = tables.named(name).data
-    flag = "a RECONSTRUCTION, not the printed game" if data.reconstruction else "a transcription"
     return (
         "The data set (board and cards) to play with; the default here is "
-        f"{name} ({data.data_version}: {flag})"
+        f"{name} ({data.data_version}: {_provenance(data.reconstruction)})"
     )
+
+
+def edition(state: State) -> Edition:
+    """The data set a game plays with, for its record."""
+    data = state.data_set
+    notice = f"Data set {data.name} ({data.data_version}): {_provenance(data.reconstruction)}"
+    return Edition(data.name, data.data_version, data.reconstruction, notice)
 
 
 def _bool(value: bool) -> str:
@@ -132,6 +142,7 @@ GOLDEN_CITY: Game[State, Action, Config] = modular_game(
     disturb_hidden=disturb_hidden,
     heuristic_action=bot.heuristic_action,
     determinize=bot.determinize,
+    edition=edition,
     # Configs the generic suites also cover: the other side of each option that changes the rules
     # (the options that only show more, public_hands and bonus_cards_public, are covered by tests).
     example_configs=(

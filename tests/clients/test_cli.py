@@ -46,6 +46,14 @@ def test_bg_plays_a_whole_game_against_bots_then_watches_and_replays_it(
     assert code == 0, err
     assert re.search(r"replay consistent: (\d+) actions re-applied", out)
     assert re.search(rf"^\s+\d+\s+seat {seat} Alice: ", out, re.M)
+    # The record's edition (which data set, and whether a reconstruction), for a title that has one.
+    game = registry.get(title)
+    shown = out.splitlines()[1]
+    if game.edition is None:
+        assert shown.startswith("seed "), out
+    else:
+        config = game.config_from_proto(game.messages.config())
+        assert shown == game.edition(game.new_game(3, config, b"seed")[0]).notice, out
 
     # The worker scores the game and rates its players shortly after it ends.
     deadline = time.monotonic() + 30

@@ -96,6 +96,9 @@ def test_an_archived_game_is_read_the_same_once_its_keys_left_redis(
         after = reads(client, title, game_id)
         assert after == before
         assert before[2].consistent  # type: ignore[attr-defined]
+        # The edition the game started with stays in the archived record, for a title that has one.
+        kept = after[1].record  # type: ignore[attr-defined]
+        assert kept.HasField("edition") == (registry.get(title).edition is not None)
 
         record = before[1].record  # type: ignore[attr-defined]
         watch = gateway_pb2.WatchGameRequest(game_id=game_id, from_version=0)
