@@ -31,16 +31,16 @@ def migrate(redis_url: str) -> str:
 def test_old_rating_and_history_keys_get_their_tagged_names_once(redis_url: str) -> None:
     store = sync_client(redis_url)
     ann, bob = uuid.uuid4().hex, uuid.uuid4().hex
-    store.hset(f"rating:puertorico:{ann}", mapping={"mu": 26.5, "games": 3})
+    store.hset(f"rating:anytitle:{ann}", mapping={"mu": 26.5, "games": 3})
     store.zadd(f"history:player:{ann}", {"game-1": 1000, "game-2": 2000})
-    store.hset(f"rating:puertorico:{bob}", mapping={"games": 1})
-    store.hset(keys.rating("puertorico", bob), mapping={"games": 2})  # scored since the upgrade
+    store.hset(f"rating:anytitle:{bob}", mapping={"games": 1})
+    store.hset(keys.rating("anytitle", bob), mapping={"games": 2})  # scored since the upgrade
 
     assert migrate(redis_url) == "renamed 2 keys; kept 1 whose new name was taken"
-    assert store.hgetall(keys.rating("puertorico", ann)) == {b"mu": b"26.5", b"games": b"3"}
+    assert store.hgetall(keys.rating("anytitle", ann)) == {b"mu": b"26.5", b"games": b"3"}
     assert store.zrange(keys.player_games(ann), 0, -1) == [b"game-1", b"game-2"]
-    assert not store.exists(f"rating:puertorico:{ann}", f"history:player:{ann}")
-    assert store.hget(keys.rating("puertorico", bob), "games") == b"2"
+    assert not store.exists(f"rating:anytitle:{ann}", f"history:player:{ann}")
+    assert store.hget(keys.rating("anytitle", bob), "games") == b"2"
 
     assert migrate(redis_url) == "renamed 0 keys; kept 1 whose new name was taken"
     store.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -32,9 +33,14 @@ pytestmark = ONE_NODE  # the client's test: the gateway's own tests cover a Redi
 WEB_CLIENT = WEB_CLIENT_DIR.parent
 DRIVER = WEB_CLIENT / "test" / "e2e.mjs"
 DRIVER_TIMEOUT_SECONDS = 240
-# An element each title's drawn board has (clients/web/src/boards/); a title without one is checked
-# for its view as a tree only.
-BOARD_ELEMENTS = {"puertorico": ".pr-island", "glenmore": ".gm-rondel", "assyria": ".as-hex"}
+# An element each title's drawn board has: the MARK its board file (clients/web/src/boards/<title>.ts)
+# declares; a title without one is checked for its view as a tree only.
+BOARDS_DIR = Path(__file__).resolve().parents[2] / "clients" / "web" / "src" / "boards"
+BOARD_ELEMENTS = {
+    path.stem: found.group(1)
+    for path in sorted(BOARDS_DIR.glob("*.ts"))
+    if (found := re.search(r'^export const MARK = "([^"]+)";', path.read_text(), re.M))
+}
 BLANK_COLOURS = 3  # a board drawing fewer distinct colours than this is taken for blank
 
 

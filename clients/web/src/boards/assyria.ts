@@ -3,6 +3,9 @@
 // (site numbers, which the view does not place) as a count.
 import { picture, svg, text, type Json } from "./svg";
 
+// An element every drawing of this board has (the browser test looks for it).
+export const MARK = ".as-hex";
+
 const COLOURS = ["#d9534f", "#337ab7", "#5cb85c", "#f0ad4e"];
 const COLUMN = 8;
 const SIZE = 18;

@@ -2,6 +2,9 @@
 // player's territory of placed tiles on its grid.
 import { picture, svg, text, type Json } from "./svg";
 
+// An element every drawing of this board has (the browser test looks for it).
+export const MARK = ".gm-rondel";
+
 const RONDEL_SPACES = 14;
 const CELL = 30;
 

@@ -2,6 +2,9 @@
 // (buildings, colonists in them), the cargo ships and the role cards.
 import { picture, short, svg, text, type Json } from "./svg";
 
+// An element every drawing of this board has (the browser test looks for it).
+export const MARK = ".pr-island";
+
 const GOOD_COLOURS: Record<string, string> = {
   corn: "#f2d14b", indigo: "#3f5fbf", sugar: "#f4f4f4", tobacco: "#8a5a2b", coffee: "#3b2618",
   quarry: "#9a9a9a",

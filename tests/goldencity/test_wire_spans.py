@@ -1,5 +1,6 @@
-"""services.common.wire: a field's body, and the spans of a repeated field found in a message's
-bytes by walking every wire type a writer writes, on a real Table and on hand-made bytes."""
+"""services.common.wire, which The Golden City's views use: a field's body, and the spans of a
+repeated field found in a message's bytes by walking every wire type a writer writes, on a real Table
+and on hand-made bytes."""
 
 from __future__ import annotations
 
