@@ -26,7 +26,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from gateway import auth, paging
 from gateway.auth import Principal
 from gateway.errors import rpc
-from live import games, keys
+from live import games, inbox, keys
 from live.errors import GatewayError, invalid, not_found, permission_denied, precondition, quota_exceeded
 from live.replies import blob, text
 from live.table import Table
@@ -52,8 +52,18 @@ def _score(lobby: Lobby) -> float:
     return float(lobby.created_at.seconds * 1_000_000 + lobby.created_at.nanos // 1000)
 
 
-def _member(lobby: Lobby, player_id: str) -> bool:
+def member(lobby: Lobby, player_id: str) -> bool:
+    """Whether the player is the lobby's host or sits in it."""
     return lobby.host_player_id == player_id or _seat_of(lobby, player_id) is not None
+
+
+def human_members(lobby: Lobby) -> list[str]:
+    """The ids of the lobby's host and of the humans seated in it, each once."""
+    players = {lobby.host_player_id: None}
+    for seat in lobby.seats:
+        if seat.HasField("player") and not seat.player.bot:
+            players.setdefault(seat.player.player_id)
+    return list(players)
 
 
 def _seat_of(lobby: Lobby, player_id: str) -> gateway_pb2.LobbySeat | None:
@@ -65,7 +75,7 @@ def _seat_of(lobby: Lobby, player_id: str) -> gateway_pb2.LobbySeat | None:
 
 def shown(lobby: Lobby, viewer: str) -> Lobby:
     """The lobby as `viewer` may see it: the invite code only for its members."""
-    if lobby.invite_code and not _member(lobby, viewer):
+    if lobby.invite_code and not member(lobby, viewer):
         lobby = Lobby.FromString(lobby.SerializeToString())
         lobby.invite_code = ""
     return lobby
@@ -187,10 +197,14 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
         if lobby.visibility == gateway_pb2.VISIBILITY_PRIVATE:
             lobby.invite_code = secrets.token_urlsafe(INVITE_CODE_BYTES)
         lobby.seats[0].player.CopyFrom(principal.player)
-        await self._host(principal.player_id, lobby)
+        await self.open(lobby)
+        return gateway_pb2.CreateLobbyResponse(lobby=lobby)
+
+    async def open(self, lobby: Lobby) -> None:
+        """Store a new lobby, counted among those its host has open (QUOTA_EXCEEDED past the quota)."""
+        await self._host(lobby.host_player_id, lobby)
         await self.app.redis.set(keys.lobby(lobby.lobby_id), lobby.SerializeToString(), ex=LOBBY_TTL_SECONDS)
         await self._reindex(lobby)
-        return gateway_pb2.CreateLobbyResponse(lobby=lobby)
 
     async def _host(self, player_id: str, lobby: Lobby) -> None:
         """Count a new lobby among those its host has open; QUOTA_EXCEEDED at OPEN_LOBBIES_PER_PLAYER.
@@ -423,7 +437,23 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
         def record(stored: Lobby) -> None:
             stored.game_id = game_id
 
-        return await self._update(lobby.lobby_id, record)
+        started = await self._update(lobby.lobby_id, record)
+        await inbox.post(self.app.redis, lobby_started(started))
+        return started
+
+
+def lobby_started(lobby: Lobby) -> list[tuple[str, gateway_pb2.InboxEvent]]:
+    """The LOBBY_STARTED event of each human seated in a lobby whose game started."""
+    seated = {seat.player.player_id for seat in lobby.seats if seat.HasField("player")}
+    players = [player_id for player_id in human_members(lobby) if player_id in seated]
+    event = gateway_pb2.InboxEvent(
+        kind=gateway_pb2.INBOX_EVENT_KIND_LOBBY_STARTED,
+        lobby_id=lobby.lobby_id,
+        game_id=lobby.game_id,
+        title=lobby.title,
+    )
+    event.at.GetCurrentTime()
+    return [(player_id, event) for player_id in players]
 
 
 def _reopen(lobby: Lobby) -> None:

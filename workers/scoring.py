@@ -22,7 +22,7 @@ from boardgame.rules.v1 import rules_pb2
 from openskill.models import PlackettLuce
 from redis.exceptions import WatchError
 
-from live import keys
+from live import keys, mygames
 from live.games import full_record
 from live.store import STATUS_FINISHED
 from live.table import Table
@@ -164,6 +164,8 @@ async def finalize(app: Table, game_id: str) -> bool:
             except WatchError:
                 continue
         metrics.GAMES_FINALIZED.labels(record.title).inc()
+        ratings = {p: (before[p].ordinal, after[p].ordinal) for p in after}
+        await mygames.scored(redis, record, version, player_ranks, ratings)
         return True
     raise RuntimeError(f"could not finalize game {game_id}: its ratings kept changing")
 

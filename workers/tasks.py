@@ -6,9 +6,9 @@ from typing import Any
 
 from celery import signals
 
-from live import archive, clocks
+from live import archive, clocks, reminders
 from workers import metrics, runtime, scoring, selfplay, turns
-from workers.app import ARCHIVE_GAME, PLAY_GAME, SWEEP_ARCHIVE, SWEEP_CLOCKS, celery
+from workers.app import ARCHIVE_GAME, PLAY_GAME, SWEEP_ARCHIVE, SWEEP_CLOCKS, SWEEP_REMINDERS, celery
 
 __all__ = [
     "archive_game",
@@ -18,6 +18,7 @@ __all__ = [
     "play_game",
     "sweep_archive",
     "sweep_clocks",
+    "sweep_reminders",
     "take_turn",
 ]
 
@@ -63,6 +64,12 @@ def sweep_clocks() -> int:
     for game_id in due:
         on_deadline.delay(game_id)
     return len(due)
+
+
+@celery.task(name=SWEEP_REMINDERS)
+def sweep_reminders() -> int:
+    """Send the inbox's due deadline-near reminders (run every second by beat); the number sent."""
+    return runtime.run(reminders.send_due(runtime.current().app.redis))
 
 
 @celery.task(name=SWEEP_ARCHIVE)
