@@ -1,8 +1,9 @@
 """WatchInbox: a player's inbox stream (`live.inbox`), served by any gateway replica.
 
-The stream subscribes to the player's channel first, then sends the events kept after the id the client
-resumes from, then each new one; an event published while the kept ones were read is sent once, as
-ids only grow. A stream that falls behind reads the kept events again from the last one it sent.
+The stream subscribes to the player's channel first, then sends its opening message (the newest kept
+event's id), the events kept after the id the client resumes from, then each new one; an event
+published while the kept ones were read is sent once, as ids only grow. A stream that falls behind
+reads the kept events again from the last one it sent.
 """
 
 from __future__ import annotations
@@ -47,7 +48,9 @@ async def watch(
             field="from_event_id",
         )
     async with fanout.subscribe_inbox(player_id, session) as queue, leases.hold(player_id, session):
-        sent = from_event_id or await _newest(app, player_id)
+        newest = await _newest(app, player_id)
+        yield gateway_pb2.WatchInboxResponse(newest_event_id=newest)
+        sent = from_event_id or newest
         catch_up = bool(from_event_id)
         while True:
             if catch_up:

@@ -118,7 +118,7 @@ def next_event(
             break
         assert not isinstance(item, grpc.RpcError), item
         event = item.event
-        if event.kind == kind and (not game_id or event.game_id in (game_id,)):
+        if item.HasField("event") and event.kind == kind and (not game_id or event.game_id in (game_id,)):
             return event
     raise AssertionError(f"no {gateway_pb2.InboxEventKind.Name(kind)} within {timeout} s")
 
@@ -195,6 +195,9 @@ def test_the_inbox_on_another_replica_tells_of_turns_endings_ratings_and_resumes
 
         # Resuming from an event gets what came after it, in order, and no resync.
         resumed, again = open_inbox(a_elsewhere, turn.event_id)
+        opening = resumed.get(timeout=10)
+        assert not isinstance(opening, grpc.RpcError)
+        assert not opening.HasField("event") and opening.newest_event_id == rated.event_id
         first = resumed.get(timeout=10)
         assert not isinstance(first, grpc.RpcError)
         assert not first.resync
