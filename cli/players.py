@@ -36,7 +36,7 @@ def chat_line(message: gateway_pb2.ChatMessage) -> str:
     """One chat message as a line."""
     channel = CHANNEL_TEXT.get(message.channel)
     place = f" [{channel}]" if channel else ""
-    return f"chat{place} {getattr(message, 'from').display_name}: {message.text}"
+    return f"chat{place} {message.sender.display_name}: {message.text}"
 
 
 def game_line(game: gateway_pb2.MyGame) -> str:
@@ -80,7 +80,7 @@ def event_line(event: gateway_pb2.InboxEvent) -> str:
     if event.HasField("deadline"):
         parts.append(f"due {when(event.deadline)}")
     if event.invite_code:
-        parts.append(f"from {getattr(event, 'from').display_name}, code {event.invite_code}")
+        parts.append(f"from {event.sender.display_name}, code {event.invite_code}")
     if event.kind == gateway_pb2.INBOX_EVENT_KIND_RATING_CHANGED:
         parts.append(f"rank {event.my_rank}, rating {event.rating_before:.1f} -> {event.rating_after:.1f}")
     if event.HasField("chat"):

@@ -3,8 +3,8 @@
 A game's message goes on the players' channel (its players only) or the spectators' (everyone watching,
 players included); a spectator writes and reads only the spectators'. It is kept in the game's capped
 list (`keys.game_chat`, part of its record: `live.games.full_record`) and published on the game's chat
-channel in one script, so every gateway replica's WatchGame streams get it. A lobby's message is kept
-with the lobby and goes to the inbox of each of its human members. The text is 1 to 280 characters
+channel in one script, so every gateway replica's WatchGame streams get it. A lobby's message goes to
+the inbox of each of its human members (the inbox keeps it). The text is 1 to 280 characters
 (`gateway.validation`) without control characters; SendChatMessage has its own rate class (`chat`).
 """
 
@@ -22,16 +22,14 @@ from live.replies import blob
 from live.store import Meta
 from live.table import Table
 
-CHAT_KEPT = 100  # messages kept per game and per lobby
+CHAT_KEPT = 100  # messages kept per game
 CONTROL_CATEGORY = "Cc"  # Unicode's control characters (line breaks, tabs, escapes)
 
-# KEYS: the chat list. ARGV: 1 the message, 2 messages kept, 3 the channel ('': none), 4 expiry (s, 0:
-# none).
+# KEYS: the game's chat list. ARGV: 1 the message, 2 messages kept, 3 the channel.
 POST_SCRIPT = """
 redis.call('RPUSH', KEYS[1], ARGV[1])
 redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
-if tonumber(ARGV[4]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[4]) end
-if ARGV[3] ~= '' then redis.call('PUBLISH', ARGV[3], ARGV[1]) end
+redis.call('PUBLISH', ARGV[3], ARGV[1])
 return 1
 """
 
@@ -64,7 +62,7 @@ def readable(message: gateway_pb2.ChatMessage, player: bool) -> bool:
 def _message(principal: Principal, text: str, channel: int) -> gateway_pb2.ChatMessage:
     message = gateway_pb2.ChatMessage(text=text, channel=channel)  # type: ignore[arg-type]
     message.at.GetCurrentTime()
-    getattr(message, "from").CopyFrom(principal.player)
+    message.sender.CopyFrom(principal.player)
     return message
 
 
@@ -83,7 +81,7 @@ async def post_in_game(
     message = _message(principal, checked_text(text), chosen)
     await app.script(POST_SCRIPT)(
         keys=[keys.game_chat(game_id)],
-        args=[message.SerializeToString(), CHAT_KEPT, keys.game_chat_channel(game_id), 0],
+        args=[message.SerializeToString(), CHAT_KEPT, keys.game_chat_channel(game_id)],
     )
     return message
 
@@ -100,10 +98,6 @@ async def post_in_lobby(
     if not lobbies.member(lobby, principal.player_id):
         raise permission_denied("only the lobby's members write in its chat")
     message = _message(principal, checked_text(text), gateway_pb2.CHAT_CHANNEL_UNSPECIFIED)
-    await app.script(POST_SCRIPT)(
-        keys=[keys.lobby_chat(lobby_id)],
-        args=[message.SerializeToString(), CHAT_KEPT, "", lobbies.LOBBY_TTL_SECONDS],
-    )
     event = gateway_pb2.InboxEvent(
         kind=gateway_pb2.INBOX_EVENT_KIND_LOBBY_CHAT, lobby_id=lobby_id, title=lobby.title, chat=message
     )

@@ -26,7 +26,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from gateway import auth, paging
 from gateway.auth import Principal
 from gateway.errors import rpc
-from live import games, inbox, keys
+from live import games, keys
 from live.errors import GatewayError, invalid, not_found, permission_denied, precondition, quota_exceeded
 from live.replies import blob, text
 from live.table import Table
@@ -437,23 +437,7 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
         def record(stored: Lobby) -> None:
             stored.game_id = game_id
 
-        started = await self._update(lobby.lobby_id, record)
-        await inbox.post(self.app.redis, lobby_started(started))
-        return started
-
-
-def lobby_started(lobby: Lobby) -> list[tuple[str, gateway_pb2.InboxEvent]]:
-    """The LOBBY_STARTED event of each human seated in a lobby whose game started."""
-    seated = {seat.player.player_id for seat in lobby.seats if seat.HasField("player")}
-    players = [player_id for player_id in human_members(lobby) if player_id in seated]
-    event = gateway_pb2.InboxEvent(
-        kind=gateway_pb2.INBOX_EVENT_KIND_LOBBY_STARTED,
-        lobby_id=lobby.lobby_id,
-        game_id=lobby.game_id,
-        title=lobby.title,
-    )
-    event.at.GetCurrentTime()
-    return [(player_id, event) for player_id in players]
+        return await self._update(lobby.lobby_id, record)
 
 
 def _reopen(lobby: Lobby) -> None:

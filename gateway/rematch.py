@@ -41,7 +41,7 @@ def invitation(lobby: gateway_pb2.Lobby, host: gateway_pb2.Player, game_id: str)
         invite_code=lobby.invite_code,
     )
     event.at.CopyFrom(lobby.created_at)
-    getattr(event, "from").CopyFrom(host)
+    event.sender.CopyFrom(host)
     return event
 
 

@@ -141,7 +141,8 @@ async def start_game(
     clock: gateway_pb2.TurnClock,
     lobby_id: str,
 ) -> str:
-    """Create the game: seed, initial state at version 0, record; then queue what follows (bots)."""
+    """Create the game: seed, initial state at version 0 with its clock entry, record; tell its players
+    (the lobby started, whose turn it is; `live.mygames`), then queue what follows (bots)."""
     config = validate_options(app, title, player_count, options)
     rules_title = app.rules.get(title)
     seed = secrets.token_bytes(SEED_BYTES)
@@ -165,6 +166,8 @@ async def start_game(
     await app.store.create(
         record, seed, clock, lobby_id, created.state.SerializeToString(), setup, planned.pairs()
     )
+    if lobby_id:
+        await mygames.lobby_started(app.redis, record, lobby_id)
     deadline, deadline_seat = mygames.deadline_of(planned.fields)
     await mygames.after_commit(app.redis, mygames.Change(record, 0, acting, False, deadline, deadline_seat))
     await app.dispatcher.after_commit(Commit(game_id, 0, acting, False, Known(meta, None, written=planned)))

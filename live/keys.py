@@ -236,8 +236,3 @@ def game_chat(game_id: str) -> str:
 def game_chat_channel(game_id: str) -> str:
     """Pub/sub channel: each new chat message of the game (a serialized ChatMessage)."""
     return f"game:{{{game_id}}}:chat:new"
-
-
-def lobby_chat(lobby_id: str) -> str:
-    """List, capped: the lobby's chat messages (serialized ChatMessage), oldest first."""
-    return f"lobby:{{{lobby_id}}}:chat"

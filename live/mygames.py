@@ -205,6 +205,18 @@ async def scored(
         await pipe.execute()
 
 
+async def lobby_started(redis: aioredis.Redis, record: gateway_pb2.GameRecord, lobby_id: str) -> None:
+    """Tell the human players of a lobby's new game that it started (LOBBY_STARTED)."""
+    event = gateway_pb2.InboxEvent(
+        kind=gateway_pb2.INBOX_EVENT_KIND_LOBBY_STARTED,
+        lobby_id=lobby_id,
+        game_id=record.game_id,
+        title=record.title,
+    )
+    event.at.CopyFrom(record.started_at)
+    await inbox.post(redis, [(player_id, event) for player_id in humans(record)])
+
+
 def _sorted_live(games: Sequence[gateway_pb2.MyGame]) -> list[gateway_pb2.MyGame]:
     """Live games as listed: the player's turn first, then by last change, newest first."""
     return sorted(games, key=lambda g: (not g.my_turn, -g.last_move_at.ToMilliseconds(), g.game_id))

@@ -89,7 +89,7 @@ def my_games(client: Client, page_size: int = 100) -> list[gateway_pb2.MyGame]:
 
 
 def open_inbox(client: Client, from_event_id: str = "") -> tuple[Inbox, grpc.Future]:
-    """A WatchInbox stream read on a thread into a queue (its errors too)."""
+    """A WatchInbox stream past its opening message, read on a thread into a queue (its errors too)."""
     got: Inbox = queue.Queue()
     stream = client.games.WatchInbox(
         gateway_pb2.WatchInboxRequest(from_event_id=from_event_id), metadata=client.auth
@@ -103,6 +103,9 @@ def open_inbox(client: Client, from_event_id: str = "") -> tuple[Inbox, grpc.Fut
             got.put(error)
 
     threading.Thread(target=read, daemon=True).start()
+    opening = got.get(timeout=10)  # the stream listens from here on
+    assert not isinstance(opening, grpc.RpcError), opening
+    assert not opening.HasField("event") and opening.newest_event_id
     return got, stream
 
 
@@ -180,8 +183,7 @@ def test_the_inbox_on_another_replica_tells_of_turns_endings_ratings_and_resumes
     a, b, _ = clients
     with grpc.insecure_channel(replica.address) as channel:
         a_elsewhere = Client(channel, a.token)
-        got, stream = open_inbox(a_elsewhere)
-        time.sleep(0.3)  # the stream is open before the game starts
+        got, stream = open_inbox(a_elsewhere)  # before the game: its first turn may be A's
         game_id = new_game(gateway, TITLE, [seat(a, 0), seat(b, 1)])
         while acting_client([a, b], game_id) is b:
             move(b, game_id)
@@ -195,9 +197,6 @@ def test_the_inbox_on_another_replica_tells_of_turns_endings_ratings_and_resumes
 
         # Resuming from an event gets what came after it, in order, and no resync.
         resumed, again = open_inbox(a_elsewhere, turn.event_id)
-        opening = resumed.get(timeout=10)
-        assert not isinstance(opening, grpc.RpcError)
-        assert not opening.HasField("event") and opening.newest_event_id == rated.event_id
         first = resumed.get(timeout=10)
         assert not isinstance(first, grpc.RpcError)
         assert not first.resync
@@ -229,7 +228,6 @@ def test_rematch_seats_the_bots_again_and_invites_the_others_through_their_inbox
     resign_all([a, b], game_id)
     wait_for(lambda: finalized(redis_client, game_id), 240, "the game to be scored")
     got, stream = open_inbox(b)
-    time.sleep(0.3)
     code, info = refused(c.games.Rematch, gateway_pb2.RematchRequest(game_id=game_id), c.auth)
     assert code == grpc.StatusCode.PERMISSION_DENIED
 
@@ -246,13 +244,12 @@ def test_rematch_seats_the_bots_again_and_invites_the_others_through_their_inbox
     invited = next_event(got, gateway_pb2.INBOX_EVENT_KIND_INVITED)
     stream.cancel()
     assert invited.lobby_id == lobby.lobby_id and invited.invite_code == lobby.invite_code
-    assert getattr(invited, "from").player_id == me(a).player_id
+    assert invited.sender.player_id == me(a).player_id
     b.lobbies.JoinLobby(
         gateway_pb2.JoinLobbyRequest(lobby_id=lobby.lobby_id, invite_code=invited.invite_code),
         metadata=b.auth,
     )
     got, stream = open_inbox(b)
-    time.sleep(0.3)
     started = a.lobbies.StartGame(gateway_pb2.StartGameRequest(lobby_id=lobby.lobby_id), metadata=a.auth)
     event = next_event(got, gateway_pb2.INBOX_EVENT_KIND_LOBBY_STARTED)
     stream.cancel()
@@ -275,6 +272,8 @@ def test_a_deadline_near_comes_through_the_inbox_before_the_clock_runs_out(
     actor = acting_client([a, b], game_id)
     got, stream = open_inbox(actor, "0-0")
     turn = next_event(got, gateway_pb2.INBOX_EVENT_KIND_YOUR_TURN, game_id)
+    listed = next(g for g in my_games(actor) if g.game_id == game_id)
+    assert listed.my_turn and listed.my_deadline == turn.deadline
     near = next_event(got, gateway_pb2.INBOX_EVENT_KIND_DEADLINE_NEAR, game_id, timeout=10)
     stream.cancel()
     assert near.deadline == turn.deadline and near.deadline.seconds
@@ -285,6 +284,7 @@ def test_a_deadline_near_comes_through_the_inbox_before_the_clock_runs_out(
 def watch(client: Client, game_id: str) -> queue.Queue[gateway_pb2.WatchGameResponse]:
     got: queue.Queue[gateway_pb2.WatchGameResponse] = queue.Queue()
     stream = client.games.WatchGame(gateway_pb2.WatchGameRequest(game_id=game_id), metadata=client.auth)
+    assert next(stream).game.game_id == game_id  # the opening view: the stream listens from here on
 
     def read() -> None:
         try:
@@ -323,10 +323,9 @@ def test_chat_reaches_watchers_by_channel_and_stays_with_the_record(
     a, b, spectator = clients
     game_id = new_game(gateway, TITLE, [seat(a, 0), seat(b, 1)])
     b_sees, spectator_sees = watch(b, game_id), watch(spectator, game_id)
-    time.sleep(0.3)
     posted = say(a, game_id, "good luck, have fun ♟")
     assert posted.channel == gateway_pb2.CHAT_CHANNEL_PLAYERS
-    assert getattr(posted, "from").player_id == me(a).player_id
+    assert posted.sender.player_id == me(a).player_id
     time.sleep(1.0)  # the chat class allows 2 messages a second
     say(spectator, game_id, "nice opening")
     assert chats(b_sees, 2) == ["good luck, have fun ♟", "nice opening"]
@@ -385,7 +384,6 @@ def test_lobby_chat_goes_to_the_members_inboxes(gateway: GatewayProcess, clients
     ).lobby
     b.lobbies.JoinLobby(gateway_pb2.JoinLobbyRequest(lobby_id=lobby.lobby_id), metadata=b.auth)
     got, stream = open_inbox(b)
-    time.sleep(0.3)
     a.games.SendChatMessage(
         gateway_pb2.SendChatMessageRequest(lobby_id=lobby.lobby_id, text="ready?"), metadata=a.auth
     )
