@@ -25,8 +25,8 @@ from live.replies import text
 
 INBOX_KEPT = 200  # events kept per player for a stream that resumes
 INBOX_TTL_SECONDS = 30 * 24 * 3600  # an inbox untouched this long is forgotten
-REMINDER_LEAD_MS = 5 * 60_000  # a deadline-near reminder comes this long before the deadline,
-REMINDER_SHARE = 0.25  # or, for a shorter turn, when this share of the turn is left
+REMINDER_SHARE = 0.25  # a deadline-near reminder comes when this share of the turn is left,
+REMINDER_LEAD_MS = 12 * 3600_000  # or this long before the deadline for a longer turn
 REMINDER_SWEEP_LIMIT = 500
 
 StreamEntries = list[tuple[bytes, dict[bytes, bytes]]]

@@ -44,9 +44,8 @@ if ARGV[5] == '1' then
   redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
   local over = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[6])
   if over > 0 then
-    for _, old in ipairs(redis.call('ZPOPMIN', KEYS[3], over)) do
-      if not tonumber(old) then redis.call('HDEL', KEYS[1], old, 'r:' .. old) end
-    end
+    local popped = redis.call('ZPOPMIN', KEYS[3], over)
+    for i = 1, #popped, 2 do redis.call('HDEL', KEYS[1], popped[i], 'r:' .. popped[i]) end
   end
 else
   redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
