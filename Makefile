@@ -27,7 +27,7 @@ TS_STAMP := $(TS_CLIENT)/node_modules/.stamp
 BG := $(VENV)/bin/bg
 SETUP_STAMPS := $(VENV_STAMP) $(PTH_STAMP) $(GEN_STAMP) $(BUF_STAMP) $(TS_STAMP) $(BG)
 
-.PHONY: help setup protos run test lint bench golden deploy-files clean
+.PHONY: help setup protos run test lint bench chaos golden deploy-files clean
 
 help: ## List the targets with what they do
 	@echo "Usage: make TARGET"
@@ -35,8 +35,9 @@ help: ## List the targets with what they do
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk 'BEGIN {FS = ":.*## "} {printf "  %-8s %s\n", $$1, $$2}'
 
-setup: $(SETUP_STAMPS) ## Create .venv with the locked dependencies and `bg`, install buf and the TS client's packages, generate the protos, find or install redis-server and openssl
+setup: $(SETUP_STAMPS) ## Create .venv with the locked dependencies and `bg`, install buf and the TS client's packages, generate the protos, find or install redis-server and openssl, and the Go client's toolchain (Debian's packages, as root)
 	$(PY) -m deploy.programs
+	$(PY) -m deploy.go_client
 
 protos: $(VENV_STAMP) ## Regenerate the Python code of every .proto into gen/ from scratch
 	$(call generate_protos)
@@ -55,6 +56,9 @@ lint: $(SETUP_STAMPS) ## Run ruff (lint and format check), mypy (services, live,
 
 bench: $(SETUP_STAMPS) ## Run the benchmarks
 	$(PY) -m bench
+
+chaos: $(SETUP_STAMPS) ## Run the fault and bad-input runs at volume: the fuzz sends 10,000+ bad requests and prints the codes they got
+	FUZZ_PROFILE=volume $(PY) -m pytest tests/fuzz -p no:cacheprovider -q
 
 golden: $(SETUP_STAMPS) ## Regenerate the golden playthroughs on purpose
 	$(PY) -m tests.golden --regenerate

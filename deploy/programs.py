@@ -48,13 +48,18 @@ def installed(program: str, environ: Mapping[str, str], notes: list[str]) -> str
         return path
     package = PACKAGES[program]
     notes.append(f"{program} is not installed; installing Debian's package {package}.")
+    apt_install([package])
+    return found(program)
+
+
+def apt_install(packages: list[str]) -> None:
+    """Install Debian's `packages` with apt-get (updating the package lists first if that fails)."""
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", package]
+    install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages]
     if subprocess.run(install, env=env, stdout=subprocess.DEVNULL, check=False).returncode != 0:
         # A fresh machine may have no package lists yet.
         subprocess.run(["apt-get", "update", "-qq"], env=env, stdout=subprocess.DEVNULL, check=False)
         subprocess.run(install, env=env, stdout=subprocess.DEVNULL, check=False)
-    return found(program)
 
 
 def missing_hint(program: str) -> str:

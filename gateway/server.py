@@ -32,6 +32,7 @@ from gateway.play import GameServicer
 from gateway.watch_leases import WatchLeases
 from live.settings import Settings
 from live.table import Background, Table, connect
+from services.common.decoding import AioDecodingInterceptor
 from services.common.logs import configure_logging
 from services.common.metrics import metrics_port_from_env, start_metrics_server
 
@@ -67,7 +68,7 @@ def create_server(app: Table, address: str) -> GatewayServer:
     """A server (not started) with every gateway service, bound to `address` ("…:0": any free port)."""
     settings = app.settings
     server = create_counted_server(
-        [RateClassInterceptor()],
+        [AioDecodingInterceptor(), RateClassInterceptor()],
         options=[
             ("grpc.max_receive_message_length", settings.max_message_bytes),
             ("grpc.so_reuseport", 0),

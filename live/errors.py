@@ -7,13 +7,13 @@ import grpc
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 
+from services.common.errors import echoed
 from services.common.status import error_status
 
 # What a refusal may echo of a request, so that no trailer outgrows what clients accept (8 KiB of
 # metadata by default): the message percent-encoded and the details base64-encoded both count.
 MESSAGE_BYTES = 512
 METADATA_VALUE_BYTES = 128
-ECHOED_CHARACTERS = 64
 
 
 def clipped(value: str, limit: int) -> str:
@@ -22,11 +22,6 @@ def clipped(value: str, limit: int) -> str:
     if len(encoded) <= limit:
         return value
     return encoded[: limit - 3].decode(errors="ignore") + "..."
-
-
-def echoed(value: str) -> str:
-    """A value of the request as a message quotes it: its first ECHOED_CHARACTERS characters."""
-    return repr(value if len(value) <= ECHOED_CHARACTERS else value[:ECHOED_CHARACTERS] + "...")
 
 
 class GatewayError(Exception):

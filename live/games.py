@@ -44,9 +44,11 @@ def _enum_prefix(enum: descriptor.EnumDescriptor) -> str:
 
 
 def _set_option(config: message.Message, field: Any, value: str) -> None:
-    """Set one Config field from an option value string (bool, integer or enum value name)."""
+    """Set one Config field from an option value string (bool, string, integer or enum value name)."""
     if field.type == descriptor.FieldDescriptor.TYPE_BOOL:
         setattr(config, field.name, value == "true")
+    elif field.type == descriptor.FieldDescriptor.TYPE_STRING:
+        setattr(config, field.name, value)
     elif field.type == descriptor.FieldDescriptor.TYPE_ENUM:
         setattr(
             config,
@@ -83,6 +85,16 @@ def build_config(info: rules_pb2.GameInfo, options: list[gateway_pb2.GameOptionV
             raise invalid(
                 "INVALID_OPTION_VALUE", f"option {option.name!r}: bad value {option.value!r}"
             ) from error
+    # A string option left unset takes its listed default here, so the game's record names it (a
+    # data set, say) rather than leaving it to whatever the rules service defaults to later.
+    for spec in info.options:
+        field = config.DESCRIPTOR.fields_by_name[spec.name]
+        if (
+            spec.name not in seen
+            and spec.default_value
+            and field.type == descriptor.FieldDescriptor.TYPE_STRING
+        ):
+            setattr(config, spec.name, spec.default_value)
     return pack(config)
 
 

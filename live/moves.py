@@ -198,7 +198,9 @@ async def play(
         seat = seat(meta, meta.acting_seats)
     title = app.rules.get(meta.record.title)
     if action.type_url and action.TypeName() != title.info.action_type:
-        raise invalid("WRONG_ACTION_TYPE", f"expected a {title.info.action_type}, got {action.type_url!r}")
+        raise invalid(
+            "WRONG_ACTION_TYPE", f"expected a {title.info.action_type}, got {echoed(action.type_url)}"
+        )
     digest = request_digest(caller.who if caller is not None else str(seat), expected_version, action)
     if request_id and snapshot.request is not None:
         if not snapshot.request.names(digest):

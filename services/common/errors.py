@@ -5,6 +5,14 @@ Engines raise these without importing gRPC; `services.common.status` maps them o
 
 from __future__ import annotations
 
+ECHOED_CHARACTERS = 64  # of a request's value that a refusal's message or metadata quotes
+
+
+def echoed(value: str) -> str:
+    """A value of the request as a refusal quotes it: its first ECHOED_CHARACTERS characters, as a
+    Python literal (so control characters show escaped)."""
+    return repr(value if len(value) <= ECHOED_CHARACTERS else value[:ECHOED_CHARACTERS] + "...")
+
 
 class RulesError(Exception):
     """Base class: a request the rules refuse. `code` is a grpc.StatusCode name."""

@@ -7,11 +7,21 @@ from boardgame.rules.v1 import rules_pb2
 from services.common.errors import MalformedRequest
 from services.common.rng import Rng
 
+# The most any one count of a state may be (coins, VP, goods, whisky, a round): far above what a game
+# reaches, and low enough that what the rules and the scores add up from such counts stays within the
+# int32 fields of the messages, so a forged state holding more is refused, not an overflow.
+MAX_COUNT = 1 << 20
+
 
 def check_state(condition: bool, what: str) -> None:
     """Raise MalformedRequest ("invalid state: `what`") unless `condition` holds."""
     if not condition:
         raise MalformedRequest(f"invalid state: {what}")
+
+
+def counts_ok(*values: int) -> bool:
+    """Whether every value is a count from 0 to MAX_COUNT."""
+    return all(0 <= value <= MAX_COUNT for value in values)
 
 
 def rng_to_proto(rng: Rng) -> rules_pb2.RngState:

@@ -11,6 +11,7 @@ GAME_MODULES: tuple[str, ...] = (
     "services.puertorico",
     "services.glenmore",
     "services.assyria",
+    "services.goldencity",
 )
 
 

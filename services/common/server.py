@@ -28,6 +28,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from services.common import registry
+from services.common.decoding import DecodingInterceptor
 from services.common.game import AnyGame
 from services.common.logs import configure_logging
 from services.common.metrics import MetricsInterceptor, metrics_port_from_env, start_metrics_server
@@ -52,11 +53,12 @@ def create_server(
 ) -> tuple[grpc.Server, int]:
     """A server (not started) for `game` bound to `address`, and the port it bound ("…:0": any free port).
 
-    `state_cache` is how many decoded states the servicer keeps (0: none); `interceptors` run before
-    the metrics one."""
+    `state_cache` is how many decoded states the servicer keeps (0: none); `interceptors` run after
+    the one refusing requests that do not decode (`services.common.decoding`) and before the metrics
+    one."""
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="rules"),
-        interceptors=[*interceptors, MetricsInterceptor()],
+        interceptors=[DecodingInterceptor(), *interceptors, MetricsInterceptor()],
         # Without this, a second server on a busy port would start and silently share it.
         options=[("grpc.so_reuseport", 0)],
     )

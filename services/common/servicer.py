@@ -23,7 +23,7 @@ from boardgame.rules.v1 import rules_pb2, rules_pb2_grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import DecodeError, Message
 
-from services.common.errors import InvalidConfig, MalformedRequest, RulesError
+from services.common.errors import InvalidConfig, MalformedRequest, RulesError, echoed
 from services.common.game import AnyGame, GameInfo, Scores
 from services.common.rng import MAX_SEED_BYTES
 from services.common.statecache import DEFAULT_STATE_CACHE, StateCache
@@ -51,10 +51,10 @@ def check_type(packed: any_pb2.Any, message_class: type[Message], field: str) ->
         raise MalformedRequest(f"{field} is missing: expected a packed {expected}", field=field)
     if packed.TypeName() != expected:
         raise MalformedRequest(
-            f"{field} has type {packed.type_url!r}, expected {expected}",
+            f"{field} has type {echoed(packed.type_url)}, expected {expected}",
             field=field,
             expected=expected,
-            type_url=packed.type_url,
+            type_url=echoed(packed.type_url),
         )
 
 

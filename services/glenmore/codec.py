@@ -10,7 +10,7 @@ from __future__ import annotations
 from boardgame.glenmore.v1 import glenmore_pb2 as pb
 
 from services.common.errors import MalformedRequest
-from services.common.helpers import check_state, rng_from_proto, rng_to_proto
+from services.common.helpers import check_state, counts_ok, rng_from_proto, rng_to_proto
 from services.glenmore import actions as act
 from services.glenmore import events as ev
 from services.glenmore.data import (
@@ -221,7 +221,7 @@ def _player_from_proto(message: pb.Player, seat: int, player: Player) -> None:
         (message.whisky, "whisky"),
         (message.chieftains, "chieftains"),
     ):
-        check_state(value >= 0, f"negative {what}")
+        check_state(counts_ok(value), f"{what} out of range")
     check_state(message.scoring_vp <= message.vp, "scoring VP above VP")
     check_state(not message.vp_hidden, "hidden VP in a state")
     player.coins = message.coins
@@ -249,7 +249,7 @@ def _player_from_proto(message: pb.Player, seat: int, player: Player) -> None:
             )
         cubes = _counts(placed.cubes)
         check_state(min(cubes) >= 0 and sum(cubes) <= TILE_CUBE_CAP, "cubes on a tile")
-        check_state(placed.clan_members >= 0, "negative clan members")
+        check_state(counts_ok(placed.clan_members), "clan members out of range")
         new_slot = player.add_tile(tile, c, placed.clan_members)
         for kind, count in enumerate(cubes):
             for _ in range(count):
@@ -336,7 +336,9 @@ def _turn_from_proto(turn: pb.Turn, state: State) -> None:
         assert slot is not None
         last = slot
         state.activated |= 1 << slot
-    check_state(turn.movement_points >= 0 and (turn.movement_points > 0 or step != MOVE), "movement points")
+    check_state(
+        counts_ok(turn.movement_points) and (turn.movement_points > 0 or step != MOVE), "movement points"
+    )
     state.moves = turn.movement_points
 
 

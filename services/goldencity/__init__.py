@@ -1,2 +1,6 @@
-"""The Golden City (Die Goldene Stadt): so far only its versioned data sets and their loader
-(`services.goldencity.dataset`). The game is not registered yet: nothing generic sees this package."""
+"""The Golden City (Die Goldene Stadt) rules: a pure engine over native data, its board and cards
+taken from a versioned data set (`services.goldencity.dataset`), its codec, and its gRPC service."""
+
+from services.goldencity.game import GOLDEN_CITY as GAME
+
+__all__ = ["GAME"]

@@ -12,8 +12,8 @@ field and rule of every problem (`services.goldencity.checks`).
 Where sets are found: under this package's `data/` folder (the shipped `v0`, a RECONSTRUCTION) and
 under the directory named by `GOLDENCITY_DATA_DIR`, where an operator installs more; a name found
 in both is refused rather than one set shadowing the other. `load` also takes a directory path.
-The service will use the set named by `GOLDENCITY_DATA_SET` (default `v0`, `configured_name`) until
-a game option chooses one per table.
+A table chooses its set with the game option `data_set`; the service's default is the set named by
+`GOLDENCITY_DATA_SET` (else `v0`, `configured_name`).
 
 Installing a set: copy `data/v0/` to `$GOLDENCITY_DATA_DIR/<name>/`, edit the files, give them a new
 `data_version` and `provenance` (and `reconstruction: false` once the contents are checked against a

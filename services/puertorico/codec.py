@@ -9,7 +9,7 @@ from __future__ import annotations
 from boardgame.puertorico.v1 import puertorico_pb2 as pb
 
 from services.common.errors import InvalidConfig, MalformedRequest
-from services.common.helpers import check_state, rng_from_proto, rng_to_proto
+from services.common.helpers import MAX_COUNT, check_state, counts_ok, rng_from_proto, rng_to_proto
 from services.puertorico import actions as act
 from services.puertorico import builder, draft, engine
 from services.puertorico import events as ev
@@ -314,7 +314,7 @@ def _player_from_proto(message: pb.Player, vp: int, player: Player) -> None:
     player.doubloons = message.doubloons
     player.vp = vp
     player.goods = _counts(message.goods)
-    check_state(player.doubloons >= 0 and vp >= 0 and min(player.goods) >= 0, "negative holdings")
+    check_state(counts_ok(player.doubloons, vp, *player.goods), "holdings out of range")
     for tiles in message.island:
         check_state(1 <= tiles.tile <= TILE_KINDS, "unknown island tile")
         kind = tiles.tile - 1
@@ -331,7 +331,7 @@ def _player_from_proto(message: pb.Player, vp: int, player: Player) -> None:
         check_state(0 <= building.colonists <= BUILDINGS[b].circles, "building occupancy")
         player.buildings[b] = building.colonists
     check_state(player.city_used() <= CITY_SPACES, "more than 12 city spaces")
-    check_state(message.san_juan >= 0, "negative San Juan")
+    check_state(counts_ok(message.san_juan), "San Juan out of range")
     player.san_juan = message.san_juan
     player.wharf_used = message.wharf_used
     player.small_wharf_used = message.small_wharf_used
@@ -351,7 +351,7 @@ def state_from_proto(message: pb.State) -> State:
     check_state(len(table.players) == n and len(message.vp_chips) == n, "one player record per seat")
     state = State(config, n, rng_from_proto(message.rng))
     state.round = table.round
-    check_state(table.round >= 1, "round")
+    check_state(table.round >= 1 and counts_ok(table.round), "round")
     for seat_field in (table.governor, table.actor, table.role_selector):
         check_state(0 <= seat_field < n, "seat out of range")
     state.governor, state.actor, state.selector = table.governor, table.actor, table.role_selector
@@ -359,7 +359,7 @@ def state_from_proto(message: pb.State) -> State:
     state.roles = list(setup.roles)
     state.role_doubloons = [card.doubloons for card in table.roles]
     state.role_taken = [card.taken for card in table.roles]
-    check_state(min(state.role_doubloons) >= 0, "negative doubloons on a role")
+    check_state(counts_ok(*state.role_doubloons), "doubloons on a role out of range")
     check_state(0 <= table.picks <= setup.picks_per_round, "picks")
     state.picks = table.picks
     check_state(0 <= table.role <= N_ROLES, "role")
@@ -369,7 +369,7 @@ def state_from_proto(message: pb.State) -> State:
     check_state(
         state.step == GUESTS or state.role == STEP_ROLE[state.step], "step does not belong to the role"
     )
-    check_state(table.role_turn >= 0, "role turn")
+    check_state(counts_ok(table.role_turn), "role turn")
     state.role_turn = table.role_turn
     for player, player_message, vp in zip(state.players, table.players, message.vp_chips, strict=True):
         _player_from_proto(player_message, vp, player)
@@ -383,13 +383,13 @@ def state_from_proto(message: pb.State) -> State:
     state.face_up = [t - 1 for t in table.face_up_plantations]
     state.discards = [t - 1 for t in table.plantation_discards]
     for count in (table.quarries, table.colonist_supply, table.colonist_ship, table.vp_pool):
-        check_state(count >= 0, "negative supply")
+        check_state(counts_ok(count), "supply out of range")
     state.quarries = table.quarries
     state.colonist_supply = table.colonist_supply
     state.colonist_ship = table.colonist_ship
     state.vp_pool = table.vp_pool
     state.goods_supply = _counts(table.goods_supply)
-    check_state(min(state.goods_supply) >= 0, "negative goods supply")
+    check_state(counts_ok(*state.goods_supply), "goods supply out of range")
     check_state(len(table.trading_house) <= TRADING_HOUSE_CAPACITY, "trading house overfull")
     state.house = [_good(g, "trading house good") for g in table.trading_house]
     check_state([ship.capacity for ship in table.cargo_ships] == list(setup.ships), "cargo ships")
@@ -406,7 +406,7 @@ def state_from_proto(message: pb.State) -> State:
         state.stock[stock.building - 1] = stock.count
     check_state(all(1 <= t <= N_TRIGGERS for t in table.end_triggers), "end trigger")
     state.end_triggers = list(table.end_triggers)
-    check_state(table.passes_in_row >= 0, "passes")
+    check_state(counts_ok(table.passes_in_row), "passes")
     state.passes_in_row = table.passes_in_row
     state.captain_loaded = table.captain_loaded
     check_state(0 <= table.tile_taken <= TILE_KINDS, "tile taken")
@@ -421,7 +421,7 @@ def state_from_proto(message: pb.State) -> State:
     state.craftsman_produced = [_good(g, "craftsman good") for g in table.craftsman_produced]
     state.warehoused = [_good(g, "warehoused good") for g in table.warehoused]
     state.singles_kept = _counts(table.singles_kept)
-    check_state(min(state.singles_kept) >= 0, "negative kept goods")
+    check_state(counts_ok(*state.singles_kept), "kept goods out of range")
     state.colonist_moves = _colonist_moves(table, state)
     _expansion_from_proto(message, state)
     return state
@@ -504,7 +504,7 @@ def _expansion_from_proto(message: pb.State, state: State) -> None:
             state.pending_build >= 0 and state.stock[state.pending_build] > 0, "black market building"
         )
         check_state(state.pending_build not in actor.buildings, "black market building owned")
-        check_state(len(items) <= state.pending_price, "black market change")
+        check_state(len(items) <= state.pending_price <= MAX_COUNT, "black market change")
         moves = (
             builder.legal_black_market if step == BLACK_MARKET_STEP else builder.legal_black_market_colonist
         )

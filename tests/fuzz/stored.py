@@ -1,0 +1,38 @@
+"""What Redis holds of a game or a lobby, byte for byte, to show that a refused request changed none
+of it: every key with the game's hash tag (DUMP of each) and the game's entries in the shared sets."""
+
+from __future__ import annotations
+
+import redis
+
+from live import keys
+
+Stored = dict[str, object]
+
+
+def game_stored(store: redis.Redis, game_id: str) -> Stored:
+    """Every key of the game (`game:{id}:*`, dumped) and its deadline entry."""
+    names = sorted(store.scan_iter(match=f"game:{{{game_id}}}:*", count=1000))
+    with store.pipeline(transaction=False) as pipe:
+        for name in names:
+            pipe.dump(name)
+        pipe.zscore(keys.deadlines(), game_id)
+        replies = pipe.execute()
+    stored: Stored = {name.decode(): dump for name, dump in zip(names, replies, strict=False)}
+    stored["deadline"] = replies[-1]
+    return stored
+
+
+def lobby_stored(store: redis.Redis, lobby_id: str, title: str) -> Stored:
+    """The lobby's key (dumped) and its entries in the open-lobby listings."""
+    with store.pipeline(transaction=False) as pipe:
+        pipe.dump(keys.lobby(lobby_id))
+        pipe.zscore(keys.open_lobbies(), lobby_id)
+        pipe.zscore(keys.open_lobbies_of(title), lobby_id)
+        lobby, listed, listed_of_title = pipe.execute()
+    return {"lobby": lobby, "listed": listed, "listed of title": listed_of_title}
+
+
+def listings(store: redis.Redis) -> Stored:
+    """How many lobbies are listed open, and the newest of them."""
+    return {"open": store.zcard(keys.open_lobbies()), "newest": store.zrange(keys.open_lobbies(), -1, -1)}
