@@ -37,7 +37,7 @@ def test_bg_lists_my_games_chats_follows_the_inbox_and_asks_for_a_rematch(bg: Bg
     else:
         raise AssertionError(f"the game is not listed as scored: {out}")
 
-    code, out, err = bg("inbox", "--from", "0-0", "--seconds", "3", timeout=30)
+    code, out, err = bg("inbox", "--from", "0-0", "--seconds", "8", timeout=60)
     assert code == 0, err
     lines = out.splitlines()
     assert "lobby started" in lines[0] and any(
