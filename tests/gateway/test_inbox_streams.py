@@ -8,6 +8,7 @@ import grpc
 import pytest
 from boardgame.gateway.v1 import gateway_pb2
 
+from live import inbox, keys
 from live.settings import Settings
 from services.common.status import error_info
 from tests.gateway._support_accounts import RPC_TIMEOUT, at_a_second_start, guest, me
@@ -73,3 +74,24 @@ def test_an_inbox_hears_of_a_move_made_elsewhere_and_ends_when_its_token_signs_o
         with pytest.raises(grpc.RpcError) as raised:
             next(inbox)
         assert raised.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_resuming_from_an_event_no_longer_kept_says_so(gateway: GatewayProcess, new_client) -> None:  # type: ignore[no-untyped-def]
+    player = guest(new_client, "busy inbox")
+    mine = me(player).player_id
+    event = gateway_pb2.InboxEvent(kind=gateway_pb2.INBOX_EVENT_KIND_GAME_ENDED, title=TITLE)
+    app = gateway.app
+    assert app is not None
+    gateway.run(inbox.post(app.redis, [(mine, event)]))
+    first = gateway.run(app.redis.xrange(keys.inbox(mine)))[0][0].decode()
+    gateway.run(inbox.post(app.redis, [(mine, event)] * (2 * inbox.INBOX_KEPT)))
+    stream = open_inbox(player, first)
+    resumed = next(stream)
+    assert resumed.resync and resumed.event.event_id != first, "the first is no longer kept"
+    stream.cancel()
+
+    kept = gateway.run(app.redis.xrange(keys.inbox(mine)))[-2][0].decode()
+    stream = open_inbox(player, kept)
+    resumed = next(stream)
+    assert not resumed.resync, "nothing after a kept event was lost"
+    stream.cancel()
