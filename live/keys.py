@@ -210,3 +210,45 @@ def player_games(player_id: str) -> str:
 def title_games(title: str) -> str:
     """Sorted set: a title's finished game ids by finish time (ms since the epoch)."""
     return f"history:title:{title}"
+
+
+def my_games(player_id: str) -> str:
+    """Hash: the player's games as ListMyGames shows them: game id -> serialized MyGame (`live.mygames`);
+    its own copy, so it outlives the game's keys."""
+    return f"mygames:{{{player_id}}}"
+
+
+def my_live_games(player_id: str) -> str:
+    """Sorted set: ids of the player's games being played, by last change (ms since the epoch)."""
+    return f"mygames:{{{player_id}}}:live"
+
+
+def my_finished_games(player_id: str) -> str:
+    """Sorted set: ids of the player's finished games, by finish time (ms since the epoch)."""
+    return f"mygames:{{{player_id}}}:finished"
+
+
+def inbox(player_id: str) -> str:
+    """Stream, capped: the player's inbox events (field e: a serialized InboxEvent without its id)."""
+    return f"inbox:{{{player_id}}}"
+
+
+def inbox_channel(player_id: str) -> str:
+    """Pub/sub channel: each new inbox event of the player, as `<stream id>|<event>`."""
+    return f"inbox:{{{player_id}}}:events"
+
+
+def inbox_reminders() -> str:
+    """Sorted set: `<game id>|<version>|<player id>` by when the player's deadline-near reminder is due
+    (ms since the epoch); swept by the workers."""
+    return "inbox:reminders"
+
+
+def game_chat(game_id: str) -> str:
+    """List, capped: the game's chat messages (serialized ChatMessage), oldest first."""
+    return f"game:{{{game_id}}}:chat"
+
+
+def game_chat_channel(game_id: str) -> str:
+    """Pub/sub channel: each new chat message of the game (a serialized ChatMessage)."""
+    return f"game:{{{game_id}}}:chat:new"

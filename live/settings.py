@@ -28,6 +28,7 @@ DEFAULT_RATE_LIMITS: Mapping[str, int] = {
     "guest": 10,
     "sign_in": 5,
     "operator": 50,
+    "chat": 2,
 }
 # Names no player may take, besides the bots' (`gateway.names`); RESERVED_NAMES adds to them.
 DEFAULT_RESERVED_NAMES: tuple[str, ...] = ("admin", "administrator", "moderator", "operator", "system")

@@ -282,8 +282,10 @@ class GameStore:
         lobby_id: str,
         state: bytes,
         setup: rules_pb2.ApplyActionResponse,
+        clock_entry: Sequence[int | str] = (),
     ) -> None:
-        """Store a new game at version 0 with its setup events."""
+        """Store a new game at version 0 with its setup events and `clock_entry` (name/value pairs of
+        its clock entry at version 0, `live.clocks`), as a commit writes them."""
         game_id = record.game_id
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(
@@ -300,6 +302,8 @@ class GameStore:
             pipe.set(keys.game_state(game_id), state)
             pipe.set(keys.game_version(game_id), 0)
             pipe.rpush(keys.game_events(game_id), kept_entry(0, "", setup.SerializeToString()))
+            if clock_entry:
+                pipe.hset(keys.game_clock(game_id), items=["version", 0, *clock_entry])
             await pipe.execute()
         await self.redis.sadd(keys.live_games(record.title), game_id)
 

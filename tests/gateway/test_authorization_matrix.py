@@ -80,6 +80,10 @@ EXPECTED: dict[str, Codes] = {
     "GetGameRecord": players(PRECONDITION),  # the game is not over: for its players and anyone else
     "ReplayGame": players(PRECONDITION),
     "GetLeaderboard": players(),
+    "ListMyGames": players(),
+    "WatchInbox": players(),
+    "Rematch": players(PRECONDITION, spectator=DENIED, minted=DENIED),  # not over; theirs to ask for
+    "SendChatMessage": players(),  # a spectator's goes on the spectators' channel
 }
 # Calls after which the table is not as it was: a cell expected to succeed gets a table of its own.
 CHANGING = {"SignOut", "JoinLobby", "LeaveLobby", "AddBot", "StartGame", "SubmitAction", "Resign"}
@@ -250,7 +254,16 @@ class World:
 
 
 LOBBY_CALLS = {"GetLobby", "JoinLobby", "LeaveLobby", "AddBot"}
-GAME_CALLS = {"GetGame", "SubmitAction", "Resign", "WatchGame", "GetGameRecord", "ReplayGame"}
+GAME_CALLS = {
+    "GetGame",
+    "SubmitAction",
+    "Resign",
+    "WatchGame",
+    "GetGameRecord",
+    "ReplayGame",
+    "Rematch",
+    "SendChatMessage",
+}
 
 
 def table_for(world: World, method: str, own: bool) -> Table | None:
@@ -298,6 +311,10 @@ def request_for(world: World, method: str, table: Table | None) -> Message:
         "GetGameRecord": lambda: gateway_pb2.GetGameRecordRequest(game_id=game.game_id),
         "ReplayGame": lambda: gateway_pb2.ReplayGameRequest(game_id=game.game_id),
         "GetLeaderboard": lambda: gateway_pb2.GetLeaderboardRequest(title=TITLE),
+        "ListMyGames": gateway_pb2.ListMyGamesRequest,
+        "WatchInbox": gateway_pb2.WatchInboxRequest,
+        "Rematch": lambda: gateway_pb2.RematchRequest(game_id=game.game_id),
+        "SendChatMessage": lambda: gateway_pb2.SendChatMessageRequest(game_id=game.game_id, text="hello"),
     }
     return requests[method]()
 
