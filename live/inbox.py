@@ -21,6 +21,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from redis.exceptions import ResponseError
 
 from live import keys
+from live.connection import register_script, run_script
 from live.replies import text
 
 INBOX_KEPT = 200  # events kept per player for a stream that resumes
@@ -68,12 +69,9 @@ def post_args(player_id: str, event: gateway_pb2.InboxEvent) -> tuple[list[str],
 
 async def post(redis: aioredis.Redis, events: Iterable[tuple[str, gateway_pb2.InboxEvent]]) -> None:
     """Post each (player id, event) to that player's inbox (one round trip)."""
-    script = redis.register_script(POST_SCRIPT)
-    async with redis.pipeline(transaction=False) as pipe:
-        for player_id, event in events:
-            script_keys, args = post_args(player_id, event)
-            await script(keys=script_keys, args=args, client=pipe)
-        await pipe.execute()
+    calls = [post_args(player_id, event) for player_id, event in events]
+    if calls:
+        await run_script(redis, register_script(redis, POST_SCRIPT), calls)
 
 
 def read_entry(entry_id: bytes | str, payload: bytes) -> gateway_pb2.InboxEvent:

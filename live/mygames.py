@@ -4,7 +4,8 @@ Each human player has a hash of their games as ListMyGames shows them (a MyGame 
 so a finished game stays listed after its keys expired or went to the archive) and two sorted sets of
 ids: live games by last change, finished ones by finish time (the last FINISHED_KEPT). Every key
 carries {player_id}, so one player's update is one script on one Cluster slot; a game's players are
-updated one script each, in one round trip, right after the game's own commit.
+updated one script each, in one round trip, right after the game's own commit (and the
+deadline-near reminders those updates file, in one set of their own, in a second).
 
 Each update carries a revision (twice the version, plus one for the scoring that follows the last
 version), and a stored revision at least as new wins: updates sent late or twice change nothing, and
@@ -24,6 +25,7 @@ from boardgame.gateway.v1 import gateway_pb2
 
 from live import inbox, keys
 from live.clocks import KIND_CLOCK, now_ms
+from live.connection import register_script, run_script
 from live.replies import blob, text
 
 log = logging.getLogger(__name__)
@@ -31,10 +33,10 @@ log = logging.getLogger(__name__)
 FINISHED_KEPT = 1000  # finished games listed per player
 MY_GAMES_TTL_SECONDS = 365 * 24 * 3600  # a player's lists untouched for a year are forgotten
 
-# KEYS: 1 games hash, 2 live set, 3 finished set, 4 inbox stream, 5 reminders.
+# KEYS: 1 games hash, 2 live set, 3 finished set, 4 inbox stream (all of one player: one slot).
 # ARGV: 1 game id, 2 revision, 3 MyGame, 4 score (ms), 5 finished ('1'), 6 finished kept, 7 expiry (s),
-# 8 reminder ('' none), 9 its due time, 10 the inbox event ('' none), 11 events kept, 12 channel,
-# 13 inbox expiry (s).
+# 8 the inbox event ('' none), 9 events kept, 10 channel, 11 inbox expiry (s).
+# Returns 1 if the update was new (then its reminder is filed: `committed`), 0 if stale.
 UPDATE_SCRIPT = """
 local stored = redis.call('HGET', KEYS[1], 'r:' .. ARGV[1])
 if stored and tonumber(stored) >= tonumber(ARGV[2]) then return 0 end
@@ -51,11 +53,10 @@ else
   redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
 end
 for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[7]) end
-if ARGV[8] ~= '' then redis.call('ZADD', KEYS[5], ARGV[9], ARGV[8]) end
-if ARGV[10] ~= '' then
-  local id = redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[11], '*', 'e', ARGV[10])
-  redis.call('EXPIRE', KEYS[4], ARGV[13])
-  redis.call('PUBLISH', ARGV[12], id .. '|' .. ARGV[10])
+if ARGV[8] ~= '' then
+  local id = redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[9], '*', 'e', ARGV[8])
+  redis.call('EXPIRE', KEYS[4], ARGV[11])
+  redis.call('PUBLISH', ARGV[10], id .. '|' .. ARGV[8])
 end
 return 1
 """
@@ -128,7 +129,6 @@ def _update_args(
     revision: int,
     score_ms: int,
     event: gateway_pb2.InboxEvent | None,
-    reminder: tuple[str, int] | None = None,
 ) -> tuple[list[str], list[bytes | str | int]]:
     inbox_keys, inbox_args = inbox.post_args(player_id, event or gateway_pb2.InboxEvent())
     return [
@@ -136,7 +136,6 @@ def _update_args(
         keys.my_live_games(player_id),
         keys.my_finished_games(player_id),
         *inbox_keys,
-        keys.inbox_reminders(),
     ], [
         game.game_id,
         revision,
@@ -145,8 +144,6 @@ def _update_args(
         "1" if game.status == gateway_pb2.GAME_STATUS_FINISHED else "0",
         FINISHED_KEPT,
         MY_GAMES_TTL_SECONDS,
-        reminder[0] if reminder else "",
-        reminder[1] if reminder else 0,
         event.SerializeToString() if event is not None else "",
         *inbox_args[1:],
     ]
@@ -154,27 +151,33 @@ def _update_args(
 
 async def committed(redis: aioredis.Redis, change: Change) -> None:
     """Update every human player's list after a commit (or the start, version 0), telling those whose
-    turn it now is (YOUR_TURN, with a reminder before their deadline), and everyone when it is over."""
+    turn it now is (YOUR_TURN, with a reminder before their deadline), and everyone when it is over.
+
+    The reminders go in their one set (of no player's slot) once the players' updates are in, each only
+    for an update that was new: one sent late or twice files none."""
     at = change.at_ms or now_ms()
     change = dataclasses.replace(change, at_ms=at)
-    script = redis.register_script(UPDATE_SCRIPT)
-    async with redis.pipeline(transaction=False) as pipe:
-        for player_id in humans(change.record):
-            game = my_game(change, player_id)
-            event = None
-            reminder = None
-            if change.game_over:
-                event = _event(gateway_pb2.INBOX_EVENT_KIND_GAME_ENDED, game, at)
-            elif game.my_turn:
-                playing = {s.seat for s in change.record.seats if s.player.player_id == player_id}
-                if not playing & set(change.acting_before) or change.version == 0:
-                    event = _event(gateway_pb2.INBOX_EVENT_KIND_YOUR_TURN, game, at)
-                if change.deadline_ms is not None and game.HasField("my_deadline"):
-                    member = inbox.reminder_member(game.game_id, change.version, player_id)
-                    reminder = (member, inbox.reminder_due(at, change.deadline_ms))
-            script_keys, args = _update_args(player_id, game, 2 * change.version, at, event, reminder)
-            await script(keys=script_keys, args=args, client=pipe)
-        await pipe.execute()
+    script = register_script(redis, UPDATE_SCRIPT)
+    calls, reminders = [], []
+    for player_id in humans(change.record):
+        game = my_game(change, player_id)
+        event = None
+        reminder = None
+        if change.game_over:
+            event = _event(gateway_pb2.INBOX_EVENT_KIND_GAME_ENDED, game, at)
+        elif game.my_turn:
+            playing = {s.seat for s in change.record.seats if s.player.player_id == player_id}
+            if not playing & set(change.acting_before) or change.version == 0:
+                event = _event(gateway_pb2.INBOX_EVENT_KIND_YOUR_TURN, game, at)
+            if change.deadline_ms is not None and game.HasField("my_deadline"):
+                member = inbox.reminder_member(game.game_id, change.version, player_id)
+                reminder = (member, inbox.reminder_due(at, change.deadline_ms))
+        calls.append(_update_args(player_id, game, 2 * change.version, at, event))
+        reminders.append(reminder)
+    updated = await run_script(redis, script, calls)
+    filed = dict(reminder for reminder, new in zip(reminders, updated, strict=True) if reminder and new == 1)
+    if filed:
+        await redis.zadd(keys.inbox_reminders(), filed)
 
 
 async def scored(
@@ -188,20 +191,19 @@ async def scored(
     after) and tell each of their rating (RATING_CHANGED)."""
     finished_ms = record.finished_at.ToMilliseconds() if record.HasField("finished_at") else now_ms()
     change = Change(record, version, (), True, at_ms=finished_ms)
-    script = redis.register_script(UPDATE_SCRIPT)
-    async with redis.pipeline(transaction=False) as pipe:
-        for player_id in humans(record):
-            game = my_game(change, player_id)
-            game.scores.CopyFrom(record.scores)
-            game.my_rank = ranks.get(player_id, 0)
-            event = _event(gateway_pb2.INBOX_EVENT_KIND_RATING_CHANGED, game, now_ms())
-            event.my_rank = game.my_rank
-            if player_id in ratings:
-                game.rating_before, game.rating_after = ratings[player_id]
-                event.rating_before, event.rating_after = ratings[player_id]
-            script_keys, args = _update_args(player_id, game, 2 * version + 1, finished_ms, event)
-            await script(keys=script_keys, args=args, client=pipe)
-        await pipe.execute()
+    script = register_script(redis, UPDATE_SCRIPT)
+    calls = []
+    for player_id in humans(record):
+        game = my_game(change, player_id)
+        game.scores.CopyFrom(record.scores)
+        game.my_rank = ranks.get(player_id, 0)
+        event = _event(gateway_pb2.INBOX_EVENT_KIND_RATING_CHANGED, game, now_ms())
+        event.my_rank = game.my_rank
+        if player_id in ratings:
+            game.rating_before, game.rating_after = ratings[player_id]
+            event.rating_before, event.rating_after = ratings[player_id]
+        calls.append(_update_args(player_id, game, 2 * version + 1, finished_ms, event))
+    await run_script(redis, script, calls)
 
 
 async def lobby_started(redis: aioredis.Redis, record: gateway_pb2.GameRecord, lobby_id: str) -> None:

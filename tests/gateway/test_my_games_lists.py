@@ -1,17 +1,17 @@
-"""The per-player lists behind ListMyGames, on a real Redis: an update older than the stored one
-changes nothing and tells nobody, a game leaves the live list when it ends, and only the last
-FINISHED_KEPT finished games stay listed."""
+"""The per-player lists behind ListMyGames, on a real Redis (one node and a Cluster): an update older
+than the stored one changes nothing, tells nobody and files no reminder, a game leaves the live list
+when it ends, and only the last FINISHED_KEPT finished games stay listed."""
 
 from __future__ import annotations
 
 import asyncio
 import uuid
 
-import redis
-import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 
-from live import keys, mygames
+from live import inbox, keys, mygames
+from live.connection import async_client, sync_client
+from live.settings import Settings
 from tests.titles import TITLE
 
 
@@ -25,7 +25,7 @@ def record(*players: str) -> gateway_pb2.GameRecord:
 
 def run(redis_url: str, *changes: mygames.Change) -> None:
     async def apply() -> None:
-        client = aioredis.Redis.from_url(redis_url)
+        client = async_client(Settings(redis_url=redis_url))
         for change in changes:
             await mygames.committed(client, change)
         await client.aclose()
@@ -36,7 +36,7 @@ def run(redis_url: str, *changes: mygames.Change) -> None:
 def test_a_late_update_changes_nothing_and_tells_nobody(redis_url: str) -> None:
     me, rival = uuid.uuid4().hex, uuid.uuid4().hex
     game = record(me, rival)
-    store = redis.Redis.from_url(redis_url)
+    store = sync_client(redis_url)
     run(redis_url, mygames.Change(game, 0, (1,), False, at_ms=1000))
     run(redis_url, mygames.Change(game, 2, (0,), False, at_ms=3000, acting_before=(1,)))
     assert store.xlen(keys.inbox(me)) == 1, "YOUR_TURN at version 2"
@@ -56,8 +56,25 @@ def test_only_the_last_finished_games_stay_listed(redis_url: str) -> None:
     me = uuid.uuid4().hex
     games = [record(me) for _ in range(mygames.FINISHED_KEPT + 3)]
     run(redis_url, *(mygames.Change(g, 5, (), True, at_ms=1000 + i) for i, g in enumerate(games)))
-    store = redis.Redis.from_url(redis_url)
+    store = sync_client(redis_url)
     kept = {member.decode() for member in store.zrange(keys.my_finished_games(me), 0, -1)}
     assert kept == {g.game_id for g in games[3:]}
     assert {field.decode() for field in store.hkeys(keys.my_games(me))} == kept | {f"r:{g}" for g in kept}
+    store.close()
+
+
+def test_a_turn_under_a_clock_files_its_reminder_once_and_a_late_update_none(redis_url: str) -> None:
+    me, rival = uuid.uuid4().hex, uuid.uuid4().hex
+    game = record(me, rival)
+    store = sync_client(redis_url)
+    clocked = {"deadline_ms": 601_000, "deadline_seat": 0}
+    run(redis_url, mygames.Change(game, 2, (0,), False, at_ms=1000, acting_before=(1,), **clocked))
+    filed = inbox.reminder_member(game.game_id, 2, me)
+    assert store.zscore(keys.inbox_reminders(), filed) == inbox.reminder_due(1000, 601_000)
+
+    store.zrem(keys.inbox_reminders(), filed)  # the sweep took it
+    run(redis_url, mygames.Change(game, 2, (0,), False, at_ms=1000, acting_before=(1,), **clocked))
+    run(redis_url, mygames.Change(game, 1, (0,), False, at_ms=500, acting_before=(1,), **clocked))
+    late = inbox.reminder_member(game.game_id, 1, me)
+    assert store.zmscore(keys.inbox_reminders(), [filed, late]) == [None, None], "sent twice, or late: none"
     store.close()
