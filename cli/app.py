@@ -19,8 +19,10 @@ import grpc
 from cli import session
 from cli.accounts import cmd_guest, cmd_register, cmd_sign_in, cmd_whoami
 from cli.client import Client
+from cli.clock import add_clock_arguments
 from cli.history import cmd_leaderboard, cmd_replay
 from cli.lobby import DEFAULT_STRENGTH, STRENGTHS, cmd_join, cmd_lobbies, cmd_new, cmd_start, cmd_titles
+from cli.match import cmd_cancel_match, cmd_match
 from cli.players import cmd_chat, cmd_games, cmd_inbox, cmd_rematch
 from cli.table import cmd_play, cmd_resign, cmd_watch
 from services.common.status import error_info
@@ -64,6 +66,16 @@ def parser() -> argparse.ArgumentParser:
     new.add_argument("--option", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
     new.add_argument("--private", action="store_true")
     new.add_argument("--play", action="store_true", help="play (or watch) the game at once when it starts")
+    add_clock_arguments(new)
+    match = command("match", cmd_match, "find a game through the matchmaker, then play it")
+    match.add_argument("title")
+    match.add_argument("--seats", type=int, default=2)
+    match.add_argument("--bots-after", type=int, default=0, metavar="SECONDS", help="bots fill the rest then")
+    match.add_argument("--strength", choices=sorted(STRENGTHS), default=DEFAULT_STRENGTH)
+    match.add_argument("--option", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
+    match.add_argument("--play", action="store_true", help="play the game at once when matched")
+    add_clock_arguments(match)
+    command("cancel-match", cmd_cancel_match, "withdraw your search (bg match)")
     join = command("join", cmd_join, "take a seat in a lobby")
     join.add_argument("lobby_id")
     join.add_argument("--code", help="invite code of a private lobby")

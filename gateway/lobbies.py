@@ -26,7 +26,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from gateway import auth, paging
 from gateway.auth import Principal
 from gateway.errors import rpc
-from live import games, keys
+from live import clocks, games, keys
 from live.errors import GatewayError, invalid, not_found, permission_denied, precondition, quota_exceeded
 from live.replies import blob, text
 from live.table import Table
@@ -179,6 +179,7 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
         if not request.title:
             raise invalid("MISSING_TITLE", "title is required", field="title")
         games.validate_options(self.app, request.title, request.seat_count, list(request.options))
+        clocks.check_clock(request.clock)
         created_at = Timestamp()
         created_at.FromNanoseconds(time.time_ns())
         lobby = Lobby(

@@ -24,7 +24,7 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from gateway import accounts, catalog, leaderboard, lobbies
+from gateway import accounts, catalog, leaderboard, lobbies, matchmaking
 from gateway.fanout import Fanout
 from gateway.limits import RateClassInterceptor
 from gateway.metrics import create_counted_server, refresh_gauges
@@ -52,9 +52,11 @@ class GatewayServer:
     fanout: Fanout
     leases: WatchLeases
     health: health.aio.HealthServicer
+    matcher: matchmaking.Matcher
 
     async def close_streams(self) -> None:
-        """Stop the watch streams' background work (after the server stopped)."""
+        """Stop the watch streams' and the matcher's background work (after the server stopped)."""
+        await self.matcher.close()
         await self.leases.close()
         await self.fanout.close()
 
@@ -89,13 +91,15 @@ def create_server(app: Table, address: str) -> GatewayServer:
     for register in registrations:
         register(app, server)
     gateway_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(app, fanout, leases), server)
+    matcher = matchmaking.Matcher(app)
+    matchmaking.add_to_server(app, server, matcher)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     port = server.add_insecure_port(address)
     if port == 0:
         raise OSError(f"cannot bind {address}")
-    return GatewayServer(server, port, fanout, leases, health_servicer)
+    return GatewayServer(server, port, fanout, leases, health_servicer, matcher)
 
 
 async def serve() -> None:
@@ -108,6 +112,7 @@ async def serve() -> None:
     if port_env is not None:
         start_metrics_server(port_env)
     await gateway.server.start()
+    gateway.matcher.start()
     await gateway.set_health(health_pb2.HealthCheckResponse.SERVING)
     log.info(
         "gateway serving",

@@ -169,16 +169,18 @@ async def start_game(
     seats: list[gateway_pb2.GameSeat],
     clock: gateway_pb2.TurnClock,
     lobby_id: str,
+    game_id: str = "",
 ) -> str:
-    """Create the game: seed, initial state at version 0 with its clock entry, record; tell its players
-    (the lobby started, whose turn it is; `live.mygames`), then queue what follows (bots)."""
+    """Create the game (under `game_id`, or a fresh id): seed, initial state at version 0 with its clock
+    entry, record; tell its players (the lobby started, whose turn it is; `live.mygames`), then queue
+    what follows (bots)."""
     config = validate_options(app, title, player_count, options)
     rules_title = app.rules.get(title)
     seed = secrets.token_bytes(SEED_BYTES)
     created = await rules_title.call(
         "NewGame", rules_pb2.NewGameRequest(player_count=player_count, config=config, seed=seed)
     )
-    game_id = uuid.uuid4().hex
+    game_id = game_id or uuid.uuid4().hex
     record = gateway_pb2.GameRecord(
         game_id=game_id,
         title=title,

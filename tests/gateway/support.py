@@ -89,6 +89,7 @@ class Client:
         self.lobbies = gateway_pb2_grpc.LobbyServiceStub(self.channel)
         self.games = gateway_pb2_grpc.GameServiceStub(self.channel)
         self.leaderboard = gateway_pb2_grpc.LeaderboardServiceStub(self.channel)
+        self.matches = gateway_pb2_grpc.MatchServiceStub(self.channel)
 
     @property
     def auth(self) -> tuple[tuple[str, str], ...]:

@@ -28,6 +28,7 @@ SERVICES = {
     "LobbyService": "lobbies",
     "GameService": "games",
     "LeaderboardService": "leaderboard",
+    "MatchService": "matches",
 }
 LONG = 10_000
 
