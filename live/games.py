@@ -200,7 +200,8 @@ async def start_game(
     if lobby_id:
         await mygames.lobby_started(app.redis, record, lobby_id)
     deadline, deadline_seat = mygames.deadline_of(planned.fields)
-    await mygames.after_commit(app.redis, mygames.Change(record, 0, acting, False, deadline, deadline_seat))
+    change = mygames.Change(record, 0, acting, False, deadline, deadline_seat, pace=clock.pace)
+    await mygames.after_commit(app.redis, change)
     await app.dispatcher.after_commit(Commit(game_id, 0, acting, False, Known(meta, None, written=planned)))
     return game_id
 

@@ -13,6 +13,7 @@ them due (`due_reminders`); a reminder whose turn is over by then is dropped.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import cast
 
 import redis.asyncio as aioredis
@@ -26,9 +27,25 @@ from live.replies import text
 
 INBOX_KEPT = 200  # events kept per player for a stream that resumes
 INBOX_TTL_SECONDS = 30 * 24 * 3600  # an inbox untouched this long is forgotten
-REMINDER_SHARE = 0.25  # a deadline-near reminder comes when this share of the turn is left,
-REMINDER_LEAD_MS = 12 * 3600_000  # or this long before the deadline for a longer turn
 REMINDER_SWEEP_LIMIT = 500
+
+
+@dataclass(frozen=True)
+class ReminderLead:
+    """How long before a deadline its reminder comes: when `share` of the turn is left, but never
+    earlier than `most_ms` before it."""
+
+    share: float
+    most_ms: int
+
+
+# By the clock's pace: a real-time player is told a quarter of the turn and at most five minutes
+# before, a correspondence player half the turn and up to twelve hours before (a turn of a day or more).
+REMINDER_LEADS = {
+    gateway_pb2.CLOCK_PACE_UNSPECIFIED: ReminderLead(0.25, 5 * 60_000),
+    gateway_pb2.CLOCK_PACE_REAL_TIME: ReminderLead(0.25, 5 * 60_000),
+    gateway_pb2.CLOCK_PACE_CORRESPONDENCE: ReminderLead(0.5, 12 * 3600_000),
+}
 
 StreamEntries = list[tuple[bytes, dict[bytes, bytes]]]
 
@@ -108,10 +125,11 @@ def reminder_member(game_id: str, version: int, player_id: str) -> str:
     return f"{game_id}|{version}|{player_id}"
 
 
-def reminder_due(started_ms: int, deadline_ms: int) -> int:
-    """When the deadline-near reminder of a turn from `started_ms` to `deadline_ms` is due."""
-    lead = min(REMINDER_LEAD_MS, int((deadline_ms - started_ms) * REMINDER_SHARE))
-    return deadline_ms - lead
+def reminder_due(started_ms: int, deadline_ms: int, pace: gateway_pb2.ClockPace) -> int:
+    """When the deadline-near reminder of a turn from `started_ms` to `deadline_ms` at the clock's
+    `pace` is due (`REMINDER_LEADS`)."""
+    lead = REMINDER_LEADS.get(pace, REMINDER_LEADS[gateway_pb2.CLOCK_PACE_UNSPECIFIED])
+    return deadline_ms - min(lead.most_ms, int((deadline_ms - started_ms) * lead.share))
 
 
 async def due_reminders(redis: aioredis.Redis, now_ms: int) -> list[tuple[str, int, str]]:

@@ -15,6 +15,7 @@ searcher's stream looks at it (`look`, every tick): the script drops one not loo
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import uuid
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 
 from live import keys
+from live.connection import register_script
 from live.replies import text
 
 MATCH_SEARCHING, MATCH_FORMING = "searching", "forming"
@@ -208,7 +210,7 @@ async def join(
 
 async def match(redis: aioredis.Redis, queue: str, seat_count: int, bands: Bands, now: int) -> list[Group]:
     """Run the match script on a queue until it forms no more groups; the groups it formed."""
-    script = redis.register_script(MATCH_SCRIPT)
+    script = register_script(redis, MATCH_SCRIPT)
     groups: list[Group] = []
     while True:
         ids = [uuid.uuid4().hex for _ in range(GROUPS_PER_RUN)]
@@ -245,19 +247,19 @@ async def look(redis: aioredis.Redis, player_id: str, ticket: str, now: int) -> 
     """A searching stream's look at its ticket: its status hash, the ticket marked as looked at and
     the player's claim renewed (so a ticket whose gateway died is dropped, and its claim ends)."""
     queue = queue_of(ticket)
-    script = redis.register_script(LOOK_SCRIPT)
+    script = register_script(redis, LOOK_SCRIPT)
     script_keys = [keys.match_tickets(queue), keys.match_seen(queue), keys.match_ticket(ticket)]
-    async with redis.pipeline(transaction=False) as pipe:
-        await script(keys=script_keys, args=[ticket, now], client=pipe)
-        pipe.expire(keys.match_player(player_id), CLAIM_TTL_SECONDS)  # another slot: not in the script
-        flat, _ = await pipe.execute()
+    flat, _ = await asyncio.gather(
+        script(keys=script_keys, args=[ticket, now]),
+        redis.expire(keys.match_player(player_id), CLAIM_TTL_SECONDS),  # another slot: not in the script
+    )
     return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
 async def cancel(redis: aioredis.Redis, ticket: str) -> bool:
     """Withdraw a ticket still queued; False if it is matched (or forming) already."""
     queue = queue_of(ticket)
-    script = redis.register_script(CANCEL_SCRIPT)
+    script = register_script(redis, CANCEL_SCRIPT)
     script_keys = [
         keys.match_tickets(queue),
         keys.match_facts(queue),

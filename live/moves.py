@@ -252,6 +252,7 @@ async def play(
             deadline,
             deadline_seat,
             acting_before=meta.acting_seats,
+            pace=meta.clock.pace,
         ),
     )
     if change.game_over:

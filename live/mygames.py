@@ -75,6 +75,7 @@ class Change:
     deadline_seat: int | None = None
     at_ms: int = 0
     acting_before: tuple[int, ...] = ()  # YOUR_TURN goes to the players who were not acting before
+    pace: gateway_pb2.ClockPace = gateway_pb2.CLOCK_PACE_UNSPECIFIED  # when reminders come
 
 
 def deadline_of(fields: Mapping[str, int | str] | None) -> tuple[int | None, int | None]:
@@ -171,7 +172,7 @@ async def committed(redis: aioredis.Redis, change: Change) -> None:
                 event = _event(gateway_pb2.INBOX_EVENT_KIND_YOUR_TURN, game, at)
             if change.deadline_ms is not None and game.HasField("my_deadline"):
                 member = inbox.reminder_member(game.game_id, change.version, player_id)
-                reminder = (member, inbox.reminder_due(at, change.deadline_ms))
+                reminder = (member, inbox.reminder_due(at, change.deadline_ms, change.pace))
         calls.append(_update_args(player_id, game, 2 * change.version, at, event))
         reminders.append(reminder)
     updated = await run_script(redis, script, calls)

@@ -147,6 +147,7 @@ async def hand_over(
                 deadline,
                 deadline_seat,
                 acting_before=meta.acting_seats,
+                pace=meta.clock.pace,
             ),
         )
         if not plan.idle:

@@ -5,6 +5,7 @@ when it ends, and only the last FINISHED_KEPT finished games stay listed."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import uuid
 
 from boardgame.gateway.v1 import gateway_pb2
@@ -67,14 +68,35 @@ def test_a_turn_under_a_clock_files_its_reminder_once_and_a_late_update_none(red
     me, rival = uuid.uuid4().hex, uuid.uuid4().hex
     game = record(me, rival)
     store = sync_client(redis_url)
-    clocked = {"deadline_ms": 601_000, "deadline_seat": 0}
-    run(redis_url, mygames.Change(game, 2, (0,), False, at_ms=1000, acting_before=(1,), **clocked))
+    clocked = mygames.Change(game, 2, (0,), False, 601_000, 0, at_ms=1000, acting_before=(1,))
+    run(redis_url, clocked)
     filed = inbox.reminder_member(game.game_id, 2, me)
-    assert store.zscore(keys.inbox_reminders(), filed) == inbox.reminder_due(1000, 601_000)
+    assert store.zscore(keys.inbox_reminders(), filed) == inbox.reminder_due(
+        1000, 601_000, gateway_pb2.CLOCK_PACE_REAL_TIME
+    )
 
     store.zrem(keys.inbox_reminders(), filed)  # the sweep took it
-    run(redis_url, mygames.Change(game, 2, (0,), False, at_ms=1000, acting_before=(1,), **clocked))
-    run(redis_url, mygames.Change(game, 1, (0,), False, at_ms=500, acting_before=(1,), **clocked))
+    run(redis_url, clocked)
+    run(redis_url, dataclasses.replace(clocked, version=1, at_ms=500))
     late = inbox.reminder_member(game.game_id, 1, me)
     assert store.zmscore(keys.inbox_reminders(), [filed, late]) == [None, None], "sent twice, or late: none"
+    store.close()
+
+
+def test_a_correspondence_turn_is_reminded_hours_before_a_real_time_one_minutes_before(
+    redis_url: str,
+) -> None:
+    me, rival = uuid.uuid4().hex, uuid.uuid4().hex
+    day, hour = 24 * 3600_000, 3600_000
+    paces = {
+        gateway_pb2.CLOCK_PACE_CORRESPONDENCE: (2 * day, 12 * hour),
+        gateway_pb2.CLOCK_PACE_REAL_TIME: (hour, 5 * 60_000),
+    }
+    store = sync_client(redis_url)
+    for pace, (turn, lead) in paces.items():
+        game = record(me, rival)
+        change = mygames.Change(game, 0, (0,), False, 1000 + turn, 0, at_ms=1000, pace=pace)
+        run(redis_url, change)
+        due = store.zscore(keys.inbox_reminders(), inbox.reminder_member(game.game_id, 0, me))
+        assert due == 1000 + turn - lead, gateway_pb2.ClockPace.Name(pace)
     store.close()

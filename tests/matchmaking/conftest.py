@@ -1,5 +1,5 @@
-"""Fixtures: one redis-server, every rules service, and two gateway processes (`python -m gateway`) on
-it, so that searches meet across replicas."""
+"""Fixtures: one Redis (a node, or a Cluster: `tests.redis_modes`), every rules service, and two gateway
+processes (`python -m gateway`) on it, so that searches meet across replicas."""
 
 from __future__ import annotations
 
@@ -10,19 +10,29 @@ import pytest
 from deploy.probe import serving
 from deploy.throwaway import (
     free_port,
-    redis_server,
     rules_servers,
     start_gateway_process,
     stop_worker_process,
 )
+from tests import redis_modes
 from tests.workers.support import wait_for
 
 GATEWAYS = 2
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    redis_modes.parametrize(metafunc)
+
+
+@pytest.fixture(scope="session")
+def redis_mode(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
-    with redis_server() as url:
+def redis_url(redis_mode: str) -> Iterator[str]:
+    """A fresh Redis per module: no module meets another's queues."""
+    with redis_modes.throwaway(redis_mode) as url:
         yield url
 
 
@@ -35,7 +45,8 @@ def rules() -> Iterator[dict[str, str]]:
 @pytest.fixture(scope="module")
 def gateways(redis_url: str, rules: dict[str, str]) -> Iterator[list[str]]:
     ports = [free_port() for _ in range(GATEWAYS)]
-    processes = [start_gateway_process(redis_url, ",".join(rules.values()), port) for port in ports]
+    broker = {"CELERY_BROKER_URL": redis_modes.broker_of(redis_url)}
+    processes = [start_gateway_process(redis_url, ",".join(rules.values()), port, broker) for port in ports]
     addresses = [f"127.0.0.1:{port}" for port in ports]
     try:
         for address in addresses:

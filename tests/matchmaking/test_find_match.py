@@ -13,14 +13,13 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-import redis
-import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf import json_format
 
 from deploy.throwaway import ROOT
 from gateway.auth import create_api_key
 from live import keys
+from live.connection import async_client, sync_client
 from live.settings import Settings
 from live.store import read_meta
 from tests.gateway.patience import patient_channel
@@ -40,7 +39,7 @@ def players(address: str, url: str) -> dict[str, str]:
     """PLAYERS new players (player id -> token), each with a rating on TITLE's leaderboard."""
 
     async def key() -> str:
-        client = aioredis.Redis.from_url(url)
+        client = async_client(Settings(redis_url=url))
         try:
             return await create_api_key(client, "matchmaking-test")
         finally:
@@ -48,7 +47,7 @@ def players(address: str, url: str) -> dict[str, str]:
 
     api_key = asyncio.run(key())
     tokens: dict[str, str] = {}
-    store = redis.Redis.from_url(url)
+    store = sync_client(url)
     rng = random.Random(19)
     with patient_channel(address) as channel:
         accounts = Client(channel).accounts
@@ -98,7 +97,7 @@ def test_200_players_at_once_are_each_matched_once_within_their_bands(
 ) -> None:
     tokens = players(gateways[0], redis_url)
     results = searches(gateways, tokens, tmp_path)
-    store = redis.Redis.from_url(redis_url)
+    store = sync_client(redis_url)
     ratings = {p: float(store.zscore(keys.leaderboard(TITLE), p) or 0) for p in tokens}
 
     assert set(results) == set(tokens)
@@ -109,7 +108,7 @@ def test_200_players_at_once_are_each_matched_once_within_their_bands(
         by_game[str(result["game_id"])].append(player_id)
 
     async def metas() -> dict[str, list[gateway_pb2.GameSeat]]:
-        client = aioredis.Redis.from_url(redis_url)
+        client = async_client(Settings(redis_url=redis_url))
         try:
             found = {g: await read_meta(client, g) for g in by_game}
         finally:

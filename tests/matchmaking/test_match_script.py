@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import asyncio
 
-import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 
 from live import keys, matchmaking
+from live.connection import async_client
 from live.replies import text
+from live.settings import Settings
 
 BANDS = matchmaking.Bands(2.0, 0.5, 50.0)
 JOINED = 1_000_000
@@ -20,7 +21,7 @@ async def queued(
 ) -> tuple[list[matchmaking.Group], dict[str, str]]:
     """Queue a ticket per player (rated 0) whose stream last looked at `looked[player]`; match at
     `now`; the groups and each player's ticket status."""
-    client = aioredis.Redis.from_url(url)
+    client = async_client(Settings(redis_url=url))
     kind = gateway_pb2.FindMatchRequest(title="script", seat_count=2)
     queue = matchmaking.queue_id(kind)
     tickets = {}

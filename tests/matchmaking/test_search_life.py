@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
-import redis
 from boardgame.gateway.v1 import gateway_pb2
 
 from live import keys
+from live.connection import sync_client
 from live.settings import Settings
 from services.common.status import error_info
 from tests.gateway.support import Client, GatewayProcess, gateway_settings
@@ -57,7 +57,7 @@ def test_a_second_search_is_refused_and_cancel_match_ends_the_first(
 
 
 def test_hanging_up_withdraws_the_search(player: Client, redis_url: str) -> None:
-    store = redis.Redis.from_url(redis_url)
+    store = sync_client(redis_url)
     stream = player.matches.FindMatch(SEARCH, metadata=player.auth, timeout=30)
     ticket = next(stream).ticket_id
     queue = ticket.partition(".")[0]
@@ -65,7 +65,7 @@ def test_hanging_up_withdraws_the_search(player: Client, redis_url: str) -> None
     stream.cancel()
     wait_for(lambda: store.zscore(keys.match_tickets(queue), ticket) is None, 10, "the ticket to leave")
     me = player.accounts.GetMe(gateway_pb2.GetMeRequest(), metadata=player.auth).player.player_id
-    assert not store.exists(keys.match_player(me))
+    wait_for(lambda: not store.exists(keys.match_player(me)), 10, "the claim to end after the ticket")
     store.close()
 
 
