@@ -155,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-workers", action="store_true", help="skip the bot and worker tables")
     parser.add_argument("--skip-memory", action="store_true", help="skip the Redis memory per game table")
     parser.add_argument("--skip-capacity", action="store_true", help="skip the capacity tables")
+    parser.add_argument("--skip-players", action="store_true", help="skip the my-games and inbox table")
+    parser.add_argument("--skip-matchmaking", action="store_true", help="skip the matchmaker table")
     args = parser.parse_args(argv)
 
     names = args.game or list(registry.games())
@@ -215,6 +217,16 @@ def main(argv: list[str] | None = None) -> int:
         from bench.capacity import measure as measure_capacity
 
         print(measure_capacity())
+        print()
+    if not args.skip_players:
+        from bench.players import measure as measure_players
+
+        print(measure_players())
+        print()
+    if not args.skip_matchmaking:
+        from bench.matchmaking import measure as measure_matchmaking
+
+        print(measure_matchmaking())
         print()
     print(f"total {time.perf_counter() - started:.0f} s")
     return 0

@@ -1,6 +1,7 @@
 """The `bg` command line: sign in (guest, or a registered account), list titles and lobbies, open a
 lobby with bots (or only bots, to watch), play a game in the terminal by choosing among the numbered
-legal actions, resign, watch one live, show a leaderboard and replay a finished game. Everything goes
+legal actions, resign, watch one live (with its chat), show a leaderboard and replay a finished game;
+list your games, follow your inbox, ask for a rematch and chat. Everything goes
 through the public gateway API, as any third-party client.
 
 The session is kept by `cli.session`; the gateway is --gateway, else $BG_GATEWAY, else the saved one,
@@ -18,8 +19,11 @@ import grpc
 from cli import session
 from cli.accounts import cmd_guest, cmd_register, cmd_sign_in, cmd_whoami
 from cli.client import Client
+from cli.clock import add_clock_arguments
 from cli.history import cmd_leaderboard, cmd_replay
 from cli.lobby import DEFAULT_STRENGTH, STRENGTHS, cmd_join, cmd_lobbies, cmd_new, cmd_start, cmd_titles
+from cli.match import cmd_cancel_match, cmd_match
+from cli.players import cmd_chat, cmd_games, cmd_inbox, cmd_rematch
 from cli.table import cmd_play, cmd_resign, cmd_watch
 from services.common.status import error_info
 
@@ -62,6 +66,16 @@ def parser() -> argparse.ArgumentParser:
     new.add_argument("--option", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
     new.add_argument("--private", action="store_true")
     new.add_argument("--play", action="store_true", help="play (or watch) the game at once when it starts")
+    add_clock_arguments(new)
+    match = command("match", cmd_match, "find a game through the matchmaker, then play it")
+    match.add_argument("title")
+    match.add_argument("--seats", type=int, default=2)
+    match.add_argument("--bots-after", type=int, default=0, metavar="SECONDS", help="bots fill the rest then")
+    match.add_argument("--strength", choices=sorted(STRENGTHS), default=DEFAULT_STRENGTH)
+    match.add_argument("--option", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
+    match.add_argument("--play", action="store_true", help="play the game at once when matched")
+    add_clock_arguments(match)
+    command("cancel-match", cmd_cancel_match, "withdraw your search (bg match)")
     join = command("join", cmd_join, "take a seat in a lobby")
     join.add_argument("lobby_id")
     join.add_argument("--code", help="invite code of a private lobby")
@@ -75,6 +89,18 @@ def parser() -> argparse.ArgumentParser:
     board.add_argument("title")
     board.add_argument("--top", type=int, default=20)
     command("replay", cmd_replay, "show a finished game's moves and check its replay").add_argument("game_id")
+    games = command("games", cmd_games, "list your games: your turn first, then finished ones")
+    games.add_argument("--limit", type=int, default=50, help="most games shown")
+    inbox = command("inbox", cmd_inbox, "follow your inbox: turns, deadlines, invitations, results")
+    inbox.add_argument("--from", dest="from_event", help="catch up from this event id")
+    inbox.add_argument("--count", type=int, default=0, help="stop after this many events")
+    inbox.add_argument("--seconds", type=float, default=0, help="stop following after this long")
+    command("rematch", cmd_rematch, "open a rematch lobby of a finished game").add_argument("game_id")
+    chat = command("chat", cmd_chat, "post a chat message in a game (or a lobby, with --lobby)")
+    chat.add_argument("place", help="the game id (or the lobby id, with --lobby)")
+    chat.add_argument("text")
+    chat.add_argument("--lobby", action="store_true", help="the place is a lobby")
+    chat.add_argument("--spectators", action="store_true", help="on the game's spectators' channel")
     return top
 
 

@@ -53,6 +53,7 @@ class Client:
         self.lobbies = gateway_pb2_grpc.LobbyServiceStub(self.channel)
         self.games = gateway_pb2_grpc.GameServiceStub(self.channel)
         self.leaderboard = gateway_pb2_grpc.LeaderboardServiceStub(self.channel)
+        self.matches = gateway_pb2_grpc.MatchServiceStub(self.channel)
 
     @property
     def auth(self) -> tuple[tuple[str, str], ...]:
@@ -85,6 +86,17 @@ class Client:
                     if change.HasField("game"):
                         seen, attempt = change.game.version, 0
                     yield change
+                return
+            except grpc.RpcError as error:
+                self._wait_out(error, attempt)
+                attempt += 1
+
+    def games_stream(self, method: Callable[..., Iterator[R]], request: Any) -> Iterator[R]:
+        """A server stream opened with the token (again after a rate-limit refusal at its opening)."""
+        attempt = 0
+        while True:
+            try:
+                yield from method(request, metadata=self.auth)
                 return
             except grpc.RpcError as error:
                 self._wait_out(error, attempt)

@@ -9,6 +9,7 @@ import grpc
 from boardgame.gateway.v1 import gateway_pb2
 
 from cli.client import Client
+from cli.clock import clock_of
 from cli.table import follow
 
 STRENGTHS = {
@@ -67,6 +68,7 @@ def cmd_new(client: Client, args: argparse.Namespace) -> int:
         seat_count=args.seats,
         options=options,
         visibility=gateway_pb2.VISIBILITY_PRIVATE if args.private else gateway_pb2.VISIBILITY_PUBLIC,
+        clock=clock_of(args),
     )
     lobby = client.call(client.lobbies.CreateLobby, request).lobby
     try:

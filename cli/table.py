@@ -10,6 +10,7 @@ import grpc
 from boardgame.gateway.v1 import gateway_pb2
 
 from cli.client import Client, Quit
+from cli.players import chat_line
 from cli.render import events_text, finished, seat_name
 from cli.screen import Screen
 
@@ -58,6 +59,8 @@ def follow(client: Client, game_id: str, *, play: bool) -> int:
         for change in client.watch(game_id):
             for line in events_text(list(change.events)):
                 client.say(line)
+            if change.HasField("chat"):
+                client.say(chat_line(change.chat))
             if not change.HasField("game"):
                 continue
             game = change.game

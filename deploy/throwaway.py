@@ -303,6 +303,29 @@ def start_worker_process(
     )
 
 
+def start_gateway_process(
+    redis_url: str, rules_addresses: str, port: int, env: Mapping[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """`python -m gateway` on 127.0.0.1:`port`, this Redis and these rules services, no metrics,
+    logging warnings and worse, in its own session (stop it with `stop_worker_process`)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "gateway"],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "RULES_ADDRESSES": rules_addresses,
+            "GATEWAY_ADDRESS": f"127.0.0.1:{port}",
+            "LOG_LEVEL": "WARNING",
+            "METRICS_PORT": "off",
+            **(env or {}),
+        },
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
 def stop_worker_process(process: subprocess.Popen[bytes], signum: int = signal.SIGTERM) -> None:
     """Send `signum` to a worker process's whole process group (if it still runs) and wait for it."""
     if process.poll() is None:

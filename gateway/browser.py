@@ -44,8 +44,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gateway import limits
 from gateway.metrics import metered
-from gateway.play import GameServicer
-from gateway.services import add_services
+from gateway.services import Servicers, add_services
 from live.table import Table
 from services.common.decoding import AioDecodingInterceptor
 
@@ -251,11 +250,11 @@ class GatewayConnectApp(ConnectASGIApplication[Handlers]):
         return "/"
 
 
-def create_app(app: Table, game: GameServicer, settings: WebSettings) -> Starlette:
+def create_app(app: Table, servicers: Servicers, settings: WebSettings) -> Starlette:
     """The ASGI application: the gateway's services at /<package.Service>/<Method>, the web client's
     files at every other path, CORS for the allowed origins."""
     handlers = Handlers()
-    add_services(app, handlers, game)  # collects what a grpc.aio.Server would get
+    add_services(app, handlers, servicers)  # collects what a grpc.aio.Server would get
     connect = GatewayConnectApp(
         service=handlers,
         endpoints=lambda found: {path: _endpoint(path, handler) for path, handler in found.methods.items()},
@@ -292,11 +291,11 @@ def _bind(address: str) -> socket.socket:
 class WebServer:
     """The browser listener (not started): uvicorn serving `create_app` on a socket bound at once."""
 
-    def __init__(self, app: Table, game: GameServicer, settings: WebSettings) -> None:
+    def __init__(self, app: Table, servicers: Servicers, settings: WebSettings) -> None:
         self.socket = _bind(settings.address)
         self.port: int = self.socket.getsockname()[1]
         config = uvicorn.Config(
-            create_app(app, game, settings),
+            create_app(app, servicers, settings),
             lifespan="off",
             log_config=None,
             access_log=False,

@@ -7,6 +7,9 @@ replica serves any watcher. The replica that committed a change hands it to its 
 that is away: once the connection to Redis is back after a loss, every watcher is told to
 resynchronize (a `None` in its queue), as the changes published meanwhile never arrive.
 
+The same connection carries the games' chat channels (a watcher's queue gets the game's
+ChatMessages too) and the players' inbox channels (`live.inbox`: a WatchInbox queue gets InboxEvents).
+
 A token signed out or revoked is published on `keys.revoked_sessions()`; each replica hands its
 streams of that session `SIGNED_OUT` (`end_session`), and they end.
 
@@ -28,10 +31,11 @@ from collections.abc import AsyncIterator
 from typing import Any, cast
 
 import redis.asyncio as aioredis
+from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from redis.asyncio.cluster import ClusterPubSub, RedisCluster
 
-from live import keys
+from live import inbox, keys
 from live.connection import clustered
 
 log = logging.getLogger(__name__)
@@ -48,7 +52,9 @@ class SignedOut:
 
 
 SIGNED_OUT = SignedOut()
-Item = Change | None | SignedOut  # None: the watcher fell behind and resynchronizes
+# None: the watcher fell behind and resynchronizes
+Item = Change | gateway_pb2.ChatMessage | gateway_pb2.InboxEvent | None | SignedOut
+CHAT, INBOX = "chat", "inbox"  # channels other than a game's changes, by what they carry
 
 
 class Fanout:
@@ -62,10 +68,11 @@ class Fanout:
         self.queues: dict[str, set[asyncio.Queue[Item]]] = defaultdict(set)
         self.sessions: dict[str, set[asyncio.Queue[Item]]] = defaultdict(set)  # session key -> queues
         self.delivered: dict[str, int] = {}  # channel -> newest version handed over by `deliver`
+        self.kinds: dict[str, str] = {}  # channel -> CHAT or INBOX (a game's changes otherwise)
         self.task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
 
-    def _hand_over(self, channel: str, change: Change) -> None:
+    def _hand_over(self, channel: str, change: Item) -> None:
         for queue in list(self.queues.get(channel, ())):
             if queue.qsize() >= QUEUE_LIMIT:  # the watcher is too slow: it resynchronizes (or ends)
                 _resync(queue)
@@ -135,6 +142,14 @@ class Fanout:
             if channel == keys.revoked_sessions():
                 self.end_session(message["data"].decode())
                 continue
+            kind = self.kinds.get(channel)
+            if kind == CHAT:
+                self._hand_over(channel, gateway_pb2.ChatMessage.FromString(message["data"]))
+                continue
+            if kind == INBOX:
+                event_id, _, payload = message["data"].partition(b"|")
+                self._hand_over(channel, inbox.read_entry(event_id, payload))
+                continue
             version_text, _, payload = message["data"].partition(b"|")
             version = int(version_text)
             if version <= self.delivered.get(channel, -1):
@@ -143,9 +158,20 @@ class Fanout:
 
     @contextlib.asynccontextmanager
     async def subscribe(self, game_id: str, session: str) -> AsyncIterator[asyncio.Queue[Item]]:
-        """A queue receiving the game's changes for as long as the context is open, and SIGNED_OUT if
-        the watcher's session (its key) ends meanwhile."""
-        channel = keys.game_channel(game_id)
+        """A queue receiving the game's changes and chat messages for as long as the context is open,
+        and SIGNED_OUT if the watcher's session (its key) ends meanwhile."""
+        channels = {keys.game_channel(game_id): "", keys.game_chat_channel(game_id): CHAT}
+        async with self._subscribed(channels, session) as queue:
+            yield queue
+
+    @contextlib.asynccontextmanager
+    async def subscribe_inbox(self, player_id: str, session: str) -> AsyncIterator[asyncio.Queue[Item]]:
+        """A queue receiving the player's new inbox events, and SIGNED_OUT if the session ends."""
+        async with self._subscribed({keys.inbox_channel(player_id): INBOX}, session) as queue:
+            yield queue
+
+    @contextlib.asynccontextmanager
+    async def _subscribed(self, channels: dict[str, str], session: str) -> AsyncIterator[asyncio.Queue[Item]]:
         queue: asyncio.Queue[Item] = asyncio.Queue()
         async with self.lock:
             if self.task is None:
@@ -153,9 +179,13 @@ class Fanout:
                 listen = self.pubsub.ssubscribe if self.sharded else self.pubsub.subscribe
                 await listen(keys.revoked_sessions())
                 self.task = asyncio.create_task(self._reader())
-            if not self.queues[channel]:
-                await (self.pubsub.ssubscribe if self.sharded else self.pubsub.subscribe)(channel)
-            self.queues[channel].add(queue)
+            listen = self.pubsub.ssubscribe if self.sharded else self.pubsub.subscribe
+            for channel, kind in channels.items():
+                if not self.queues[channel]:
+                    if kind:
+                        self.kinds[channel] = kind
+                    await listen(channel)
+                self.queues[channel].add(queue)
             self.sessions[session].add(queue)
         try:
             yield queue
@@ -164,11 +194,14 @@ class Fanout:
                 self.sessions[session].discard(queue)
                 if not self.sessions[session]:
                     del self.sessions[session]
-                self.queues[channel].discard(queue)
-                if not self.queues[channel]:
-                    del self.queues[channel]
-                    self.delivered.pop(channel, None)
-                    await (self.pubsub.sunsubscribe if self.sharded else self.pubsub.unsubscribe)(channel)
+                forget = self.pubsub.sunsubscribe if self.sharded else self.pubsub.unsubscribe
+                for channel in channels:
+                    self.queues[channel].discard(queue)
+                    if not self.queues[channel]:
+                        del self.queues[channel]
+                        self.delivered.pop(channel, None)
+                        self.kinds.pop(channel, None)
+                        await forget(channel)
 
     async def close(self) -> None:
         """Stop reading and close the connection."""

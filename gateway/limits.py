@@ -42,15 +42,34 @@ class RateClass:
 
 
 METHODS_OF_CLASS: Mapping[str, tuple[str, ...]] = {
-    "read": ("GetMe", "ListTitles", "ListLobbies", "GetLobby", "GetGame", "GetGameRecord", "GetLeaderboard"),
+    "read": (
+        "GetMe",
+        "ListTitles",
+        "ListLobbies",
+        "GetLobby",
+        "GetGame",
+        "GetGameRecord",
+        "GetLeaderboard",
+        "ListMyGames",
+    ),
     "move": ("SubmitAction", "Resign"),
-    "watch": ("WatchGame",),
-    "lobby": ("CreateLobby", "JoinLobby", "LeaveLobby", "AddBot", "StartGame"),
+    "watch": ("WatchGame", "WatchInbox"),
+    "lobby": (
+        "CreateLobby",
+        "JoinLobby",
+        "LeaveLobby",
+        "AddBot",
+        "StartGame",
+        "Rematch",
+        "FindMatch",
+        "CancelMatch",
+    ),
     "account": ("SignOut",),
     "replay": ("ReplayGame",),
     "guest": ("CreateGuest",),
     "sign_in": ("SignIn", "Register"),
     "operator": ("IssuePlayerToken",),
+    "chat": ("SendChatMessage",),
 }
 COUNTED_PER: Mapping[str, str] = {"guest": PER_ADDRESS, "sign_in": PER_ADDRESS, "operator": PER_API_KEY}
 CLASSES: tuple[RateClass, ...] = tuple(

@@ -26,7 +26,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from gateway import auth, paging
 from gateway.auth import Principal
 from gateway.errors import rpc
-from live import games, keys
+from live import clocks, games, keys
 from live.errors import GatewayError, invalid, not_found, permission_denied, precondition, quota_exceeded
 from live.replies import blob, text
 from live.table import Table
@@ -52,8 +52,18 @@ def _score(lobby: Lobby) -> float:
     return float(lobby.created_at.seconds * 1_000_000 + lobby.created_at.nanos // 1000)
 
 
-def _member(lobby: Lobby, player_id: str) -> bool:
+def member(lobby: Lobby, player_id: str) -> bool:
+    """Whether the player is the lobby's host or sits in it."""
     return lobby.host_player_id == player_id or _seat_of(lobby, player_id) is not None
+
+
+def human_members(lobby: Lobby) -> list[str]:
+    """The ids of the lobby's host and of the humans seated in it, each once."""
+    players = {lobby.host_player_id: None}
+    for seat in lobby.seats:
+        if seat.HasField("player") and not seat.player.bot:
+            players.setdefault(seat.player.player_id)
+    return list(players)
 
 
 def _seat_of(lobby: Lobby, player_id: str) -> gateway_pb2.LobbySeat | None:
@@ -65,7 +75,7 @@ def _seat_of(lobby: Lobby, player_id: str) -> gateway_pb2.LobbySeat | None:
 
 def shown(lobby: Lobby, viewer: str) -> Lobby:
     """The lobby as `viewer` may see it: the invite code only for its members."""
-    if lobby.invite_code and not _member(lobby, viewer):
+    if lobby.invite_code and not member(lobby, viewer):
         lobby = Lobby.FromString(lobby.SerializeToString())
         lobby.invite_code = ""
     return lobby
@@ -169,6 +179,7 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
         if not request.title:
             raise invalid("MISSING_TITLE", "title is required", field="title")
         games.validate_options(self.app, request.title, request.seat_count, list(request.options))
+        clocks.check_clock(request.clock)
         created_at = Timestamp()
         created_at.FromNanoseconds(time.time_ns())
         lobby = Lobby(
@@ -187,10 +198,14 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
         if lobby.visibility == gateway_pb2.VISIBILITY_PRIVATE:
             lobby.invite_code = secrets.token_urlsafe(INVITE_CODE_BYTES)
         lobby.seats[0].player.CopyFrom(principal.player)
-        await self._host(principal.player_id, lobby)
+        await self.open(lobby)
+        return gateway_pb2.CreateLobbyResponse(lobby=lobby)
+
+    async def open(self, lobby: Lobby) -> None:
+        """Store a new lobby, counted among those its host has open (QUOTA_EXCEEDED past the quota)."""
+        await self._host(lobby.host_player_id, lobby)
         await self.app.redis.set(keys.lobby(lobby.lobby_id), lobby.SerializeToString(), ex=LOBBY_TTL_SECONDS)
         await self._reindex(lobby)
-        return gateway_pb2.CreateLobbyResponse(lobby=lobby)
 
     async def _host(self, player_id: str, lobby: Lobby) -> None:
         """Count a new lobby among those its host has open; QUOTA_EXCEEDED at OPEN_LOBBIES_PER_PLAYER.

@@ -10,7 +10,7 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from gateway import metrics
+from gateway import chat, inbox, lobbies, metrics, mygames, paging, rematch
 from gateway.auth import Principal, authenticate, checked_caller, credentials
 from gateway.errors import rpc, stream_rpc
 from gateway.fanout import Fanout, SignedOut
@@ -45,6 +45,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         self.store = app.store
         self.fanout = fanout
         self.leases = leases
+        self.lobbies = lobbies.LobbyService(app)
         self.metas: dict[str, tuple[Meta, float]] = {}  # game id -> meta and when it was read
         self.deadlines: dict[str, tuple[int, int]] = {}  # game id -> a version and its deadline
 
@@ -242,11 +243,21 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
                 yield gateway_pb2.WatchGameResponse(game=game, resync=not complete)
                 for changed, change in kept:
                     yield gateway_pb2.WatchGameResponse(events=visible_events(change.events, changed, seat))
+                player = chat.is_player(meta, principal.player_id)
+                if request.from_version == 0:  # a first watch gets the kept chat; one resuming has it
+                    for message in await chat.kept(self.app, request.game_id, player):
+                        yield gateway_pb2.WatchGameResponse(chat=message)
                 sent = version
                 while game.status != gateway_pb2.GAME_STATUS_FINISHED:
                     item = await queue.get()
                     if isinstance(item, SignedOut):
                         raise unauthenticated("the token was signed out or revoked; sign in again")
+                    if isinstance(item, gateway_pb2.ChatMessage):
+                        if chat.readable(item, player):
+                            yield gateway_pb2.WatchGameResponse(chat=item)
+                        continue
+                    if isinstance(item, gateway_pb2.InboxEvent):
+                        continue
                     if item is None:
                         state, sent = await self.store.state(request.game_id)
                         game = await self.game_view(meta, state, sent, seat)
@@ -270,6 +281,49 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
                     sent = changed
         finally:
             metrics.WATCH_STREAMS.dec()
+
+    @rpc
+    async def ListMyGames(
+        self, request: gateway_pb2.ListMyGamesRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.ListMyGamesResponse:
+        """One page of the caller's games: live ones first (the caller's turn first), then finished."""
+        principal = await authenticate(self.app, context)
+        size = paging.page_size(request.page_size)
+        return await mygames.page(self.app, principal.player_id, size, request.page_token)
+
+    @stream_rpc
+    async def WatchInbox(
+        self, request: gateway_pb2.WatchInboxRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[gateway_pb2.WatchInboxResponse]:
+        """The caller's inbox: the events kept after from_event_id, then each new one."""
+        principal = await authenticate(self.app, context)
+        caller = credentials(context)
+        session = keys.session(caller.player_id, caller.token_digest)
+        metrics.WATCH_STREAMS.inc()
+        try:
+            async for response in inbox.watch(
+                self.app, self.fanout, self.leases, principal.player_id, session, request.from_event_id
+            ):
+                yield response
+        finally:
+            metrics.WATCH_STREAMS.dec()
+
+    @rpc
+    async def Rematch(
+        self, request: gateway_pb2.RematchRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.RematchResponse:
+        """A private lobby for a rematch of a finished game; the other players are invited."""
+        principal = await authenticate(self.app, context)
+        lobby = await rematch.rematch(self.app, self.lobbies, principal, request.game_id)
+        return gateway_pb2.RematchResponse(lobby=lobby)
+
+    @rpc
+    async def SendChatMessage(
+        self, request: gateway_pb2.SendChatMessageRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.SendChatMessageResponse:
+        """Post a chat message in a game or a lobby."""
+        principal = await authenticate(self.app, context)
+        return gateway_pb2.SendChatMessageResponse(message=await chat.post(self.app, principal, request))
 
     async def _missed(
         self, game_id: str, sent: int, changed: int
@@ -298,8 +352,13 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         self, request: gateway_pb2.GetGameRecordRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.GetGameRecordResponse:
         """A finished game's record."""
-        await authenticate(self.app, context)
-        return gateway_pb2.GetGameRecordResponse(record=await self.record(request.game_id))
+        principal = await authenticate(self.app, context)
+        record = await self.record(request.game_id)
+        player = any(seat.player.player_id == principal.player_id for seat in record.seats)
+        shown = [message for message in record.chat if chat.readable(message, player)]
+        del record.chat[:]
+        record.chat.extend(shown)
+        return gateway_pb2.GetGameRecordResponse(record=record)
 
     @rpc
     async def ReplayGame(

@@ -23,12 +23,13 @@ from boardgame.gateway.v1 import gateway_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from gateway import matchmaking
 from gateway.browser import WebServer, WebSettings
 from gateway.fanout import Fanout
 from gateway.limits import RateClassInterceptor
 from gateway.metrics import create_counted_server, refresh_gauges
 from gateway.play import GameServicer
-from gateway.services import add_services
+from gateway.services import Servicers, add_services
 from gateway.watch_leases import WatchLeases
 from live.settings import Settings
 from live.table import Background, Table, connect
@@ -52,10 +53,11 @@ class GatewayServer:
     fanout: Fanout
     leases: WatchLeases
     health: health.aio.HealthServicer
-    game: GameServicer
+    servicers: Servicers
 
     async def close_streams(self) -> None:
-        """Stop the watch streams' background work (after the server stopped)."""
+        """Stop the watch streams' and the matcher's background work (after the server stopped)."""
+        await self.servicers.matcher.close()
         await self.leases.close()
         await self.fanout.close()
 
@@ -81,15 +83,15 @@ def create_server(app: Table, address: str) -> GatewayServer:
     )
     fanout = Fanout(app.redis)
     leases = WatchLeases(app, fanout)
-    game = GameServicer(app, fanout, leases)
-    add_services(app, server, game)
+    servicers = Servicers(GameServicer(app, fanout, leases), matchmaking.Matcher(app))
+    add_services(app, server, servicers)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     port = server.add_insecure_port(address)
     if port == 0:
         raise OSError(f"cannot bind {address}")
-    return GatewayServer(server, port, fanout, leases, health_servicer, game)
+    return GatewayServer(server, port, fanout, leases, health_servicer, servicers)
 
 
 async def serve() -> None:
@@ -102,8 +104,9 @@ async def serve() -> None:
     if port_env is not None:
         start_metrics_server(port_env)
     web_settings = WebSettings.from_env()
-    web = WebServer(app, gateway.game, web_settings) if web_settings.address else None
+    web = WebServer(app, gateway.servicers, web_settings) if web_settings.address else None
     await gateway.server.start()
+    gateway.servicers.matcher.start()
     if web is not None:
         await web.start()
     await gateway.set_health(health_pb2.HealthCheckResponse.SERVING)

@@ -42,6 +42,8 @@ TEXT = {
     "title": Length(0, 64),
     "invite_code": Length(0, 64),
     "page_token": Length(0, 512),
+    "text": Length(1, 280),  # a chat message (`gateway.chat`)
+    "from_event_id": Length(0, 64),
 }
 INTEGERS = Range(0, 2**31 - 1)  # every number a request carries is a count, a seat or a version
 
@@ -82,6 +84,8 @@ def _values(request: message.Message, field: Any) -> Iterator[tuple[str, Any]]:
     if field.is_repeated:
         for index, item in enumerate(value):
             yield f"[{index}]", item
+    elif field.containing_oneof is not None and not request.HasField(field.name):
+        return  # an unset member of a oneof (another member is the one set)
     elif field.type != descriptor.FieldDescriptor.TYPE_MESSAGE or request.HasField(field.name):
         yield "", value
 

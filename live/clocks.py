@@ -10,7 +10,9 @@ redispatch leaves planning and writing to the dispatcher. Entries by kind:
 
 - a bot acts: its turn is queued at once and the entry is a watchdog (`bot`), due if the turn is lost;
 - a human acts under a clock: the entry (`clock`) is due when the seat's time runs out: the per-move
-  limit, or what is left of its total time, whichever comes first; total time is charged per move;
+  limit and what is left of the seat's reserve, or what is left of its total time, whichever comes
+  first; total time is charged per move and then credited the increment, and a move longer than the
+  per-move limit spends the reserve (`left:<seat>`, `reserve:<seat>`);
 - a human acts without a clock: a periodic check (`watch`), so a commit whose dispatch was lost (a
   crash between the commit and the dispatch) is noticed and dispatched again. A standing check that is
   not due for a while yet is left as it is: when it falls due for an older version, the sweep
@@ -35,6 +37,7 @@ import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 
 from live import keys
+from live.errors import invalid
 from live.store import STATUS_FINISHED, Meta, read_meta
 
 KIND_CLOCK, KIND_BOT, KIND_WATCH = "clock", "bot", "watch"
@@ -43,6 +46,13 @@ WATCH_INTERVAL_MS = 60_000
 WATCH_STANDING_MS = WATCH_INTERVAL_MS // 2  # a watch entry due later than this is left as it is
 LEASE_MS = 10_000
 SWEEP_LIMIT = 500
+# The per-move limits of each pace (seconds, least and most): real-time games are played in one
+# sitting, correspondence games over hours or days.
+PACE_PER_MOVE = {
+    gateway_pb2.CLOCK_PACE_UNSPECIFIED: (0, 3600),
+    gateway_pb2.CLOCK_PACE_REAL_TIME: (0, 3600),
+    gateway_pb2.CLOCK_PACE_CORRESPONDENCE: (3600, 30 * 24 * 3600),
+}
 
 TAKE_TURN = "workers.take_turn"
 FINALIZE = "workers.finalize"
@@ -85,6 +95,7 @@ class Entry:
     started_at: int
     due: int
     left: dict[int, int]
+    reserve: dict[int, int]
 
 
 @dataclass(frozen=True)
@@ -132,6 +143,7 @@ def entry_of(fields: dict[bytes, bytes]) -> Entry | None:
     if not fields:
         return None
     left = {int(k[5:]): int(v) for k, v in fields.items() if k.startswith(b"left:")}
+    reserve = {int(k[8:]): int(v) for k, v in fields.items() if k.startswith(b"reserve:")}
     return Entry(
         int(fields.get(b"version", b"-1")),
         fields.get(b"kind", b"").decode(),
@@ -139,7 +151,28 @@ def entry_of(fields: dict[bytes, bytes]) -> Entry | None:
         int(fields.get(b"started_at", b"0")),
         int(fields.get(b"due", b"0")),
         left,
+        reserve,
     )
+
+
+def check_clock(clock: gateway_pb2.TurnClock) -> None:
+    """Refuse a clock whose parts do not fit together (INVALID_ARGUMENT, reason INVALID_CLOCK)."""
+    least, most = PACE_PER_MOVE.get(clock.pace, PACE_PER_MOVE[gateway_pb2.CLOCK_PACE_UNSPECIFIED])
+    if not least <= clock.per_move_seconds <= most:
+        pace = gateway_pb2.ClockPace.Name(clock.pace)
+        raise invalid(
+            "INVALID_CLOCK",
+            f"per_move_seconds must be {least} to {most} at {pace}, not {clock.per_move_seconds}",
+            field="clock.per_move_seconds",
+        )
+    if clock.increment_seconds and not clock.total_seconds:
+        raise invalid(
+            "INVALID_CLOCK", "increment_seconds needs total_seconds", field="clock.increment_seconds"
+        )
+    if clock.reserve_seconds and not clock.per_move_seconds:
+        raise invalid(
+            "INVALID_CLOCK", "reserve_seconds needs per_move_seconds", field="clock.reserve_seconds"
+        )
 
 
 async def read_entry(redis: aioredis.Redis, game_id: str) -> Entry | None:
@@ -166,13 +199,22 @@ async def clear(redis: aioredis.Redis, game_id: str) -> None:
     await redis.delete(keys.game_clock(game_id))
 
 
-def _charged(previous: Entry | None, version: int, total_ms: int, now: int) -> dict[int, int]:
-    """Total time left per seat after charging the move that produced `version`."""
+def _charged(
+    previous: Entry | None, version: int, clock: gateway_pb2.TurnClock, now: int
+) -> tuple[dict[int, int], dict[int, int]]:
+    """Total time and reserve left per seat after charging the move that produced `version`: its time
+    off the total, then the increment on it; its time past the per-move limit off the reserve."""
     left = dict(previous.left) if previous is not None else {}
-    if previous is not None and previous.kind == KIND_CLOCK and previous.version < version and total_ms:
-        spent = max(0, now - previous.started_at)
-        left[previous.seat] = max(0, left.get(previous.seat, total_ms) - spent)
-    return left
+    reserve = dict(previous.reserve) if previous is not None else {}
+    if previous is None or previous.kind != KIND_CLOCK or previous.version >= version:
+        return left, reserve
+    spent, seat = max(0, now - previous.started_at), previous.seat
+    total_ms, per_move_ms = clock.total_seconds * 1000, clock.per_move_seconds * 1000
+    if total_ms:
+        left[seat] = max(0, left.get(seat, total_ms) - spent) + clock.increment_seconds * 1000
+    if clock.reserve_seconds and per_move_ms and spent > per_move_ms:
+        reserve[seat] = max(0, reserve.get(seat, clock.reserve_seconds * 1000) - (spent - per_move_ms))
+    return left, reserve
 
 
 def plan(
@@ -196,8 +238,12 @@ def plan(
     same = previous is not None and previous.version == version
     clock = meta.clock
     total_ms = clock.total_seconds * 1000
-    left = _charged(previous, version, total_ms, now) if moved or previous is None else dict(previous.left)
+    if moved or previous is None:
+        left, reserve = _charged(previous, version, clock, now)
+    else:
+        left, reserve = dict(previous.left), dict(previous.reserve)
     fields: dict[str, int | str] = {f"left:{seat}": ms for seat, ms in left.items()}
+    fields.update({f"reserve:{seat}": ms for seat, ms in reserve.items()})
     humans = [s for s in acting_seats if s not in bots]
     if bots or not humans:
         return Plan(tasks, {**fields, "kind": KIND_BOT, "due": now + BOT_WATCHDOG_MS})
@@ -211,7 +257,8 @@ def plan(
     started = previous.started_at if same and previous is not None and previous.kind == KIND_CLOCK else now
     limits = []
     if clock.per_move_seconds:
-        limits.append(started + clock.per_move_seconds * 1000)
+        reserve_ms = reserve.get(seat, clock.reserve_seconds * 1000)
+        limits.append(started + clock.per_move_seconds * 1000 + reserve_ms)
     if total_ms:
         limits.append(started + left.get(seat, total_ms))
     fields.update(kind=KIND_CLOCK, seat=seat, started_at=started, due=min(limits))

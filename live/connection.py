@@ -9,11 +9,14 @@ differ: pub/sub (sharded on a Cluster) and the replica acknowledgement of the wr
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 import redis
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
+from redis.commands.core import AsyncScript
+from redis.exceptions import NoScriptError
 
 from live.settings import CLUSTER_SCHEMES, Settings, cluster_url
 
@@ -68,3 +71,42 @@ UNREACHABLE = (
 def clustered(client: object) -> bool:
     """Whether a client speaks to a Redis Cluster."""
     return isinstance(client, RedisCluster | redis.RedisCluster)
+
+
+# How a Lua script publishes, and how it does on a Cluster: sharded, on the slot of the script's keys, where
+# the fan-out's SSUBSCRIBE listens (`gateway.fanout`). A script's channel shares the slot of its keys.
+PUBLISH, SHARDED_PUBLISH = "redis.call('PUBLISH'", "redis.call('SPUBLISH'"
+
+
+def script_source(source: str, sharded: bool) -> str:
+    """A Lua script as it runs on one node, or on a Cluster (`sharded`): its PUBLISH made SPUBLISH."""
+    return source.replace(PUBLISH, SHARDED_PUBLISH) if sharded else source
+
+
+def register_script(client: aioredis.Redis, source: str) -> AsyncScript:
+    """A Lua script on `client`, publishing as the client's deployment needs (`script_source`)."""
+    return client.register_script(script_source(source, clustered(client)))
+
+
+async def run_script(
+    client: aioredis.Redis, script: AsyncScript, calls: Sequence[tuple[Sequence[str], Sequence[Any]]]
+) -> list[Any]:
+    """The replies of `script` run once per (keys, arguments) of `calls`, in one round trip: a pipeline
+    that is no transaction, split per node on a Cluster (where redis-py refuses a registered script in
+    a pipeline), each call on the node of its keys' slot. A call meeting a node that does not know the
+    script yet runs again with its source, once; any other error is raised."""
+    replies: list[Any] = [NoScriptError()] * len(calls)
+    for command, body in (("EVALSHA", script.sha), ("EVAL", script.script)):
+        missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+        if not missing:
+            break
+        async with client.pipeline(transaction=False) as pipe:
+            for i in missing:
+                keys, args = calls[i]
+                pipe.execute_command(command, body, len(keys), *keys, *args)
+            for i, reply in zip(missing, await pipe.execute(raise_on_error=False), strict=True):
+                replies[i] = reply
+    for reply in replies:
+        if isinstance(reply, Exception):
+            raise reply
+    return replies

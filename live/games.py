@@ -17,11 +17,11 @@ from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2, descriptor, message, symbol_database
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from live import keys
-from live.clocks import Commit
+from live import clocks, keys, mygames
+from live.clocks import Commit, Known
 from live.errors import invalid
-from live.replies import text
-from live.store import Meta
+from live.replies import blob, text
+from live.store import STATUS_ACTIVE, Meta
 from live.table import Table
 from services.common.servicer import pack
 
@@ -115,6 +115,30 @@ def build_config(info: rules_pb2.GameInfo, options: list[gateway_pb2.GameOptionV
     return pack(config)
 
 
+def options_of(info: rules_pb2.GameInfo, config: any_pb2.Any) -> list[gateway_pb2.GameOptionValue]:
+    """Option values that `build_config` turns into `config` again (a rematch's): for each option
+    `config` sets, the choice that sets its field the same way, or its number."""
+    _load_generated_messages()
+    config_class = symbol_database.Default().GetSymbol(info.config_type)
+    stored = config_class.FromString(config.value)
+    options = []
+    for spec in info.options:
+        field = stored.DESCRIPTOR.fields_by_name[spec.name]
+        wanted = getattr(stored, spec.name)
+        if not (stored.HasField(spec.name) if field.has_presence else wanted):
+            continue  # unset: the rematch leaves it unset too
+        if not spec.choices:
+            options.append(gateway_pb2.GameOptionValue(name=spec.name, value=str(int(wanted))))
+            continue
+        for choice in spec.choices:
+            probe = config_class()
+            _set_option(probe, field, choice)
+            if getattr(probe, spec.name) == wanted:
+                options.append(gateway_pb2.GameOptionValue(name=spec.name, value=choice))
+                break
+    return options
+
+
 def validate_options(
     app: Table, title: str, seat_count: int, options: list[gateway_pb2.GameOptionValue]
 ) -> any_pb2.Any:
@@ -145,15 +169,18 @@ async def start_game(
     seats: list[gateway_pb2.GameSeat],
     clock: gateway_pb2.TurnClock,
     lobby_id: str,
+    game_id: str = "",
 ) -> str:
-    """Create the game: seed, initial state at version 0, record; then queue what follows (bots)."""
+    """Create the game (under `game_id`, or a fresh id): seed, initial state at version 0 with its clock
+    entry, record; tell its players (the lobby started, whose turn it is; `live.mygames`), then queue
+    what follows (bots)."""
     config = validate_options(app, title, player_count, options)
     rules_title = app.rules.get(title)
     seed = secrets.token_bytes(SEED_BYTES)
     created = await rules_title.call(
         "NewGame", rules_pb2.NewGameRequest(player_count=player_count, config=config, seed=seed)
     )
-    game_id = uuid.uuid4().hex
+    game_id = game_id or uuid.uuid4().hex
     record = gateway_pb2.GameRecord(
         game_id=game_id,
         title=title,
@@ -165,9 +192,18 @@ async def start_game(
         edition=created.edition if created.HasField("edition") else None,
     )
     setup = rules_pb2.ApplyActionResponse(events=created.events, acting_seats=created.acting_seats)
-    store = app.store
-    await store.create(record, seed, clock, lobby_id, created.state.SerializeToString(), setup)
-    await app.dispatcher.after_commit(Commit(game_id, 0, tuple(created.acting_seats), False))
+    acting = tuple(created.acting_seats)
+    meta = Meta(record, STATUS_ACTIVE, clock, lobby_id, acting)
+    planned = clocks.plan(0, acting, meta, None, clocks.now_ms())
+    await app.store.create(
+        record, seed, clock, lobby_id, created.state.SerializeToString(), setup, planned.pairs()
+    )
+    if lobby_id:
+        await mygames.lobby_started(app.redis, record, lobby_id)
+    deadline, deadline_seat = mygames.deadline_of(planned.fields)
+    change = mygames.Change(record, 0, acting, False, deadline, deadline_seat, pace=clock.pace)
+    await mygames.after_commit(app.redis, change)
+    await app.dispatcher.after_commit(Commit(game_id, 0, acting, False, Known(meta, None, written=planned)))
     return game_id
 
 
@@ -192,4 +228,6 @@ async def full_record(app: Table, meta: Meta) -> tuple[gateway_pb2.GameRecord, i
     state, version = await app.store.state(game_id)
     scores = await title.call("GetScores", rules_pb2.GetScoresRequest(state=any_pb2.Any.FromString(state)))
     record.scores.CopyFrom(scores)
+    chat = await app.redis.lrange(keys.game_chat(game_id), 0, -1)
+    record.chat.extend(gateway_pb2.ChatMessage.FromString(blob(message)) for message in chat)
     return record, version

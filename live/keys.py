@@ -212,3 +212,87 @@ def title_games(title: str) -> str:
     """Sorted set: a title's finished game ids by finish time (ms since the epoch); with an archive,
     only the newest (`live.history`)."""
     return f"history:title:{title}"
+
+
+def my_games(player_id: str) -> str:
+    """Hash: the player's games as ListMyGames shows them: game id -> serialized MyGame (`live.mygames`);
+    its own copy, so it outlives the game's keys."""
+    return f"mygames:{{{player_id}}}"
+
+
+def my_live_games(player_id: str) -> str:
+    """Sorted set: ids of the player's games being played, by last change (ms since the epoch)."""
+    return f"mygames:{{{player_id}}}:live"
+
+
+def my_finished_games(player_id: str) -> str:
+    """Sorted set: ids of the player's finished games, by finish time (ms since the epoch)."""
+    return f"mygames:{{{player_id}}}:finished"
+
+
+def inbox(player_id: str) -> str:
+    """Stream, capped: the player's inbox events (field e: a serialized InboxEvent without its id)."""
+    return f"inbox:{{{player_id}}}"
+
+
+def inbox_channel(player_id: str) -> str:
+    """Pub/sub channel: each new inbox event of the player, as `<stream id>|<event>`."""
+    return f"inbox:{{{player_id}}}:events"
+
+
+def inbox_reminders() -> str:
+    """Sorted set: `<game id>|<version>|<player id>` by when the player's deadline-near reminder is due
+    (ms since the epoch); swept by the workers."""
+    return "inbox:reminders"
+
+
+def game_chat(game_id: str) -> str:
+    """List, capped: the game's chat messages (serialized ChatMessage), oldest first."""
+    return f"game:{{{game_id}}}:chat"
+
+
+def game_chat_channel(game_id: str) -> str:
+    """Pub/sub channel: each new chat message of the game (a serialized ChatMessage)."""
+    return f"game:{{{game_id}}}:chat:new"
+
+
+def match_queues() -> str:
+    """Set: the ids of the match queues that may hold tickets (`live.matchmaking`), for the matchers."""
+    return "match:queues"
+
+
+def match_kind(queue: str) -> str:
+    """String: the kind of game a match queue is for (a FindMatchRequest of title, seats, options and
+    clock). A queue's keys carry the hash tag {queue}, so its match script touches one slot."""
+    return f"match:{{{queue}}}:kind"
+
+
+def match_tickets(queue: str) -> str:
+    """Sorted set: a match queue's waiting tickets by join time (ms since the epoch)."""
+    return f"match:{{{queue}}}:tickets"
+
+
+def match_facts(queue: str) -> str:
+    """Hash: ticket -> `<player id>|<rating>|<bots after ms>|<bot strength>` of a queue's waiting tickets."""
+    return f"match:{{{queue}}}:facts"
+
+
+def match_seen(queue: str) -> str:
+    """Hash: ticket -> when its searching stream last looked at it (ms), of a queue's waiting tickets."""
+    return f"match:{{{queue}}}:seen"
+
+
+def match_ticket(ticket: str) -> str:
+    """Hash with expiry: a ticket's player, status, join time, and once matched its game, bots, band
+    and wait. The ticket id starts with its queue's, which is its hash tag."""
+    return match_ticket_prefix(ticket.partition(".")[0]) + ticket
+
+
+def match_ticket_prefix(queue: str) -> str:
+    """What the keys of a queue's tickets (`match_ticket`) start with, for the match script."""
+    return f"match:{{{queue}}}:ticket:"
+
+
+def match_player(player_id: str) -> str:
+    """String with expiry: the ticket of the player's search, while it lasts (one at a time)."""
+    return f"match:player:{{{player_id}}}"

@@ -19,7 +19,7 @@ from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 from redis.asyncio.client import Pipeline
 
-from live import clocks, metrics
+from live import clocks, metrics, mygames
 from live.clocks import Commit, Known, entry_of
 from live.errors import GatewayError, echoed, invalid, not_found, permission_denied, precondition
 from live.games import now
@@ -241,6 +241,20 @@ async def play(
         metrics.WRITE_CONFLICTS.labels(meta.record.title).inc()
         raise stale(result.version)
     metrics.MOVES_APPLIED.labels(meta.record.title).inc()
+    deadline, deadline_seat = mygames.deadline_of(clock.fields if clock is not None else None)
+    await mygames.after_commit(
+        app.redis,
+        mygames.Change(
+            meta.record,
+            result.version,
+            tuple(change.acting_seats),
+            change.game_over,
+            deadline,
+            deadline_seat,
+            acting_before=meta.acting_seats,
+            pace=meta.clock.pace,
+        ),
+    )
     if change.game_over:
         await store.finish(meta.record.title, game_id)
     if clock is None or not clock.idle:  # the game is over, or something follows this move

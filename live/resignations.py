@@ -19,7 +19,7 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from live import clocks
+from live import clocks, mygames
 from live.clocks import Commit, Known, entry_of
 from live.errors import GatewayError, not_found
 from live.moves import game_over, played_seats, read_snapshot, request_digest, reused, stale
@@ -136,6 +136,20 @@ async def hand_over(
             continue
         if result.outcome != "ok":
             raise not_found("game", game_id)
+        deadline, deadline_seat = mygames.deadline_of(plan.fields)
+        await mygames.after_commit(
+            app.redis,
+            mygames.Change(
+                record,
+                result.version,
+                meta.acting_seats,
+                False,
+                deadline,
+                deadline_seat,
+                acting_before=meta.acting_seats,
+                pace=meta.clock.pace,
+            ),
+        )
         if not plan.idle:
             known = Known(after, previous, written=plan)
             await app.dispatcher.after_commit(

@@ -28,6 +28,7 @@ DEFAULT_RATE_LIMITS: Mapping[str, int] = {
     "guest": 10,
     "sign_in": 5,
     "operator": 50,
+    "chat": 2,
 }
 # Names no player may take, besides the bots' (`gateway.names`); RESERVED_NAMES adds to them.
 DEFAULT_RESERVED_NAMES: tuple[str, ...] = ("admin", "administrator", "moderator", "operator", "system")
@@ -121,6 +122,11 @@ class Settings:
     redis_tls: RedisTls = RedisTls()
     watch_streams_per_player: int = 10  # open at once, over every gateway replica
     open_lobbies_per_player: int = 5  # open lobbies a player hosts at once
+    match_band_start: float = 2.0  # rating points apart a match may be at once (`live.matchmaking`)
+    match_band_growth_per_second: float = 0.5  # how fast that band widens while a ticket waits
+    match_band_max: float = 50.0  # the widest band
+    match_bots_after_seconds: int = 60  # a search's wait before bots fill the open seats, if it names none
+    match_tick_seconds: float = 0.25  # how often each gateway runs the match script over its queues
     sign_in_failures_per_account: int = 5  # wrong passwords before the account's sign-ins back off
     sign_in_failures_per_address: int = 30  # failed sign-ins before an address's sign-ins back off
     sign_in_lockout_seconds: int = 900  # the longest back-off, and how long failures are remembered
@@ -157,7 +163,9 @@ class Settings:
         dns:///NAME:PORT; a title listed several times is balanced over them, see `live.balancing`),
         TOKEN_TTL_SECONDS, RATE_LIMIT_<CLASS>_PER_SECOND (one per class of DEFAULT_RATE_LIMITS:
         READ, MOVE, WATCH, LOBBY, ACCOUNT, REPLAY, GUEST, SIGN_IN, OPERATOR), the quotas
-        WATCH_STREAMS_PER_PLAYER and OPEN_LOBBIES_PER_PLAYER, the sign-in back-off
+        WATCH_STREAMS_PER_PLAYER and OPEN_LOBBIES_PER_PLAYER, the matchmaking's MATCH_BAND_START,
+        MATCH_BAND_GROWTH_PER_SECOND, MATCH_BAND_MAX, MATCH_BOTS_AFTER_SECONDS and MATCH_TICK_SECONDS,
+        the sign-in back-off
         SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_FAILURES_PER_ADDRESS and SIGN_IN_LOCKOUT_SECONDS,
         RESERVED_NAMES (comma-separated, replacing the defaults), CLIENT_ADDRESS_HEADER (such as
         x-forwarded-for behind a proxy that sets it; its last value is taken), MAX_PENDING_CALLS
@@ -197,6 +205,15 @@ class Settings:
                 environ.get("WATCH_STREAMS_PER_PLAYER", cls.watch_streams_per_player)
             ),
             open_lobbies_per_player=int(environ.get("OPEN_LOBBIES_PER_PLAYER", cls.open_lobbies_per_player)),
+            match_band_start=float(environ.get("MATCH_BAND_START", cls.match_band_start)),
+            match_band_growth_per_second=float(
+                environ.get("MATCH_BAND_GROWTH_PER_SECOND", cls.match_band_growth_per_second)
+            ),
+            match_band_max=float(environ.get("MATCH_BAND_MAX", cls.match_band_max)),
+            match_bots_after_seconds=int(
+                environ.get("MATCH_BOTS_AFTER_SECONDS", cls.match_bots_after_seconds)
+            ),
+            match_tick_seconds=float(environ.get("MATCH_TICK_SECONDS", cls.match_tick_seconds)),
             sign_in_failures_per_account=int(
                 environ.get("SIGN_IN_FAILURES_PER_ACCOUNT", cls.sign_in_failures_per_account)
             ),

@@ -29,7 +29,7 @@ from redis.asyncio.client import Pipeline
 from redis.exceptions import NoScriptError, ResponseError
 
 from live import keys
-from live.connection import clustered
+from live.connection import clustered, register_script
 from live.metrics import REPLICA_ACK_SHORTFALLS
 from live.replies import blob, text
 from live.settings import ReplicaAcks
@@ -102,12 +102,6 @@ end
 redis.call('PUBLISH', ARGV[7], version .. '|' .. ARGV[12])
 return {'ok', tostring(version)}
 """
-PUBLISH, SHARDED_PUBLISH = "redis.call('PUBLISH'", "redis.call('SPUBLISH'"
-
-
-def commit_script(sharded: bool) -> str:
-    """The write path's script, publishing by sharded pub/sub when `sharded` (a Cluster)."""
-    return COMMIT_SCRIPT.replace(PUBLISH, SHARDED_PUBLISH) if sharded else COMMIT_SCRIPT
 
 
 StreamEntries = list[tuple[bytes, dict[bytes, bytes]]]
@@ -272,7 +266,7 @@ class GameStore:
         self.event_history = event_history
         self.replica_acks = replica_acks or ReplicaAcks()
         self.archive = archive
-        self._commit = redis.register_script(commit_script(clustered(redis)))
+        self._commit = register_script(redis, COMMIT_SCRIPT)
 
     async def create(
         self,
@@ -282,8 +276,10 @@ class GameStore:
         lobby_id: str,
         state: bytes,
         setup: rules_pb2.ApplyActionResponse,
+        clock_entry: Sequence[int | str] = (),
     ) -> None:
-        """Store a new game at version 0 with its setup events."""
+        """Store a new game at version 0 with its setup events and `clock_entry` (name/value pairs of
+        its clock entry at version 0, `live.clocks`), as a commit writes them."""
         game_id = record.game_id
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(
@@ -300,6 +296,8 @@ class GameStore:
             pipe.set(keys.game_state(game_id), state)
             pipe.set(keys.game_version(game_id), 0)
             pipe.rpush(keys.game_events(game_id), kept_entry(0, "", setup.SerializeToString()))
+            if clock_entry:
+                pipe.hset(keys.game_clock(game_id), items=["version", 0, *clock_entry])
             await pipe.execute()
         await self.redis.sadd(keys.live_games(record.title), game_id)
 

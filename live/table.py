@@ -15,7 +15,7 @@ from redis.commands.core import AsyncScript
 from live import postgres
 from live.archive import Archive
 from live.clocks import Commit
-from live.connection import async_client
+from live.connection import async_client, register_script
 from live.dispatch import dispatcher_from_settings
 from live.rules import RulesDirectory
 from live.settings import Settings
@@ -95,9 +95,10 @@ class Table:
         return GameStore(self.redis, self.settings.event_history, self.settings.replica_acks, self.archive)
 
     def script(self, source: str) -> AsyncScript:
-        """A Lua script on the table's Redis, registered once."""
+        """A Lua script on the table's Redis, registered once (publishing sharded on a Cluster:
+        `live.connection.register_script`)."""
         if source not in self.scripts:
-            self.scripts[source] = self.redis.register_script(source)
+            self.scripts[source] = register_script(self.redis, source)
         return self.scripts[source]
 
 

@@ -1,5 +1,6 @@
 """The Celery app: broker and results on Redis, late acknowledgement, and the beat schedule that sweeps
-the turn clocks every second (and, every minute, finds scored games whose archival was lost).
+the turn clocks and the inbox's deadline reminders every second (and, every minute, finds scored games
+whose archival was lost).
 
 Tasks are acknowledged after they ran (`acks_late`) and requeued when their worker process dies
 (`reject_on_worker_lost`); a worker takes one message at a time (prefetch 1), so a killed worker holds
@@ -28,8 +29,10 @@ SWEEP_CLOCKS = "workers.sweep_clocks"
 PLAY_GAME = "workers.play_game"
 ARCHIVE_GAME = "workers.archive_game"  # queued by `finalize` when DATABASE_URL names an archive
 SWEEP_ARCHIVE = "workers.sweep_archive"
+SWEEP_REMINDERS = "workers.sweep_reminders"
 ARCHIVE_SWEEP_SECONDS = 60.0
-ROUTINE_TASKS = (SWEEP_CLOCKS, SWEEP_ARCHIVE)  # run by beat every SWEEP_SECONDS, ARCHIVE_SWEEP_SECONDS
+# run by beat every SWEEP_SECONDS (the clocks, the inbox reminders), ARCHIVE_SWEEP_SECONDS (archive)
+ROUTINE_TASKS = (SWEEP_CLOCKS, SWEEP_REMINDERS, SWEEP_ARCHIVE)
 TASK_LOGGERS = ("celery.beat", "celery.worker.strategy", "celery.app.trace")  # sent, received, finished
 
 
@@ -71,6 +74,11 @@ def create_app(settings: Settings, worker: WorkerSettings) -> Celery:
         beat_schedule={
             "sweep-clocks": {
                 "task": SWEEP_CLOCKS,
+                "schedule": SWEEP_SECONDS,
+                "options": {"expires": 5 * SWEEP_SECONDS},
+            },
+            "sweep-reminders": {
+                "task": SWEEP_REMINDERS,
                 "schedule": SWEEP_SECONDS,
                 "options": {"expires": 5 * SWEEP_SECONDS},
             },

@@ -13,11 +13,11 @@ from typing import Any, TypeVar
 import grpc
 from celery import Task, signals
 
-from live import archive, clocks
+from live import archive, clocks, reminders
 from live.connection import UNREACHABLE
 from live.errors import GatewayError
 from workers import metrics, runtime, scoring, selfplay, turns
-from workers.app import ARCHIVE_GAME, PLAY_GAME, SWEEP_ARCHIVE, SWEEP_CLOCKS, celery
+from workers.app import ARCHIVE_GAME, PLAY_GAME, SWEEP_ARCHIVE, SWEEP_CLOCKS, SWEEP_REMINDERS, celery
 
 FINALIZE_RETRIES = 20  # backing off 0.5, 1, 2 ... s up to FINALIZE_RETRY_MAX_SECONDS: about 8 minutes
 FINALIZE_RETRY_MAX_SECONDS = 30
@@ -30,6 +30,7 @@ __all__ = [
     "play_game",
     "sweep_archive",
     "sweep_clocks",
+    "sweep_reminders",
     "take_turn",
 ]
 
@@ -101,6 +102,12 @@ def sweep_clocks() -> int:
     for game_id in due:
         on_deadline.delay(game_id)
     return len(due)
+
+
+@celery.task(name=SWEEP_REMINDERS)
+def sweep_reminders() -> int:
+    """Send the inbox's due deadline-near reminders (run every second by beat); the number sent."""
+    return runtime.run(reminders.send_due(runtime.current().app.redis))
 
 
 @celery.task(name=SWEEP_ARCHIVE)

@@ -11,14 +11,23 @@ Stored = dict[str, object]
 
 
 def game_stored(store: redis.Redis, game_id: str) -> Stored:
-    """Every key of the game (`game:{id}:*`, dumped) and its deadline entry."""
+    """Every key of the game (`game:{id}:*`: a hash's fields and values, any other key dumped) and its
+    deadline entry. A hash is compared by content: a large one is a hash table whose DUMP follows its
+    buckets, and a read may move those on (Redis rehashes step by step on lookups too)."""
     names = sorted(store.scan_iter(match=f"game:{{{game_id}}}:*", count=1000))
     with store.pipeline(transaction=False) as pipe:
         for name in names:
-            pipe.dump(name)
+            pipe.type(name)
+        types = pipe.execute()
+    with store.pipeline(transaction=False) as pipe:
+        for name, kind in zip(names, types, strict=True):
+            if kind == b"hash":
+                pipe.hgetall(name)
+            else:
+                pipe.dump(name)
         pipe.zscore(keys.deadlines(), game_id)
         replies = pipe.execute()
-    stored: Stored = {name.decode(): dump for name, dump in zip(names, replies, strict=False)}
+    stored: Stored = {name.decode(): value for name, value in zip(names, replies, strict=False)}
     stored["deadline"] = replies[-1]
     return stored
 

@@ -45,6 +45,19 @@ def options(draw: st.DrawFn, title: str) -> list[gateway_pb2.GameOptionValue]:
     return draw(st.lists(pairs, max_size=4))
 
 
+def turn_clocks() -> st.SearchStrategy[gateway_pb2.TurnClock]:
+    """Clocks of any parts: limits, increments, reserves, paces and timeout policies."""
+    return st.builds(
+        gateway_pb2.TurnClock,
+        per_move_seconds=INT32,
+        total_seconds=INT32,
+        on_timeout=enum_values(gateway_pb2.TimeoutPolicy),
+        increment_seconds=INT32,
+        reserve_seconds=INT32,
+        pace=enum_values(gateway_pb2.ClockPace),
+    )
+
+
 def test_names(fuzz_gateway: GatewayProcess, fuzz_redis: redis.Redis) -> None:
     """CreateGuest, Register and SignIn with any names and passwords; a refused Register takes no name."""
     with patient_channel(fuzz_gateway.address) as channel:
@@ -92,13 +105,7 @@ def test_create_lobby(
         data=st.data(),
         visibility=enum_values(gateway_pb2.Visibility),
         seating=enum_values(gateway_pb2.Seating),
-        clock=st.builds(
-            gateway_pb2.TurnClock,
-            per_move_seconds=INT32,
-            total_seconds=INT32,
-            on_timeout=enum_values(gateway_pb2.TimeoutPolicy),
-        )
-        | st.none(),
+        clock=turn_clocks() | st.none(),
     )
     def run(
         host: Player,
@@ -249,3 +256,62 @@ def test_tokens(fuzz_gateway: GatewayProcess) -> None:
             assert not outcome.ok, "a made-up token signed in"
 
         run()
+
+
+def test_find_match(
+    fuzz_gateway: GatewayProcess, fuzz_redis: redis.Redis, fuzz_players: list[Player]
+) -> None:
+    """FindMatch with anything (then CancelMatch): a refused search queues nothing; an accepted one
+    answers SEARCHING first and is withdrawn, its claim ended, by CancelMatch."""
+
+    @fuzz(1.0)
+    @given(
+        player=st.sampled_from(fuzz_players),
+        title=titles(),
+        seat_count=st.one_of(st.integers(0, 6), INT32),
+        data=st.data(),
+        clock=turn_clocks() | st.none(),
+        bots_after_seconds=st.one_of(st.integers(0, 700), INT32),
+        bot_strength=enum_values(gateway_pb2.BotStrength),
+        sound=st.booleans(),
+    )
+    def run(
+        player: Player,
+        title: str,
+        seat_count: int,
+        data: st.DataObject,
+        clock: gateway_pb2.TurnClock | None,
+        bots_after_seconds: int,
+        bot_strength: int,
+        sound: bool,
+    ) -> None:
+        request = gateway_pb2.FindMatchRequest(
+            title=title,
+            seat_count=seat_count,
+            options=data.draw(options(title)),
+            clock=clock,
+            bots_after_seconds=bots_after_seconds,
+            bot_strength=bot_strength,
+        )
+        if sound:  # half the searches are ones the gateway takes: a title's least seats, a long wait
+            title = data.draw(st.sampled_from(TITLES))
+            seats = registry.get(title).info.min_players
+            request = gateway_pb2.FindMatchRequest(title=title, seat_count=seats, bots_after_seconds=600)
+        matches, auth = player.client.matches, player.client.auth
+        claim = keys.match_player(player.player.player_id)
+        stream = matches.FindMatch(request, metadata=auth, timeout=RPC_TIMEOUT)
+        outcome, first = call("match find", lambda _request: next(stream), request)  # its first message
+        if first is None:
+            assert not fuzz_redis.exists(claim), f"a refused FindMatch ({outcome.label}) claimed a search"
+            return
+        assert first.status == gateway_pb2.MATCH_STATUS_SEARCHING
+        cancel = gateway_pb2.CancelMatchRequest()
+        outcome, _ = call("match cancel", matches.CancelMatch, cancel, metadata=auth, timeout=RPC_TIMEOUT)
+        assert outcome.ok or outcome.reason == "NOT_SEARCHING", outcome
+        assert [reply.status for reply in stream][-1:] in (
+            [gateway_pb2.MATCH_STATUS_CANCELLED],
+            [gateway_pb2.MATCH_STATUS_MATCHED],
+        )
+        assert not fuzz_redis.exists(claim), "a withdrawn search kept its claim"
+
+    run()

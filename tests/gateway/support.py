@@ -48,7 +48,7 @@ class GatewayProcess:
         self.port = self.gateway.port
         await self.gateway.server.start()
         if self.web_settings is not None:
-            self.web = WebServer(self.app, self.gateway.game, self.web_settings)
+            self.web = WebServer(self.app, self.gateway.servicers, self.web_settings)
             await self.web.start()
         await self.gateway.set_health(health_pb2.HealthCheckResponse.SERVING)
 
@@ -105,6 +105,7 @@ class Client:
         self.lobbies = gateway_pb2_grpc.LobbyServiceStub(self.channel)
         self.games = gateway_pb2_grpc.GameServiceStub(self.channel)
         self.leaderboard = gateway_pb2_grpc.LeaderboardServiceStub(self.channel)
+        self.matches = gateway_pb2_grpc.MatchServiceStub(self.channel)
 
     @property
     def auth(self) -> tuple[tuple[str, str], ...]:

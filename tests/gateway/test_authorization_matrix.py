@@ -26,11 +26,12 @@ from google.protobuf.message import Message
 
 from gateway.auth import create_api_key, digest, revoke_api_key
 from live import keys
+from live.connection import sync_client
 from live.games import start_game
 from tests.gateway._support_accounts import RPC_TIMEOUT, unique
 from tests.gateway.patience import patient_channel
 from tests.gateway.support import GatewayProcess
-from tests.titles import TITLE
+from tests.titles import GAME, TITLE
 
 OK = grpc.StatusCode.OK
 UNAUTHENTICATED = grpc.StatusCode.UNAUTHENTICATED
@@ -80,6 +81,12 @@ EXPECTED: dict[str, Codes] = {
     "GetGameRecord": players(PRECONDITION),  # the game is not over: for its players and anyone else
     "ReplayGame": players(PRECONDITION),
     "GetLeaderboard": players(),
+    "ListMyGames": players(),
+    "WatchInbox": players(),
+    "Rematch": players(PRECONDITION, spectator=DENIED, minted=DENIED),  # not over; theirs to ask for
+    "SendChatMessage": players(),  # a spectator's goes on the spectators' channel
+    "CancelMatch": players(PRECONDITION),  # before FindMatch: nobody searches yet
+    "FindMatch": players(),  # each search is withdrawn as its stream is cancelled
 }
 # Calls after which the table is not as it was: a cell expected to succeed gets a table of its own.
 CHANGING = {"SignOut", "JoinLobby", "LeaveLobby", "AddBot", "StartGame", "SubmitAction", "Resign"}
@@ -250,7 +257,16 @@ class World:
 
 
 LOBBY_CALLS = {"GetLobby", "JoinLobby", "LeaveLobby", "AddBot"}
-GAME_CALLS = {"GetGame", "SubmitAction", "Resign", "WatchGame", "GetGameRecord", "ReplayGame"}
+GAME_CALLS = {
+    "GetGame",
+    "SubmitAction",
+    "Resign",
+    "WatchGame",
+    "GetGameRecord",
+    "ReplayGame",
+    "Rematch",
+    "SendChatMessage",
+}
 
 
 def table_for(world: World, method: str, own: bool) -> Table | None:
@@ -298,6 +314,14 @@ def request_for(world: World, method: str, table: Table | None) -> Message:
         "GetGameRecord": lambda: gateway_pb2.GetGameRecordRequest(game_id=game.game_id),
         "ReplayGame": lambda: gateway_pb2.ReplayGameRequest(game_id=game.game_id),
         "GetLeaderboard": lambda: gateway_pb2.GetLeaderboardRequest(title=TITLE),
+        "ListMyGames": gateway_pb2.ListMyGamesRequest,
+        "WatchInbox": gateway_pb2.WatchInboxRequest,
+        "Rematch": lambda: gateway_pb2.RematchRequest(game_id=game.game_id),
+        "SendChatMessage": lambda: gateway_pb2.SendChatMessageRequest(game_id=game.game_id, text="hello"),
+        "CancelMatch": gateway_pb2.CancelMatchRequest,
+        "FindMatch": lambda: gateway_pb2.FindMatchRequest(
+            title=TITLE, seat_count=GAME.info.max_players, bots_after_seconds=600
+        ),
     }
     return requests[method]()
 
@@ -322,7 +346,7 @@ def outcome(
 
 @pytest.fixture(scope="module")
 def world(gateway: GatewayProcess, redis_url: str) -> Iterator[World]:
-    store = redis.Redis.from_url(redis_url)
+    store = sync_client(redis_url)
     with patient_channel(gateway.address) as channel:
         yield World(gateway, channel, store)
     store.close()

@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+import grpc
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 
 from live import clocks, keys
 from live.connection import async_client
+from live.errors import GatewayError
 from live.settings import Settings
 from live.store import STATUS_ACTIVE, GameStore, Meta
 from tests.titles import TITLE
@@ -171,3 +173,64 @@ def test_a_move_commits_its_clock_entry_with_its_version(redis_url: str) -> None
         assert [(task, args[1:]) for task, args in queued] == [
             (task, args[1:]) for task, args in queued_alone
         ], name
+
+
+def clocked(clock: gateway_pb2.TurnClock) -> Meta:
+    """A 2-seat game of humans under `clock`."""
+    game = meta("clocked")
+    return Meta(game.record, STATUS_ACTIVE, clock, "lobby", (0,))
+
+
+def turns(game: Meta, moves: Sequence[tuple[int, int]]) -> list[clocks.Entry]:
+    """The entries planned for each (ms the move took, seat to act next), from the start at NOW."""
+    entry: clocks.Entry | None = None
+    now, planned = NOW, []
+    for version, (took, seat) in enumerate(moves):
+        now += took
+        todo = clocks.plan(version, [seat], game, entry, now)
+        assert todo.fields is not None
+        entry = clocks.entry_of(
+            {k.encode(): str(v).encode() for k, v in {"version": version, **todo.fields}.items()}
+        )
+        assert entry is not None
+        planned.append(entry)
+    return planned
+
+
+def test_the_increment_is_credited_after_each_move_of_the_seat() -> None:
+    game = clocked(gateway_pb2.TurnClock(total_seconds=60, increment_seconds=5))
+    first, second, third = turns(game, [(0, 0), (20_000, 1), (1_000, 0)])
+    assert first.due == NOW + 60_000
+    assert second.left == {0: 60_000 - 20_000 + 5_000}
+    assert third.left == {0: 45_000, 1: 60_000 - 1_000 + 5_000}
+    assert third.due == NOW + 21_000 + 45_000
+
+
+def test_a_move_past_the_per_move_limit_spends_the_reserve() -> None:
+    day = 24 * 3600
+    clock = gateway_pb2.TurnClock(
+        pace=gateway_pb2.CLOCK_PACE_CORRESPONDENCE, per_move_seconds=day, reserve_seconds=3 * day
+    )
+    first, second, third = turns(clocked(clock), [(0, 0), (2 * day * 1000, 1), (0, 0)])
+    assert first.due == NOW + 4 * day * 1000, "a day per move and three in reserve"
+    assert second.reserve == {0: 2 * day * 1000}, "a move of two days took one day from the reserve"
+    assert third.due == NOW + 2 * day * 1000 + 3 * day * 1000, "the seat has a day and two in reserve"
+
+
+def test_a_clock_whose_parts_do_not_fit_is_refused() -> None:
+    refused = [
+        gateway_pb2.TurnClock(per_move_seconds=2 * 3600),
+        gateway_pb2.TurnClock(pace=gateway_pb2.CLOCK_PACE_CORRESPONDENCE, per_move_seconds=60),
+        gateway_pb2.TurnClock(increment_seconds=5),
+        gateway_pb2.TurnClock(total_seconds=60, reserve_seconds=5),
+    ]
+    for clock in refused:
+        try:
+            clocks.check_clock(clock)
+        except GatewayError as error:
+            assert error.code == grpc.StatusCode.INVALID_ARGUMENT and error.reason == "INVALID_CLOCK"
+        else:
+            raise AssertionError(f"accepted {clock}")
+    clocks.check_clock(
+        gateway_pb2.TurnClock(pace=gateway_pb2.CLOCK_PACE_CORRESPONDENCE, per_move_seconds=86400)
+    )

@@ -1,0 +1,280 @@
+"""The match queues: players who want the same kind of game (title, seat count, options, clock) wait in
+one queue, and one Lua script groups them, so that nobody is matched twice whichever gateway replica
+runs it, and however many run it at once.
+
+A queue's keys carry its id as hash tag (`keys.match_*`), so the script touches one Cluster slot: the
+tickets by join time, each ticket's facts (player, rating, when bots may fill, their strength) and each
+ticket's status hash, which the searcher's stream reads. The script takes the oldest ticket first and
+adds the tickets closest in rating that are within the band of every member, each ticket's band
+widening with its wait (`band`); a group of the full seat count is matched, and so is a smaller one
+once its oldest ticket has waited long enough for bots, which then fill the open seats. A matched
+ticket leaves the queue and its status names the game id the script was handed; the caller creates
+that game and marks its tickets matched (`MATCH_FORMING` until then). A ticket lives while its
+searcher's stream looks at it (`look`, every tick): the script drops one not looked at for UNSEEN_MS.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import uuid
+from dataclasses import dataclass
+
+import redis.asyncio as aioredis
+from boardgame.gateway.v1 import gateway_pb2
+
+from live import keys
+from live.connection import register_script
+from live.replies import text
+
+MATCH_SEARCHING, MATCH_FORMING = "searching", "forming"
+MATCH_MATCHED, MATCH_CANCELLED = "matched", "cancelled"
+TICKET_TTL_SECONDS = 3600  # a ticket's status outlives any search (bots fill a seat within 10 min)
+UNSEEN_MS = 15_000  # a ticket its stream has not looked at for this long is dropped (its gateway died)
+CLAIM_TTL_SECONDS = 30  # a player's claim on a search, renewed by the stream while it lasts
+GROUPS_PER_RUN = 32  # game ids handed to one run of the script
+
+# KEYS: 1 tickets by join time, 2 ticket facts, 3 when each ticket's stream last looked. ARGV: 1 now
+# (ms), 2 seat count, 3 band start, 4 growth per ms, 5 band max, 6 status key prefix, 7 status expiry
+# (s), 8 how long a ticket unlooked-at stays (ms), then game ids. Facts: "<player id>|<rating>|<bots
+# after ms>|<bot strength>". A ticket whose stream stopped looking (its gateway died) is cancelled.
+# Returns, per group: the game id, the bot strength, the number of tickets, then the tickets.
+MATCH_SCRIPT = """
+local now, seats = tonumber(ARGV[1]), tonumber(ARGV[2])
+local start, growth, most = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local queued = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+local tickets = {}
+for i = 1, #queued, 2 do
+  local facts = redis.call('HGET', KEYS[2], queued[i])
+  local seen = tonumber(redis.call('HGET', KEYS[3], queued[i]) or queued[i + 1])
+  if facts and now - seen > tonumber(ARGV[8]) then
+    redis.call('ZREM', KEYS[1], queued[i])
+    redis.call('HDEL', KEYS[2], queued[i])
+    redis.call('HDEL', KEYS[3], queued[i])
+    redis.call('HSET', ARGV[6] .. queued[i], 'status', 'cancelled')
+    facts = nil
+  end
+  if facts then
+    local player, rating, after, strength = string.match(facts, '^([^|]*)|([^|]*)|([^|]*)|([^|]*)$')
+    local waited = now - tonumber(queued[i + 1])
+    tickets[#tickets + 1] = {id = queued[i], rating = tonumber(rating), waited = waited,
+      band = math.min(start + growth * math.max(waited, 0), most),
+      bots = waited >= tonumber(after), strength = strength}
+  end
+end
+local taken, out, next_id = {}, {}, 8
+for a = 1, #tickets do
+  local anchor = tickets[a]
+  if not taken[a] and ARGV[next_id + 1] then
+    local near = {}
+    for b = 1, #tickets do
+      if b ~= a and not taken[b] then
+        local d = math.abs(tickets[b].rating - anchor.rating)
+        if d <= math.min(anchor.band, tickets[b].band) then near[#near + 1] = {b, d} end
+      end
+    end
+    table.sort(near, function(x, y) return x[2] < y[2] end)
+    local group = {a}
+    for _, pair in ipairs(near) do
+      if #group == seats then break end
+      local fits = true
+      for _, m in ipairs(group) do
+        local d = math.abs(tickets[m].rating - tickets[pair[1]].rating)
+        if d > math.min(tickets[m].band, tickets[pair[1]].band) then fits = false break end
+      end
+      if fits then group[#group + 1] = pair[1] end
+    end
+    if #group == seats or anchor.bots then
+      next_id = next_id + 1
+      local game = ARGV[next_id]
+      out[#out + 1] = game
+      out[#out + 1] = anchor.strength
+      out[#out + 1] = #group
+      for _, m in ipairs(group) do
+        local t = tickets[m]
+        taken[m] = true
+        redis.call('ZREM', KEYS[1], t.id)
+        redis.call('HDEL', KEYS[2], t.id)
+        redis.call('HDEL', KEYS[3], t.id)
+        local status = ARGV[6] .. t.id
+        redis.call('HSET', status, 'status', 'forming', 'game_id', game, 'bots', seats - #group,
+          'band', tostring(t.band), 'waited', t.waited)
+        redis.call('EXPIRE', status, tonumber(ARGV[7]))
+        out[#out + 1] = t.id
+      end
+    end
+  end
+end
+return out
+"""
+
+# KEYS: 1 tickets by join time, 2 ticket facts, 3 the ticket's status, 4 when tickets were looked at.
+# Withdraws a ticket still queued.
+CANCEL_SCRIPT = """
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[4], ARGV[1])
+redis.call('HSET', KEYS[3], 'status', 'cancelled')
+return 1
+"""
+
+
+# KEYS: 1 tickets by join time, 2 when tickets were looked at, 3 the ticket's status. ARGV: the
+# ticket, now (ms). Marks a queued ticket looked at; returns the status hash as pairs.
+LOOK_SCRIPT = """
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then redis.call('HSET', KEYS[2], ARGV[1], ARGV[2]) end
+return redis.call('HGETALL', KEYS[3])
+"""
+
+
+@dataclass(frozen=True)
+class Bands:
+    """How far apart the ratings of a game's players may be: `start` points at once, `growth` more
+    per second of waiting, never more than `most`."""
+
+    start: float
+    growth: float
+    most: float
+
+    def band(self, waited_ms: int) -> float:
+        """The band of a ticket that has waited `waited_ms`."""
+        return min(self.start + self.growth * max(waited_ms, 0) / 1000, self.most)
+
+
+@dataclass(frozen=True)
+class Group:
+    """Tickets the script matched into one game, and the strength of the bots filling its open seats."""
+
+    game_id: str
+    bot_strength: int
+    tickets: tuple[str, ...]
+
+
+def kind_of(request: gateway_pb2.FindMatchRequest) -> gateway_pb2.FindMatchRequest:
+    """The kind of game a request asks for (title, seat count, options by name, clock): equal kinds
+    share a queue."""
+    options = sorted(request.options, key=lambda option: (option.name, option.value))
+    return gateway_pb2.FindMatchRequest(
+        title=request.title, seat_count=request.seat_count, options=options, clock=request.clock
+    )
+
+
+def queue_id(kind: gateway_pb2.FindMatchRequest) -> str:
+    """The queue of a kind of game."""
+    return hashlib.sha256(kind.SerializeToString(deterministic=True)).hexdigest()[:24]
+
+
+def new_ticket(queue: str) -> str:
+    """A fresh ticket id of the queue (the queue can be read back from it: `queue_of`)."""
+    return f"{queue}.{uuid.uuid4().hex}"
+
+
+def queue_of(ticket: str) -> str:
+    """The queue a ticket waits in."""
+    return ticket.partition(".")[0]
+
+
+def facts(player_id: str, rating: float, bots_after_ms: int, bot_strength: int) -> str:
+    """A ticket's facts as the match script reads them."""
+    return f"{player_id}|{rating!r}|{bots_after_ms}|{bot_strength}"
+
+
+async def rating(redis: aioredis.Redis, title: str, player_id: str) -> float:
+    """The rating a search uses: the player's displayed rating on the title (0, the prior's, if new)."""
+    score = await redis.zscore(keys.leaderboard(title), player_id)
+    return float(score) if score is not None else 0.0
+
+
+async def join(
+    redis: aioredis.Redis,
+    kind: gateway_pb2.FindMatchRequest,
+    ticket: str,
+    ticket_facts: str,
+    now: int,
+    who: bytes,
+) -> None:
+    """Queue a ticket (the player's single search was claimed before) and list its queue as active."""
+    queue = queue_of(ticket)
+    async with redis.pipeline(transaction=True) as pipe:
+        pipe.set(keys.match_kind(queue), kind.SerializeToString(), ex=TICKET_TTL_SECONDS)
+        pipe.hset(
+            keys.match_ticket(ticket),
+            mapping={"status": MATCH_SEARCHING, "joined": now, "who": who},
+        )
+        pipe.expire(keys.match_ticket(ticket), TICKET_TTL_SECONDS)
+        pipe.hset(keys.match_facts(queue), ticket, ticket_facts)
+        pipe.zadd(keys.match_tickets(queue), {ticket: now})
+        await pipe.execute()
+    await redis.sadd(keys.match_queues(), queue)
+
+
+async def match(redis: aioredis.Redis, queue: str, seat_count: int, bands: Bands, now: int) -> list[Group]:
+    """Run the match script on a queue until it forms no more groups; the groups it formed."""
+    script = register_script(redis, MATCH_SCRIPT)
+    groups: list[Group] = []
+    while True:
+        ids = [uuid.uuid4().hex for _ in range(GROUPS_PER_RUN)]
+        args: list[str | int | float] = [
+            now,
+            seat_count,
+            bands.start,
+            bands.growth / 1000,
+            bands.most,
+            keys.match_ticket_prefix(queue),
+            TICKET_TTL_SECONDS,
+            UNSEEN_MS,
+            *ids,
+        ]
+        queue_keys = [keys.match_tickets(queue), keys.match_facts(queue), keys.match_seen(queue)]
+        reply = await script(keys=queue_keys, args=args)
+        formed = _groups([text(item) if isinstance(item, bytes) else str(item) for item in reply])
+        groups.extend(formed)
+        if len(formed) < GROUPS_PER_RUN:
+            return groups
+
+
+def _groups(flat: list[str]) -> list[Group]:
+    groups, index = [], 0
+    while index < len(flat):
+        count = int(flat[index + 2])
+        tickets = tuple(flat[index + 3 : index + 3 + count])
+        groups.append(Group(flat[index], int(flat[index + 1]), tickets))
+        index += 3 + count
+    return groups
+
+
+async def look(redis: aioredis.Redis, player_id: str, ticket: str, now: int) -> dict[bytes, bytes]:
+    """A searching stream's look at its ticket: its status hash, the ticket marked as looked at and
+    the player's claim renewed (so a ticket whose gateway died is dropped, and its claim ends)."""
+    queue = queue_of(ticket)
+    script = register_script(redis, LOOK_SCRIPT)
+    script_keys = [keys.match_tickets(queue), keys.match_seen(queue), keys.match_ticket(ticket)]
+    flat, _ = await asyncio.gather(
+        script(keys=script_keys, args=[ticket, now]),
+        redis.expire(keys.match_player(player_id), CLAIM_TTL_SECONDS),  # another slot: not in the script
+    )
+    return dict(zip(flat[::2], flat[1::2], strict=True))
+
+
+async def cancel(redis: aioredis.Redis, ticket: str) -> bool:
+    """Withdraw a ticket still queued; False if it is matched (or forming) already."""
+    queue = queue_of(ticket)
+    script = register_script(redis, CANCEL_SCRIPT)
+    script_keys = [
+        keys.match_tickets(queue),
+        keys.match_facts(queue),
+        keys.match_ticket(ticket),
+        keys.match_seen(queue),
+    ]
+    return bool(await script(keys=script_keys, args=[ticket]))
+
+
+async def release(redis: aioredis.Redis, player_id: str, ticket: str) -> None:
+    """End the player's claim on a search if `ticket` still holds it."""
+    claim = keys.match_player(player_id)
+    async with redis.pipeline(transaction=True) as pipe:
+        await pipe.watch(claim)
+        if text(await pipe.get(claim) or b"") == ticket:
+            pipe.multi()
+            pipe.delete(claim)
+            await pipe.execute()

@@ -1,0 +1,80 @@
+"""A search's life on a real gateway: one at a time per player, withdrawn by CancelMatch from another
+connection or by hanging up, its band widening while it waits."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import grpc
+import pytest
+from boardgame.gateway.v1 import gateway_pb2
+
+from live import keys
+from live.connection import sync_client
+from live.settings import Settings
+from services.common.status import error_info
+from tests.gateway.support import Client, GatewayProcess, gateway_settings
+from tests.titles import GAME, TITLE
+from tests.workers.support import wait_for
+
+# The most seats and the longest wait: nobody else searches here, so no search ends matched.
+SEARCH = gateway_pb2.FindMatchRequest(title=TITLE, seat_count=GAME.info.max_players, bots_after_seconds=600)
+
+
+@pytest.fixture(scope="module")
+def gateway(redis_url: str, rules: dict[str, str]) -> Iterator[GatewayProcess]:
+    with GatewayProcess(gateway_settings(redis_url, rules)) as process:
+        yield process
+
+
+@pytest.fixture
+def player(gateway: GatewayProcess) -> Iterator[Client]:
+    with grpc.insecure_channel(gateway.address) as channel:
+        client = Client(channel)
+        client.sign_in_as_guest("searcher")
+        yield client
+
+
+def test_a_second_search_is_refused_and_cancel_match_ends_the_first(
+    gateway: GatewayProcess, player: Client
+) -> None:
+    first = player.matches.FindMatch(SEARCH, metadata=player.auth, timeout=30)
+    opening = next(first)
+    assert opening.status == gateway_pb2.MATCH_STATUS_SEARCHING and opening.ticket_id
+    with pytest.raises(grpc.RpcError) as refused:
+        next(player.matches.FindMatch(SEARCH, metadata=player.auth, timeout=10))
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert error_info(refused.value).reason == "ALREADY_SEARCHING"
+    with grpc.insecure_channel(gateway.address) as other:
+        elsewhere = Client(other, player.token)
+        cancelled = elsewhere.matches.CancelMatch(gateway_pb2.CancelMatchRequest(), metadata=player.auth)
+    assert cancelled.ticket_id == opening.ticket_id
+    assert [reply.status for reply in first][-1] == gateway_pb2.MATCH_STATUS_CANCELLED
+    assert next(player.matches.FindMatch(SEARCH, metadata=player.auth, timeout=10)).status == (
+        gateway_pb2.MATCH_STATUS_SEARCHING
+    ), "the player may search again"
+
+
+def test_hanging_up_withdraws_the_search(player: Client, redis_url: str) -> None:
+    store = sync_client(redis_url)
+    stream = player.matches.FindMatch(SEARCH, metadata=player.auth, timeout=30)
+    ticket = next(stream).ticket_id
+    queue = ticket.partition(".")[0]
+    assert store.zscore(keys.match_tickets(queue), ticket) is not None
+    stream.cancel()
+    wait_for(lambda: store.zscore(keys.match_tickets(queue), ticket) is None, 10, "the ticket to leave")
+    me = player.accounts.GetMe(gateway_pb2.GetMeRequest(), metadata=player.auth).player.player_id
+    wait_for(lambda: not store.exists(keys.match_player(me)), 10, "the claim to end after the ticket")
+    store.close()
+
+
+def test_the_band_widens_while_the_search_waits(player: Client) -> None:
+    stream = player.matches.FindMatch(SEARCH, metadata=player.auth, timeout=30)
+    started = time.monotonic()
+    replies = [next(stream) for _ in range(3)]
+    stream.cancel()
+    bands = [reply.band for reply in replies]
+    assert bands[0] >= Settings().match_band_start and bands[0] < bands[1] < bands[2], bands
+    assert time.monotonic() - started >= 2.0, "at most one widening a second"
+    assert [reply.waited_ms for reply in replies] == sorted(reply.waited_ms for reply in replies)
