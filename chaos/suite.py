@@ -75,7 +75,7 @@ class Suite:
 def environment(data_dir: Path, extra: Mapping[str, str]) -> dict[str, str]:
     """The launcher's environment: every port free (none of its defaults), quiet logs, a pool of two."""
     games = len(GAME_MODULES)
-    base = ports.free_run(2 * games + 5 + 2 * (GATEWAYS - 1))
+    base = ports.free_run(2 * games + 6 + 3 * (GATEWAYS - 1))
     environ = {
         **os.environ,
         "RULES_BASE_PORT": str(base),
@@ -85,6 +85,7 @@ def environment(data_dir: Path, extra: Mapping[str, str]) -> dict[str, str]:
         "GATEWAY_METRICS_PORT": str(base + 2 * games + 2),
         "WORKER_METRICS_PORT": str(base + 2 * games + 3),
         "POSTGRES_PORT": str(base + 2 * games + 4),
+        "WEB_PORT": str(base + 2 * games + 5),
         "DATA_DIR": str(data_dir),
         "NO_COLOR": "1",
         "LOG_LEVEL": "WARNING",
@@ -96,8 +97,8 @@ def environment(data_dir: Path, extra: Mapping[str, str]) -> dict[str, str]:
     return environ
 
 
-def replica(gateway: local.Row, number: int, port: int, metrics_port: int) -> local.Row:
-    """Another gateway row like `gateway`, on its own ports."""
+def replica(gateway: local.Row, number: int, port: int, metrics_port: int, web_port: int) -> local.Row:
+    """Another gateway row like `gateway`, on its own ports (gRPC, metrics, browser)."""
     host = gateway.env["GATEWAY_ADDRESS"].rsplit(":", 1)[0]
     address = f"{host}:{port}"
     return dataclasses.replace(
@@ -105,8 +106,17 @@ def replica(gateway: local.Row, number: int, port: int, metrics_port: int) -> lo
         name=f"gateway-{number}",
         ready=functools.partial(serving, address, "", local.READY_PROBE_TIMEOUT_SECONDS),
         endpoints=[f"gRPC {address}", f"metrics http://{host}:{metrics_port}/metrics"],
-        ports=[local.Port(host, port, "GATEWAY_PORT"), local.Port("", metrics_port, "GATEWAY_METRICS_PORT")],
-        env={**gateway.env, "GATEWAY_ADDRESS": address, "METRICS_PORT": str(metrics_port)},
+        ports=[
+            local.Port(host, port, "GATEWAY_PORT"),
+            local.Port(host, web_port, "WEB_PORT"),
+            local.Port("", metrics_port, "GATEWAY_METRICS_PORT"),
+        ],
+        env={
+            **gateway.env,
+            "GATEWAY_ADDRESS": address,
+            "METRICS_PORT": str(metrics_port),
+            "WEB_ADDRESS": f"{host}:{web_port}",
+        },
         process=None,
     )
 
@@ -124,9 +134,10 @@ def running(extra: Mapping[str, str] | None = None) -> Iterator[Suite]:
             environ = environment(data_dir, extra or {})
             rows, _ = local.plan(environ)
             gateway = rows[-1]
-            last = int(environ["POSTGRES_PORT"])
+            last = int(environ["WEB_PORT"])
             for number in range(2, GATEWAYS + 1):
-                rows.append(replica(gateway, number, last + 2 * number - 3, last + 2 * number - 2))
+                first = last + 3 * (number - 2)
+                rows.append(replica(gateway, number, first + 1, first + 2, first + 3))
             with open(data_dir / "launcher.log", "w") as log:
                 launcher = local.Launcher(rows, environ, log)
                 thread = threading.Thread(target=launcher.run, args=(READY_TIMEOUT_SECONDS,), daemon=True)

@@ -295,6 +295,7 @@ def start_worker_process(
             "WORKER_CONCURRENCY": "1",
             "LOG_LEVEL": "WARNING",
             "METRICS_PORT": "off",
+            "WEB_ADDRESS": f"127.0.0.1:{free_port()}",  # the browser listener, on a port of its own
             **(env or {}),
         },
         stdout=output,
@@ -318,6 +319,7 @@ def start_gateway_process(
             "GATEWAY_ADDRESS": f"127.0.0.1:{port}",
             "LOG_LEVEL": "WARNING",
             "METRICS_PORT": "off",
+            "WEB_ADDRESS": f"127.0.0.1:{free_port()}",  # the browser listener, on a port of its own
             **(env or {}),
         },
         stdout=subprocess.DEVNULL,
