@@ -88,16 +88,7 @@ def _layout(
         for address in rules_addresses
     ]
     processes += [
-        gateway._start(
-            [sys.executable, "-m", "gateway"],
-            {
-                "GATEWAY_ADDRESS": address,
-                "REDIS_URL": redis_url,
-                "METRICS_PORT": "off",
-                "RULES_ADDRESSES": ",".join(rules_addresses),
-            },
-        )
-        for address in gateway_addresses
+        gateway.start_gateway(address, redis_url, ",".join(rules_addresses)) for address in gateway_addresses
     ]
     pids = {
         "rules": tuple(p.pid for p in processes[:replicas]),

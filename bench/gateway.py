@@ -80,6 +80,21 @@ def _start(argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen(argv, env={**os.environ, **env}, stdout=log, stderr=log)
 
 
+def start_gateway(address: str, redis_url: str, rules_addresses: str) -> subprocess.Popen[bytes]:
+    """`python -m gateway` on `address` with this Redis and these rules services, no metrics, and its
+    browser listener on a free port of its own (two gateways on one machine cannot share one)."""
+    return _start(
+        [sys.executable, "-m", "gateway"],
+        {
+            "GATEWAY_ADDRESS": address,
+            "REDIS_URL": redis_url,
+            "METRICS_PORT": "off",
+            "RULES_ADDRESSES": rules_addresses,
+            "WEB_ADDRESS": f"127.0.0.1:{free_port()}",
+        },
+    )
+
+
 def _wait_serving(address: str) -> None:
     deadline = time.monotonic() + READY_TIMEOUT
     while time.monotonic() < deadline:
@@ -429,15 +444,7 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
             {"RULES_ADDRESS": f"127.0.0.1:{rules_port}", "METRICS_PORT": "off"},
         )
         gateway_address = f"127.0.0.1:{gateway_port}"
-        gateway = _start(
-            [sys.executable, "-m", "gateway"],
-            {
-                "GATEWAY_ADDRESS": gateway_address,
-                "REDIS_URL": redis_url,
-                "METRICS_PORT": "off",
-                "RULES_ADDRESSES": f"127.0.0.1:{rules_port}",
-            },
-        )
+        gateway = start_gateway(gateway_address, redis_url, f"127.0.0.1:{rules_port}")
         try:
             _wait_serving(gateway_address)
             echo_ms, rules_echo_ms, ping_ms = _floor(gateway_address, f"127.0.0.1:{rules_port}", redis_url)

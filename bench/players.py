@@ -31,7 +31,7 @@ import uvloop
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 
 from bench import table, unpin, verdict
-from bench.gateway import TITLE, TITLE_MODULE, _guest, _patiently, _start, _wait_serving
+from bench.gateway import TITLE, TITLE_MODULE, _guest, _patiently, _start, _wait_serving, start_gateway
 from bench.latency import percentile
 from deploy.throwaway import free_port, redis_server
 from live import mygames
@@ -214,15 +214,7 @@ def measure(moves: int = 300, calls: int = 200) -> str:
             [sys.executable, "-m", TITLE_MODULE], {"RULES_ADDRESS": rules_address, "METRICS_PORT": "off"}
         )
         gateway_address = f"127.0.0.1:{gateway_port}"
-        gateway = _start(
-            [sys.executable, "-m", "gateway"],
-            {
-                "GATEWAY_ADDRESS": gateway_address,
-                "REDIS_URL": redis_url,
-                "METRICS_PORT": "off",
-                "RULES_ADDRESSES": rules_address,
-            },
-        )
+        gateway = start_gateway(gateway_address, redis_url, rules_address)
         try:
             _wait_serving(gateway_address)
 
