@@ -87,7 +87,7 @@ export function drawGoldenCity(view: Json): SVGElement {
     const bonus = BONUS_LABEL[place.bonus.type] ?? "?";
     if (bonus) group.append(text(spot.x - 7, spot.y + 4, `${bonus}${place.bonus.amount > 1 ? place.bonus.amount : ""}`, { "font-size": 10 }));
     const house = owner.get(place.id);
-    if (house) group.append(svg("rect", { x: spot.x + 3, y: spot.y - 13, width: 11, height: 11, fill: house, stroke: "#fff", class: "gc-house" }));
+    if (house) group.append(svg("rect", { x: spot.x + 2, y: spot.y - 16, width: 14, height: 14, fill: house, stroke: "#222", class: "gc-house" }));
     board.append(group);
   }
   board.append(text(8, SIZE + TOP + 20, "Bonus: $ coins, L landscape card, K key, B bonus card, G goods card, ✉ letters; square: a house (seat colour, black: black house)", { "font-size": 10 }));
