@@ -1,6 +1,7 @@
 // The drawn board of each title that has one (by the title's name); the generic tree covers all.
 import { drawAssyria } from "./assyria";
 import { drawGlenMore } from "./glenmore";
+import { drawGoldenCity } from "./goldencity";
 import { drawPuertoRico } from "./puertorico";
 import type { Json } from "./svg";
 
@@ -10,4 +11,5 @@ export const BOARDS: Partial<Record<string, Board>> = {
   puertorico: drawPuertoRico,
   glenmore: drawGlenMore,
   assyria: drawAssyria,
+  goldencity: drawGoldenCity,
 };
