@@ -31,10 +31,10 @@ WEB_BUNDLE := $(WEB_CLIENT)/dist/app.js
 WEB_SOURCES := $(shell find $(WEB_CLIENT)/src -name '*.ts' -not -path '*/gen/*' | LC_ALL=C sort) \
 	$(WEB_CLIENT)/build.mjs $(WEB_CLIENT)/files.mjs $(WEB_CLIENT)/buf.gen.yaml $(WEB_CLIENT)/tsconfig.json \
 	$(WEB_CLIENT)/index.html $(WEB_CLIENT)/style.css
-# What deploy/web_boards.py generates the drawings' static data from (Assyria's map, The Golden
-# City's shipped board).
-WEB_BOARD_DATA := deploy/web_boards.py services/assyria/data.py services/assyria/board.py \
-	$(wildcard services/goldencity/data/*/golden_city_board.json)
+# What deploy/web_boards.py generates the drawings' static data from: each game's `web_board` and
+# the tables and data files it reads.
+WEB_BOARD_DATA := deploy/web_boards.py $(wildcard services/*/web_board.py services/*/data.py \
+	services/*/board.py services/*/data/*/*.json)
 BG := $(VENV)/bin/bg
 SETUP_STAMPS := $(VENV_STAMP) $(PTH_STAMP) $(GEN_STAMP) $(BUF_STAMP) $(TS_STAMP) $(WEB_BUNDLE) $(BG)
 

@@ -7,7 +7,7 @@ interface, so nothing generic ever names a specific game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Generic, TypeVar
@@ -207,6 +207,9 @@ class Game(Generic[S, A, C]):
     edition: Callable[[S], Edition] | None = None
     """The edition of its material a new game's state plays with, which NewGame returns and the
     gateway keeps in the game's record; without it, the game has only one."""
+    web_board: Callable[[], Mapping[str, Any]] | None = None
+    """The static board a drawing needs beyond the views (a map's coordinates, a data set's places),
+    as JSON-ready data: the web client's build bundles it (`python -m deploy.web_boards`)."""
     example_configs: ExampleConfigs = ()
     """Named Config messages, besides the defaults, that the generic suites (conformance, golden
     playthroughs, bench) also cover: settings that change the rules enough to need their own."""

@@ -4,7 +4,7 @@ function, plus the parts that are the game's own, each passed by name."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -43,6 +43,7 @@ def modular_game(
     heuristic_action: Policy[Any, Any] | None = None,
     determinize: Sampler[Any] | None = None,
     edition: Callable[[Any], Edition] | None = None,
+    web_board: Callable[[], Mapping[str, Any]] | None = None,
     example_configs: ExampleConfigs = (),
     targets: PerformanceTargets = NO_TARGETS,
     exact_state_round_trip: bool = False,
@@ -89,6 +90,7 @@ def modular_game(
         heuristic_action=heuristic_action,
         determinize=determinize,
         edition=edition,
+        web_board=web_board,
         example_configs=example_configs,
         targets=targets,
         exact_state_round_trip=exact_state_round_trip,
