@@ -12,11 +12,11 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
-import redis
 from boardgame.gateway.v1 import gateway_pb2
 
 from gateway.auth import create_api_key, digest
 from live import keys
+from live.connection import sync_client
 from tests.gateway._support_accounts import RPC_TIMEOUT, guest, me, refused, unique
 from tests.gateway.patience import patient_channel
 from tests.gateway.support import Client, GatewayProcess, gateway_settings
@@ -134,7 +134,7 @@ def test_a_stream_whose_token_expires_ends_when_its_lease_is_renewed(
     player, opponent = guest(new_client, "expiring"), guest(new_client, "opponent")
     game_id = new_game(gateway, TITLE, [player, opponent])
     doomed, kept = watch(player, game_id), watch(opponent, game_id)
-    store = redis.Redis.from_url(redis_url)
+    store = sync_client(redis_url)
     player_id, opponent_id = me(player).player_id, me(opponent).player_id
     assert store.pexpire(keys.session(player_id, digest(player.token)), 1)
     (lease_before,) = store.zrange(keys.watch_leases(opponent_id), 0, -1, withscores=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import uuid
 
-import redis
 from boardgame.gateway.v1 import gateway_pb2
 
 from live import keys
+from live.connection import sync_client
 from live.settings import Settings
 from services.common.rng import Rng
 from tests.gateway.support import Client, GatewayProcess
@@ -104,7 +104,7 @@ def test_a_game_whose_changes_were_kept_in_a_stream_before_plays_on_and_keeps_th
     clients = signed_in(new_client, 3)
     game_id = new_game(gateway, TITLE, clients)
     version = _play(clients, game_id, 3, Rng(9))
-    store = redis.Redis.from_url(redis_url)
+    store = sync_client(redis_url)
     store.delete(keys.game_events(game_id))
     store.xadd(keys.game_events(game_id), {"c": b""}, id=f"{version}-1")  # as kept before
     stream = clients[1].games.WatchGame(

@@ -63,11 +63,16 @@ def production_environment(url: str, tls: RedisTls) -> dict[str, str]:
     """The production overlay's Redis settings pointed at `url`'s host and port, with the CA and the
     client certificate of `tls`."""
     data = yaml.safe_load(PRODUCTION_CONFIG.read_text())["data"]
-    netloc = urlsplit(url).netloc
-    env = {name: urlsplit(value)._replace(netloc=netloc).geturl() for name, value in data.items()}
-    assert {"REDIS_URL", "CELERY_BROKER_URL"} <= set(env) and all(
-        v.startswith("rediss://") for v in env.values()
+    assert {"REDIS_URL", "CELERY_BROKER_URL"} <= set(data) and all(
+        v.startswith(("rediss://", "rediss+cluster://")) for v in data.values()
     )
+    # Game state is on a TLS Cluster there (tests/gateway/test_failover.py covers a Cluster); this
+    # one TLS node stands for each of its Redis servers, so the URLs keep TLS and drop the cluster.
+    netloc = urlsplit(url).netloc
+    env = {
+        name: urlsplit(value)._replace(scheme="rediss", netloc=netloc).geturl()
+        for name, value in data.items()
+    }
     return {
         **env,
         "REDIS_TLS_CA_FILE": tls.ca_file,
