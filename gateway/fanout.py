@@ -142,19 +142,26 @@ class Fanout:
             if channel == keys.revoked_sessions():
                 self.end_session(message["data"].decode())
                 continue
-            kind = self.kinds.get(channel)
-            if kind == CHAT:
-                self._hand_over(channel, gateway_pb2.ChatMessage.FromString(message["data"]))
+            if channel not in self.queues:  # unsubscribed meanwhile (a shard may still deliver it)
                 continue
-            if kind == INBOX:
-                event_id, _, payload = message["data"].partition(b"|")
-                self._hand_over(channel, inbox.read_entry(event_id, payload))
-                continue
-            version_text, _, payload = message["data"].partition(b"|")
+            try:
+                self._route(channel, message["data"])
+            except Exception:  # one message that cannot be read must not stop the fan-out
+                log.warning("watch fan-out dropped an unreadable message on %s", channel, exc_info=True)
+
+    def _route(self, channel: str, data: bytes) -> None:
+        """Hand one published message to the channel's watchers, by the channel's kind."""
+        kind = self.kinds.get(channel)
+        if kind == CHAT:
+            self._hand_over(channel, gateway_pb2.ChatMessage.FromString(data))
+        elif kind == INBOX:
+            event_id, _, payload = data.partition(b"|")
+            self._hand_over(channel, inbox.read_entry(event_id, payload))
+        else:
+            version_text, _, payload = data.partition(b"|")
             version = int(version_text)
-            if version <= self.delivered.get(channel, -1):
-                continue
-            self._hand_over(channel, (version, rules_pb2.ApplyActionResponse.FromString(payload)))
+            if version > self.delivered.get(channel, -1):
+                self._hand_over(channel, (version, rules_pb2.ApplyActionResponse.FromString(payload)))
 
     @contextlib.asynccontextmanager
     async def subscribe(self, game_id: str, session: str) -> AsyncIterator[asyncio.Queue[Item]]:

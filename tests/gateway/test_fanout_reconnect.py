@@ -90,3 +90,24 @@ def test_a_watcher_resynchronizes_after_the_fanout_lost_redis(restartable: Resta
             await client.aclose()
 
     assert asyncio.run(scenario()) is None  # resynchronize: read the game afresh
+
+
+def test_an_unreadable_message_is_dropped_and_the_fanout_goes_on(restartable: RestartableRedis) -> None:
+    """A message the fan-out cannot read (here an inbox entry id where a version belongs, as one came
+    on a Cluster) once ended its reader, and every watcher of the replica heard nothing more."""
+    game_id = "g2"
+
+    async def scenario() -> object:
+        client = aioredis.Redis.from_url(restartable.url)
+        fanout = Fanout(client)
+        try:
+            async with fanout.subscribe(game_id, "a session") as queue:
+                await client.publish(keys.game_channel(game_id), b"1796132615507-0|not a change")
+                change = b"1|" + rules_pb2.ApplyActionResponse().SerializeToString()
+                await client.publish(keys.game_channel(game_id), change)
+                return await asyncio.wait_for(queue.get(), 5)
+        finally:
+            await fanout.close()
+            await client.aclose()
+
+    assert asyncio.run(scenario())[0] == 1  # type: ignore[index]
