@@ -2,6 +2,8 @@
 through its message and back, bad values refused as MalformedRequest, forged states refused, and
 labels in the game's words."""
 
+# Covered here, by the tests named after them: ruling 13.
+
 from __future__ import annotations
 
 import pytest

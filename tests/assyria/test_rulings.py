@@ -1,6 +1,9 @@
 """Every numbered ruling of §7 of the Assyria rules as a concrete position with its outcome (ruling 5
 is scenario T12 and ruling 13 a view test: tests/assyria/test_scenarios.py, test_codec.py)."""
 
+# Covered here, by the tests named after them: ruling 1, ruling 2, ruling 3, ruling 4, ruling 6, ruling 7,
+# ruling 8, ruling 9, ruling 10, ruling 11, ruling 12, ruling 14, ruling 15, ruling 16.
+
 from __future__ import annotations
 
 from services.assyria import actions as act

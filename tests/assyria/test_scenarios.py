@@ -1,6 +1,8 @@
 """The test scenarios T1-T12 of the Assyria rules (§11), each a concrete position with its outcome
 written out from the rules (T11, the map data, is tests/assyria/test_data.py)."""
 
+# Covered here, by the tests named after them: scenarios T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T12.
+
 from __future__ import annotations
 
 from services.assyria import actions as act

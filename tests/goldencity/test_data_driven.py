@@ -2,6 +2,8 @@
 and the record; a second valid data set made here changes the game with no code change; a broken
 set is refused, naming file, field and rule."""
 
+# Covered here, by the tests named after them: scenarios T9.
+
 from __future__ import annotations
 
 from collections.abc import Iterator

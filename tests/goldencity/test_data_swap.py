@@ -3,6 +3,8 @@ directory (GOLDENCITY_DATA_DIR) loads by name with no code change, and differs f
 its files do. The game part of T9 (that such a set changes play) comes with the engine. Also: how sets
 are found, named and refused."""
 
+# Covered here, by the tests named after them: scenarios T9.
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,5 +1,8 @@
 """Every numbered ruling of §9 as a concrete state with its exact outcome."""
 
+# Covered here, by the tests named after them: ruling 1, ruling 2, ruling 3, ruling 4, ruling 5, ruling 6,
+# ruling 7, ruling 8, ruling 9, ruling 10.
+
 from __future__ import annotations
 
 from services.goldencity import engine, scoring

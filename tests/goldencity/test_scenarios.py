@@ -1,6 +1,8 @@
 """The rules' test scenarios T1-T8 (§14) as concrete states with exact outcomes (T9, the data sets,
 is in test_data_driven.py)."""
 
+# Covered here, by the tests named after them: scenarios T1, T2, T3, T4, T5, T6, T7, T8.
+
 from __future__ import annotations
 
 from pathlib import Path
