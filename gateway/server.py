@@ -15,6 +15,7 @@ import asyncio
 import logging
 import os
 import signal
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import grpc
@@ -41,6 +42,10 @@ log = logging.getLogger(__name__)
 
 SERVICES = tuple(service.full_name for service in gateway_pb2.DESCRIPTOR.services_by_name.values())
 DEFAULT_GRACE_SECONDS = 5.0
+# The longest one step of the shutdown after the grace period may take before it is abandoned (and
+# logged), so that a stuck close (a Redis node that stopped answering mid-command) never keeps a
+# gateway from exiting.
+SHUTDOWN_STEP_SECONDS = 10.0
 
 
 @dataclass
@@ -128,15 +133,36 @@ async def serve() -> None:
     await gateway.set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
     gauges.cancel()
     grace = float(os.environ.get("SHUTDOWN_GRACE_SECONDS", DEFAULT_GRACE_SECONDS))
+    await shut_down(app, gateway, web, grace, dispatch)
+
+
+async def shut_down(
+    app: Table,
+    gateway: GatewayServer,
+    web: WebServer | None,
+    grace: float,
+    dispatch: Background | None = None,
+) -> None:
+    """Stop taking calls, end the open ones after `grace` seconds, then close what the gateway holds,
+    each step bounded by SHUTDOWN_STEP_SECONDS."""
+    steps: list[tuple[str, Callable[[], Awaitable[object]]]] = [
+        ("the gRPC server", lambda: gateway.server.stop(grace)),
+        ("the streams' background work", gateway.close_streams),
+        ("the rules channels", app.rules.close),
+        ("Redis", app.redis.aclose),
+    ]
+    if dispatch is not None:
+        steps.insert(1, ("the scheduled dispatches", dispatch.drain))
     if web is not None:
-        await web.stop(grace)
-    await gateway.server.stop(grace)
-    await dispatch.drain()
-    await gateway.close_streams()
-    await app.rules.close()
-    await app.redis.aclose()
+        steps.insert(0, ("the browser listener", lambda: web.stop(grace)))
     if app.archive is not None:
-        await app.archive.close()
+        steps.append(("the archive", app.archive.close))
+    bound = grace + SHUTDOWN_STEP_SECONDS
+    for name, step in steps:
+        try:
+            await asyncio.wait_for(step(), bound)
+        except TimeoutError:
+            log.warning("shutdown: closing %s took over %.0f s; abandoned", name, bound)
 
 
 def main() -> None:

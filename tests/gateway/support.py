@@ -14,7 +14,7 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from grpc_health.v1 import health_pb2
 
 from gateway.browser import WebServer, WebSettings
-from gateway.server import create_server
+from gateway.server import create_server, shut_down
 from live.settings import Settings
 from live.table import Dispatcher, Table, connect
 from tests.gateway.patience import MAX_RETRIES, rate_limit_delay
@@ -53,13 +53,8 @@ class GatewayProcess:
         await self.gateway.set_health(health_pb2.HealthCheckResponse.SERVING)
 
     async def _stop(self) -> None:
-        if self.web is not None:
-            await self.web.stop()
-        await self.gateway.server.stop(0)
-        await self.gateway.close_streams()
         assert self.app is not None
-        await self.app.rules.close()
-        await self.app.redis.aclose()
+        await shut_down(self.app, self.gateway, self.web, grace=0.0)
 
     def __enter__(self) -> GatewayProcess:
         self.thread.start()
