@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import ssl
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 DEFAULT_ADDRESS = "[::]:50050"
@@ -159,81 +159,60 @@ class Settings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
-        """Settings from GATEWAY_ADDRESS, REDIS_URL, RULES_ADDRESSES (comma-separated host:port or
-        dns:///NAME:PORT; a title listed several times is balanced over them, see `live.balancing`),
-        TOKEN_TTL_SECONDS, RATE_LIMIT_<CLASS>_PER_SECOND (one per class of DEFAULT_RATE_LIMITS:
-        READ, MOVE, WATCH, LOBBY, ACCOUNT, REPLAY, GUEST, SIGN_IN, OPERATOR), the quotas
-        WATCH_STREAMS_PER_PLAYER and OPEN_LOBBIES_PER_PLAYER, the matchmaking's MATCH_BAND_START,
-        MATCH_BAND_GROWTH_PER_SECOND, MATCH_BAND_MAX, MATCH_BOTS_AFTER_SECONDS and MATCH_TICK_SECONDS,
-        the sign-in back-off
-        SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_FAILURES_PER_ADDRESS and SIGN_IN_LOCKOUT_SECONDS,
-        RESERVED_NAMES (comma-separated, replacing the defaults), CLIENT_ADDRESS_HEADER (such as
-        x-forwarded-for behind a proxy that sets it; its last value is taken), MAX_PENDING_CALLS
-        (calls gRPC core may hold before the gateway takes them; beyond it core refuses a growing
-        share of new calls, and every one at twice as many), REDIS_MAX_CONNECTIONS and
-        REDIS_POOL_TIMEOUT_SECONDS (how long a command waits for a free one), MAX_MESSAGE_BYTES,
-        RULES_TIMEOUT_SECONDS, CELERY_BROKER_URL, DATABASE_URL (PostgreSQL of finished games),
-        EVENT_HISTORY (changes and request ids kept per game), HISTORY_PER_PLAYER and
-        HISTORY_PER_TITLE (the newest finished games a player's and a title's history keep in Redis
-        once games are archived), the REDIS_TLS_* of `RedisTls` for
-        rediss:// URLs, REDIS_CLUSTER (1: REDIS_URL is a node of a Redis Cluster; a redis+cluster://
-        URL says so too) and the REDIS_WAIT_* of `ReplicaAcks`."""
+        """Settings from the environment: each plain field from the variable of its name in capitals
+        (TOKEN_TTL_SECONDS, MAX_MESSAGE_BYTES, MATCH_TICK_SECONDS, ...: `python -m live.settings`
+        lists them with their defaults), and besides: GATEWAY_ADDRESS, RULES_ADDRESSES
+        (comma-separated host:port or dns:///NAME:PORT; a title listed several times is balanced over
+        them, see `live.balancing`), RATE_LIMIT_<CLASS>_PER_SECOND (one per class of
+        DEFAULT_RATE_LIMITS), RESERVED_NAMES (comma-separated, replacing the defaults),
+        CLIENT_ADDRESS_HEADER (such as x-forwarded-for behind a proxy that sets it; its last value is
+        taken), REDIS_CLUSTER (1: REDIS_URL is a node of a Redis Cluster; a redis+cluster:// URL says
+        so too), the REDIS_TLS_* of `RedisTls` and the REDIS_WAIT_* of `ReplicaAcks`. A value that
+        does not parse is a ValueError naming its variable."""
+        plain = {
+            option.name: _read(environ, option.name.upper(), str(option.type))
+            for option in fields(cls)
+            if option.type in _PARSERS and option.name not in _NOT_PLAIN and option.name.upper() in environ
+        }
         rules = tuple(a.strip() for a in environ.get("RULES_ADDRESSES", "").split(",") if a.strip())
-        return cls(
+        settings = cls(
+            **plain,
             address=environ.get("GATEWAY_ADDRESS", DEFAULT_ADDRESS),
-            redis_url=environ.get("REDIS_URL", DEFAULT_REDIS_URL),
             rules_addresses=rules,
-            token_ttl_seconds=int(environ.get("TOKEN_TTL_SECONDS", cls.token_ttl_seconds)),
             rate_limits={
-                name: int(environ.get(rate_limit_variable(name), n))
+                name: _read(environ, rate_limit_variable(name), "int", n)
                 for name, n in DEFAULT_RATE_LIMITS.items()
             },
-            max_pending_calls=int(environ.get("MAX_PENDING_CALLS", DEFAULT_MAX_PENDING_CALLS)),
-            redis_max_connections=int(environ.get("REDIS_MAX_CONNECTIONS", cls.redis_max_connections)),
-            redis_pool_timeout_seconds=float(
-                environ.get("REDIS_POOL_TIMEOUT_SECONDS", cls.redis_pool_timeout_seconds)
-            ),
-            max_message_bytes=int(environ.get("MAX_MESSAGE_BYTES", cls.max_message_bytes)),
-            rules_timeout_seconds=float(environ.get("RULES_TIMEOUT_SECONDS", cls.rules_timeout_seconds)),
-            celery_broker_url=environ.get("CELERY_BROKER_URL", ""),
-            database_url=environ.get("DATABASE_URL", ""),
-            event_history=int(environ.get("EVENT_HISTORY", cls.event_history)),
-            history_per_player=_games_kept(environ, "HISTORY_PER_PLAYER", cls.history_per_player),
-            history_per_title=_games_kept(environ, "HISTORY_PER_TITLE", cls.history_per_title),
-            redis_tls=RedisTls.from_env(environ),
-            watch_streams_per_player=int(
-                environ.get("WATCH_STREAMS_PER_PLAYER", cls.watch_streams_per_player)
-            ),
-            open_lobbies_per_player=int(environ.get("OPEN_LOBBIES_PER_PLAYER", cls.open_lobbies_per_player)),
-            match_band_start=float(environ.get("MATCH_BAND_START", cls.match_band_start)),
-            match_band_growth_per_second=float(
-                environ.get("MATCH_BAND_GROWTH_PER_SECOND", cls.match_band_growth_per_second)
-            ),
-            match_band_max=float(environ.get("MATCH_BAND_MAX", cls.match_band_max)),
-            match_bots_after_seconds=int(
-                environ.get("MATCH_BOTS_AFTER_SECONDS", cls.match_bots_after_seconds)
-            ),
-            match_tick_seconds=float(environ.get("MATCH_TICK_SECONDS", cls.match_tick_seconds)),
-            sign_in_failures_per_account=int(
-                environ.get("SIGN_IN_FAILURES_PER_ACCOUNT", cls.sign_in_failures_per_account)
-            ),
-            sign_in_failures_per_address=int(
-                environ.get("SIGN_IN_FAILURES_PER_ADDRESS", cls.sign_in_failures_per_address)
-            ),
-            sign_in_lockout_seconds=int(environ.get("SIGN_IN_LOCKOUT_SECONDS", cls.sign_in_lockout_seconds)),
             reserved_names=_names(environ.get("RESERVED_NAMES"), cls.reserved_names),
             client_address_header=environ.get("CLIENT_ADDRESS_HEADER", "").strip().lower(),
-            redis_cluster=environ.get("REDIS_CLUSTER", "0").strip().lower() in ("1", "true", "yes"),
+            redis_cluster=environ.get("REDIS_CLUSTER", "0").strip().lower() in TRUE_WORDS,
+            redis_tls=RedisTls.from_env(environ),
             replica_acks=ReplicaAcks.from_env(environ),
         )
+        for name in GAMES_KEPT:
+            if getattr(settings, name) < 1:
+                raise ValueError(f"{name.upper()} must be 1 or more, not {getattr(settings, name)}")
+        return settings
 
 
-def _games_kept(environ: Mapping[str, str], name: str, default: int) -> int:
-    """A history's games kept in Redis, from variable `name`: 1 or more (ValueError otherwise)."""
-    kept = int(environ.get(name, default))
-    if kept < 1:
-        raise ValueError(f"{name} must be 1 or more, not {kept}")
-    return kept
+# How a plain field's variable is read, by the field's type (as `from __future__` annotations name it).
+_PARSERS: Mapping[str, Callable[[str], Any]] = {"int": int, "float": float, "str": str}
+# The fields set by variables of other names or forms (`Settings.from_env`).
+_NOT_PLAIN = ("address", "client_address_header")
+TRUE_WORDS = ("1", "true", "yes")
+GAMES_KEPT = ("history_per_player", "history_per_title")  # each 1 or more
+
+
+def _read(environ: Mapping[str, str], name: str, kind: str, default: Any = None) -> Any:
+    """Variable `name` parsed as `kind` (int, float or str), or `default` when it is not set."""
+    if name not in environ:
+        return default
+    try:
+        return _PARSERS[kind](environ[name].strip() if kind != "str" else environ[name])
+    except ValueError:
+        raise ValueError(
+            f"{name} must be a{'n' if kind == 'int' else ''} {kind}, not {environ[name]!r}"
+        ) from None
 
 
 def _names(listed: str | None, default: tuple[str, ...]) -> tuple[str, ...]:
@@ -241,3 +220,18 @@ def _names(listed: str | None, default: tuple[str, ...]) -> tuple[str, ...]:
     if listed is None:
         return default
     return tuple(name.strip() for name in listed.split(",") if name.strip())
+
+
+def variables() -> list[tuple[str, str]]:
+    """Each plain setting's variable and its default, for operators (`python -m live.settings`)."""
+    defaults = Settings()
+    return [
+        (option.name.upper(), str(getattr(defaults, option.name)))
+        for option in fields(Settings)
+        if option.type in _PARSERS and option.name not in _NOT_PLAIN
+    ]
+
+
+if __name__ == "__main__":
+    for name, default in variables():
+        print(f"{name:32} {default}")
