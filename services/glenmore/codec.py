@@ -34,7 +34,7 @@ ENUM_OFFSETS = {pb.Resource: 1, pb.SpecialLocation: 1}
 TILE = {"tile": 1}  # a message's `tile` field holds a tile number, the native tile index + 1
 DEFAULT_CONFIG = Config()
 NO_CUBES = [0, 0, 0, 0, 0]
-# The State attributes that hold a Turn's and a Payment's values: their fields' names.
+# The State attributes holding a Turn's and a Payment's values, named as their fields.
 TURN = [f.name for f in pb.Turn.DESCRIPTOR.fields]
 PAYMENT = [f.name for f in pb.Payment.DESCRIPTOR.fields]
 
@@ -201,25 +201,13 @@ CONVERTER = Converter(
         pb.View: SEQUENCE,
         # Events: the tile numbers, and what the native events hold otherwise.
         pb.TilesDrawn: Shape(offsets={"tiles": 1}),
-        pb.TileTaken: Shape(offsets=TILE),
-        pb.TileDiscarded: Shape(offsets=TILE),
-        pb.TilePlaced: Shape(offsets=TILE),
-        pb.TileActivated: Shape(offsets=TILE),
-        pb.CubeGained: Shape(get={"lost": lambda e: e.cell is None}),
-        # A NamedTuple's field may not be named `count` (tuple.count): the native events name what is counted.
-        pb.WhiskySpent: Shape(names={"count": "barrels"}),
-        pb.WhiskyGained: Shape(names={"count": "barrels"}),
-        pb.ClanMembersGained: Shape(names={"count": "members"}),
-        pb.ScoringDone: Shape(
-            get={
-                "seats": lambda e: (
-                    e.seats
-                    if e.public
-                    else [s._replace(whisky_vp=0, chieftain_vp=0, card_vp=0) for s in e.seats]
-                ),
-                "vp_hidden": lambda e: not e.public,
-            }
+        **dict.fromkeys(
+            (pb.TileTaken, pb.TileDiscarded, pb.TilePlaced, pb.TileActivated), Shape(offsets=TILE)
         ),
+        pb.CubeGained: Shape(get={"lost": lambda e: e.cell is None}),
+        # A NamedTuple's field may not be named `count` (tuple.count): the events name what they count.
+        **dict.fromkeys((pb.WhiskySpent, pb.WhiskyGained), Shape(names={"count": "barrels"})),
+        pb.ClanMembersGained: Shape(names={"count": "members"}),
     },
     ENUM_OFFSETS,
 )

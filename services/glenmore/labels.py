@@ -207,7 +207,7 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
     if isinstance(event, ev.TurnEnded):
         return f"{seat} ended their turn"
     if isinstance(event, ev.ScoringDone):
-        if not event.public:  # OP-23: the counts are public, the VP are not
+        if event.vp_hidden:  # OP-23: the counts are public, the VP are not
             parts = "; ".join(
                 f"seat {s.seat}: whisky {s.whisky}, chieftains {s.chieftains}, cards {s.cards}"
                 for s in event.seats
