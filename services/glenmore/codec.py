@@ -42,6 +42,11 @@ PAYMENT = [f.name for f in pb.Payment.DESCRIPTOR.fields]
 # aside (services.common.game.exact_state_round_trip; the conformance suite checks it).
 EXACT_STATE_ROUND_TRIP = True
 
+# The TrackEntry values (tile, figure, die) of each chain entry.
+TRACK_ENTRIES: dict[int, tuple[Any, ...]] = {tile: (tile, None, None) for tile in range(STACK_TILES)}
+TRACK_ENTRIES |= {figure(seat): (None, seat, None) for seat in range(MAX_PLAYERS)}
+TRACK_ENTRIES[DIE] = (None, None, ())
+
 
 # State.
 
@@ -61,12 +66,6 @@ def _entry(tile: int | None, seat: int | None, die: object) -> int:
         return figure(seat)
     check_state(die is not None, "a track entry holding nothing")
     return DIE
-
-
-def _track_entry(entry: int) -> tuple[int | None, int | None, tuple[()] | None]:
-    if entry >= 0:
-        return entry, None, None
-    return (None, None, ()) if entry == DIE else (None, -1 - entry, None)
 
 
 def _place(player: Player, territory: list[tuple[int, int | None, int, list[int]]]) -> None:
@@ -150,7 +149,7 @@ CONVERTER = Converter(
         pb.TileStack: Shape(sequence=True, make=lambda tiles: tiles, offsets=TILE),
         pb.Table: Shape(
             get={
-                "track": lambda s: [_track_entry(e) for e in s.track],
+                "track": lambda s: [TRACK_ENTRIES[e] for e in s.track],
                 "stack_sizes": lambda s: [len(stack) for stack in s.stacks],
                 "market": lambda s: enumerate(s.market),
                 "turn": lambda s: s,
