@@ -54,7 +54,7 @@ def neighbourhood_mask(state: State, player: Player) -> int:
     if state.activate_all:
         return (1 << len(player.tiles)) - 1
     grid = player.grid
-    c = state.t_cell
+    c = state.cell
     mask = 1 << grid[c]
     for d in AROUND:
         slot = grid.get(c + d)
@@ -104,7 +104,7 @@ def legal(state: State) -> list[Action]:
     market = state.market
     found: list[Action] = []
     mask = neighbourhood_mask(state, player)
-    ness = state.ness_ready and not state.ness_used
+    ness = state.loch_ness_ready and not state.loch_ness_used
     done = state.activated
     for slot in range(len(player.tiles)):
         bit = 1 << slot
@@ -137,7 +137,7 @@ def play(state: State, action: Action, events: list) -> None:  # type: ignore[ty
         play_sell(state, action, events)
         return
     if kind == act.END_ACTIVATIONS:
-        if state.moves:
+        if state.movement_points:
             state.step = MOVE
         else:
             end_turn(state, events)
@@ -148,7 +148,7 @@ def play(state: State, action: Action, events: list) -> None:  # type: ignore[ty
     slot = player.grid[c]
     loch_ness = not neighbourhood_mask(state, player) & (1 << slot)
     if loch_ness:
-        state.ness_used = True
+        state.loch_ness_used = True
     state.activated |= 1 << slot
     tile_index = player.tiles[slot]
     tile = TILES[tile_index]
@@ -162,11 +162,11 @@ def play(state: State, action: Action, events: list) -> None:  # type: ignore[ty
     elif effect == TAVERN:
         _vp(state, tile.arg, events)
     elif effect == MOVEMENT:
-        state.moves += 1
-        events.append(ev.MovementGained(seat, state.moves))
+        state.movement_points += 1
+        events.append(ev.MovementGained(seat, state.movement_points))
     else:
-        state.act_cell = c
-        state.act_count = action.c
+        state.activation_cell = c
+        state.activation_count = action.c
         any_cubes = GROCER_CUBES if effect == GROCER else 0
         if payment.start(state, _cost(effect, tile.arg, action.c), PAY_FOR_ACTIVATION, events, any_cubes):
             state.step = PAY
@@ -182,12 +182,12 @@ def _vp(state: State, amount: int, events: list) -> None:  # type: ignore[type-a
 def after_payment(state: State, events: list) -> None:  # type: ignore[type-arg]
     """The reward of a conversion once its cost is paid."""
     player = state.players[state.actor]
-    slot = player.grid[state.act_cell]
+    slot = player.grid[state.activation_cell]
     tile = TILES[player.tiles[slot]]
     effect = tile.effect
-    count = state.act_count
-    state.act_cell = NO_CELL
-    state.act_count = 0
+    count = state.activation_count
+    state.activation_cell = NO_CELL
+    state.activation_count = 0
     state.step = ACTIVATE
     if effect == DISTILLERY:
         player.whisky += 1

@@ -1,7 +1,7 @@
 """Glen More's own part of the conversion to boardgame.glenmore.v1 (services.common.convert does the
 rest): where the native state is laid out otherwise than its messages (territories as parallel
-lists, cells as ints, the track as one chain of ints), the option's default, the actions, who sees
-what, and how a decoded message becomes a native state.
+lists, cells as ints, the track as one chain of ints, the Turn and its Payment flat on the State),
+the option's default, the actions, who sees what, and how a decoded message becomes a native state.
 
 Native ids count from 0 where enums and tile numbers count from 1: ENUM_OFFSETS and the tile fields'
 offsets. Decoding refuses what the encoding cannot hold (undeclared enum values, cells out of range,
@@ -10,7 +10,6 @@ two tiles on a cell); the consistency of the whole state is `validate.validate`.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from boardgame.glenmore.v1 import glenmore_pb2 as pb
@@ -32,31 +31,21 @@ from services.glenmore.territory import cell, in_range, xy
 from services.glenmore.validate import validate
 
 ENUM_OFFSETS = {pb.Resource: 1, pb.SpecialLocation: 1}
-DEFAULT_CONFIG = Config()
 TILE = {"tile": 1}  # a message's `tile` field holds a tile number, the native tile index + 1
+DEFAULT_CONFIG = Config()
+NO_CUBES = [0, 0, 0, 0, 0]
+# The State attributes holding a Turn's and a Payment's values, named as their fields.
+TURN = [f.name for f in pb.Turn.DESCRIPTOR.fields]
+PAYMENT = [f.name for f in pb.Payment.DESCRIPTOR.fields]
 
 # Decoding a state's encoding gives back an equal state, attribute by attribute, the legal-action memo
 # aside (services.common.game.exact_state_round_trip; the conformance suite checks it).
 EXACT_STATE_ROUND_TRIP = True
 
-
-# Config.
-
-
-def config_from_proto(message: pb.Config) -> Config:
-    """The native config; an unset `public_vp` takes its default (OP-23)."""
-    return Config(public_vp=message.public_vp if message.HasField("public_vp") else PUBLIC_VP)
-
-
-def config_to_proto(config: Config) -> pb.Config:
-    """The Config message. Options are written only when they differ from their defaults, so a
-    default config encodes exactly as it did before the options existed."""
-    return pb.Config(public_vp=None if config.public_vp == PUBLIC_VP else config.public_vp)
-
-
-@cache
-def _config_bytes(config: Config) -> bytes:
-    return bytes(config_to_proto(config).SerializeToString(deterministic=True))
+# The TrackEntry values (tile, figure, die) of each chain entry.
+TRACK_ENTRIES: dict[int, tuple[Any, ...]] = {tile: (tile, None, None) for tile in range(STACK_TILES)}
+TRACK_ENTRIES |= {figure(seat): (None, seat, None) for seat in range(MAX_PLAYERS)}
+TRACK_ENTRIES[DIE] = (None, None, ())
 
 
 # State.
@@ -79,15 +68,6 @@ def _entry(tile: int | None, seat: int | None, die: object) -> int:
     return DIE
 
 
-def _track_entry(entry: int) -> tuple[int | None, int | None, tuple[()] | None]:
-    if entry >= 0:
-        return entry, None, None
-    return (None, None, ()) if entry == DIE else (None, -1 - entry, None)
-
-
-NO_CUBES = [0, 0, 0, 0, 0]
-
-
 def _place(player: Player, territory: list[tuple[int, int | None, int, list[int]]]) -> None:
     """The territory's parallel lists, from its PlacedTile values."""
     player.tiles, player.cells, player.grid, player.cubes = [], [], {}, []
@@ -103,10 +83,6 @@ def _place(player: Player, territory: list[tuple[int, int | None, int, list[int]
             player.own[kind] += count
 
 
-def _no_hidden_vp(player: Player, hidden: bool) -> None:
-    check_state(not hidden, "hidden VP in a state")
-
-
 def _territory(p: Player) -> list[tuple[int, tuple[int, int], int, list[int]]]:
     cubes, clans = p.cubes, p.clans
     return [(t, xy(c), clans[s], cubes[5 * s : 5 * s + 5]) for s, (t, c) in enumerate(zip(p.tiles, p.cells))]  # noqa: B905
@@ -118,24 +94,17 @@ def _market(state: State, rows: list[tuple[int, int]]) -> None:
 
 
 def _turn(state: State, turn: tuple[Any, ...] | None) -> None:
-    """The progress of the turn, from a Turn's values (players and actor already decoded)."""
+    """The progress of the turn from a Turn's values, each in the State attribute its field names (an
+    absent cell as NO_CELL); the players and actor are already decoded."""
     state.clear_turn()
     if turn is None:
         return
-    tile, placed, c, payment, choose, purpose, activate_all, ness_ready, ness_used, activated, moves = turn
-    state.t_tile, state.t_placed, state.t_cell = tile, placed, NO_CELL if c is None else c
-    state.choose_left, state.choose_purpose, state.activate_all = choose, purpose, activate_all
-    state.ness_ready, state.ness_used, state.moves = ness_ready, ness_used, moves
+    values = dict(zip(TURN, turn, strict=True))
+    payment, activated = values.pop("payment"), values.pop("activated")
     if payment is not None:
-        purpose, cubes, different, used, any_cubes, clan, act_cell, count = payment
-        state.pay_purpose, state.pay_cubes, state.pay_different, state.pay_used = (
-            purpose,
-            cubes,
-            different,
-            used,
-        )
-        state.pay_any, state.pay_clan, state.act_count = any_cubes, clan, count
-        state.act_cell = NO_CELL if act_cell is None else act_cell
+        values.update(zip(PAYMENT, payment, strict=True))
+    for name, value in values.items():
+        setattr(state, name, NO_CELL if value is None else value)
     grid = state.players[state.actor].grid if 0 <= state.actor < len(state.players) else {}
     last = -1
     for activated_cell in activated:
@@ -162,33 +131,30 @@ def _validated(decoded: tuple[State, list[int]]) -> State:
     return state
 
 
-def _tiles(tiles: list[int]) -> list[int]:
-    return tiles
-
-
 SEQUENCE = Shape(sequence=True)
 CONVERTER = Converter(
     [pb.Config, pb.State, pb.View, pb.Action, pb.Event],
     {
-        pb.Config: Shape(make=lambda public_vp: Config(PUBLIC_VP if public_vp is None else public_vp)),
+        # An option is written only when it differs from its default (so that a default config encodes
+        # as it did before the options existed) and read as its default when unset (OP-23).
+        pb.Config: Shape(
+            get={"public_vp": lambda config: None if config.public_vp == PUBLIC_VP else config.public_vp},
+            make=lambda public_vp: Config(PUBLIC_VP if public_vp is None else public_vp),
+            frozen=True,
+            key=lambda config: config,
+        ),
         pb.State: Shape(
             get={"table": lambda s: s, "stacks": lambda s: [(k,) for k in s.stacks]}, make=_state
         ),
-        pb.TileStack: Shape(sequence=True, make=_tiles, offsets=TILE),
+        pb.TileStack: Shape(sequence=True, make=lambda tiles: tiles, offsets=TILE),
         pb.Table: Shape(
             get={
-                "config": lambda s: _config_bytes(s.config),
-                "track": lambda s: [_track_entry(e) for e in s.chain],
+                "track": lambda s: [TRACK_ENTRIES[e] for e in s.track],
                 "stack_sizes": lambda s: [len(stack) for stack in s.stacks],
                 "market": lambda s: enumerate(s.market),
                 "turn": lambda s: s,
             },
-            names={
-                "player_count": "n",
-                "track": "chain",
-                "discarded_tiles": "discarded",
-                "last_die_roll": "last_die",
-            },
+            names={"player_count": "n"},
             offsets={"discarded_tiles": 1},
             into=State,
             put={
@@ -215,63 +181,42 @@ CONVERTER = Converter(
         pb.Cell: Shape(sequence=True, make=_cell),
         pb.Turn: Shape(
             get={
-                "cell": lambda s: xy(s.t_cell) if s.t_placed else None,
-                "payment": lambda s: None if s.pay_purpose == NO_PAYMENT else s,
+                "cell": lambda s: xy(s.cell) if s.placed else None,
+                "payment": lambda s: None if s.purpose == NO_PAYMENT else s,
                 "activated": lambda s: [
                     xy(c) for slot, c in enumerate(s.players[s.actor].cells) if s.activated >> slot & 1
                 ],
-            },
-            names={
-                "tile": "t_tile",
-                "placed": "t_placed",
-                "cubes_to_choose": "choose_left",
-                "cube_purpose": "choose_purpose",
-                "loch_ness_ready": "ness_ready",
-                "loch_ness_used": "ness_used",
-                "movement_points": "moves",
             },
             offsets=TILE,
             make=lambda *values: values,
         ),
         pb.Payment: Shape(
-            get={"activation_cell": lambda s: None if s.act_cell == NO_CELL else xy(s.act_cell)},
-            names={
-                "purpose": "pay_purpose",
-                "resources": "pay_cubes",
-                "different_cubes": "pay_different",
-                "kinds_paid": "pay_used",
-                "any_cubes": "pay_any",
-                "clan_member": "pay_clan",
-                "activation_count": "act_count",
+            get={
+                "activation_cell": lambda s: None if s.activation_cell == NO_CELL else xy(s.activation_cell)
             },
             make=lambda *values: values,
         ),
         rules_pb2.RngState: Shape(make=Rng),
         pb.View: SEQUENCE,
-        # Events: the native names that differ from the messages', and the tile numbers.
+        # Events: the tile numbers, and what the native events hold otherwise.
         pb.TilesDrawn: Shape(offsets={"tiles": 1}),
-        pb.TileTaken: Shape(offsets=TILE),
-        pb.TileDiscarded: Shape(offsets=TILE),
-        pb.TilePlaced: Shape(offsets=TILE),
-        pb.TileActivated: Shape(offsets=TILE),
-        pb.CubeGained: Shape(get={"lost": lambda e: e.cell is None}),
-        pb.WhiskySpent: Shape(names={"count": "barrels"}),
-        pb.WhiskyGained: Shape(names={"count": "barrels"}),
-        pb.ClanMembersGained: Shape(names={"count": "members"}),
-        pb.ScoringDone: Shape(
-            get={
-                "seats": lambda e: (
-                    e.seats
-                    if e.public
-                    else [s._replace(whisky_vp=0, chieftain_vp=0, card_vp=0) for s in e.seats]
-                ),
-                "vp_hidden": lambda e: not e.public,
-            }
+        **dict.fromkeys(
+            (pb.TileTaken, pb.TileDiscarded, pb.TilePlaced, pb.TileActivated), Shape(offsets=TILE)
         ),
+        pb.CubeGained: Shape(get={"lost": lambda e: e.cell is None}),
+        # A NamedTuple's field may not be named `count` (tuple.count): the events name what they count.
+        **dict.fromkeys((pb.WhiskySpent, pb.WhiskyGained), Shape(names={"count": "barrels"})),
+        pb.ClanMembersGained: Shape(names={"count": "members"}),
     },
     ENUM_OFFSETS,
 )
 _write_view = CONVERTER.writer(pb.View)
+config_from_proto = CONVERTER.reader(pb.Config)  # the native config, an unset option at its default
+
+
+def config_to_proto(config: Config) -> pb.Config:
+    """The Config message (an option only where it differs from its default)."""
+    return pb.Config.FromString(CONVERTER.writer(pb.Config)(config))
 
 
 # Actions: a native action is (kind, arguments) in the order of the Action message's oneof.

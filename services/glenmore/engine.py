@@ -30,7 +30,7 @@ Play = Callable[[State, Action, list], None]  # type: ignore[type-arg]
 
 
 def _play_pay(state: State, action: Action, events: list) -> None:  # type: ignore[type-arg]
-    purpose = state.pay_purpose
+    purpose = state.purpose
     if payment.play(state, action, events):
         if purpose == PAY_FOR_TILE:
             tiles.after_payment(state, events)

@@ -148,7 +148,7 @@ class SeatScoring(NamedTuple):
 class ScoringDone(NamedTuple):
     number: int
     seats: tuple[SeatScoring, ...]
-    public: bool = True  # False: the seats' VP are withheld (each seat gets a private VpGained)
+    vp_hidden: bool = False  # the seats' VP are withheld, read 0 (each seat gets a private VpGained)
 
 
 class SeatFinal(NamedTuple):

@@ -99,7 +99,11 @@ def _activation(state: State, action: act.Action) -> str:
     else:
         what = "nothing"
     ness = ""
-    if state.ness_ready and not state.ness_used and not neighbourhood_mask(state, player) & (1 << slot):
+    if (
+        state.loch_ness_ready
+        and not state.loch_ness_used
+        and not neighbourhood_mask(state, player) & (1 << slot)
+    ):
         ness = " (Loch Ness)"
     return f"Activate {where}: {what}{ness}"
 
@@ -109,13 +113,13 @@ def label(state: State, action: act.Action) -> str:
     kind = action.kind
     player = state.players[state.actor]
     if kind == act.TAKE_TILE:
-        ahead = state.chain.index(action.a)
+        ahead = state.track.index(action.a)
         tile = TILES[action.a]
         return f"Take {tile_name(action.a)}, {ahead} spaces ahead ({cost_text(tile.cost)})"
     if kind == act.DISCARD_FIRST:
         return "No tile can be taken: move onto the first tile ahead and discard it"
     if kind == act.PLACE_TILE:
-        return f"Place {tile_name(state.t_tile)} at {_at(action.a, action.b)}"
+        return f"Place {tile_name(state.tile)} at {_at(action.a, action.b)}"
     if kind == act.PAY_CUBE:
         slot = player.grid[cell(action.a, action.b)]
         where = f"{TILES[player.tiles[slot]].name} at {_at(action.a, action.b)}"
@@ -128,7 +132,7 @@ def label(state: State, action: act.Action) -> str:
     if kind == act.PAY_CHIEFTAIN:
         return "Pay with a chieftain"
     if kind == act.CHOOSE_CUBE:
-        where = "on Iona Abbey" if state.choose_purpose == CUBES_LOCH_SHIEL else "(Loch Lochy)"
+        where = "on Iona Abbey" if state.cube_purpose == CUBES_LOCH_SHIEL else "(Loch Lochy)"
         return f"Take 1 {RESOURCE_NAMES[action.a]} {where}"
     if kind == act.ACTIVATE:
         return _activation(state, action)
@@ -139,7 +143,7 @@ def label(state: State, action: act.Action) -> str:
     if kind == act.MAKE_CHIEFTAIN:
         return f"Make a clan member at {_at(action.a, action.b)} a chieftain"
     if kind == act.END_MOVEMENT:
-        return f"Stop moving ({plural(state.moves, 'movement point')} lost)"
+        return f"Stop moving ({plural(state.movement_points, 'movement point')} lost)"
     slot = richest_slot(player, action.a)
     source = TILES[player.tiles[slot]].name
     return f"Sell 1 {RESOURCE_NAMES[action.a]} from {source} for {_coins(state.market[action.a])}"
@@ -203,7 +207,7 @@ def event_text(event: tuple) -> str:  # type: ignore[type-arg]
     if isinstance(event, ev.TurnEnded):
         return f"{seat} ended their turn"
     if isinstance(event, ev.ScoringDone):
-        if not event.public:  # OP-23: the counts are public, the VP are not
+        if event.vp_hidden:  # OP-23: the counts are public, the VP are not
             parts = "; ".join(
                 f"seat {s.seat}: whisky {s.whisky}, chieftains {s.chieftains}, cards {s.cards}"
                 for s in event.seats

@@ -40,7 +40,7 @@ def play(state: State, action: Action, events: list) -> None:  # type: ignore[ty
     player = state.players[seat]
     kind = action.kind
     if kind == act.END_MOVEMENT:
-        state.moves = 0
+        state.movement_points = 0
         end_turn(state, events)
         return
     origin = player.grid[cell(action.a, action.b)]
@@ -51,6 +51,6 @@ def play(state: State, action: Action, events: list) -> None:  # type: ignore[ty
     else:
         player.chieftains += 1
         events.append(ev.ChieftainMade(seat, (action.a, action.b)))
-    state.moves -= 1
-    if state.moves == 0:
+    state.movement_points -= 1
+    if state.movement_points == 0:
         end_turn(state, events)

@@ -26,12 +26,12 @@ def start(state: State, cost: Cost, purpose: int, events: list, any_cubes: int =
     if cost.whisky:
         player.whisky -= cost.whisky
         events.append(ev.WhiskySpent(state.actor, cost.whisky))
-    state.pay_purpose = purpose
-    state.pay_cubes = list(cost.cubes)
-    state.pay_different = cost.different
-    state.pay_used = []
-    state.pay_any = any_cubes
-    state.pay_clan = cost.clan_member
+    state.purpose = purpose
+    state.resources = list(cost.cubes)
+    state.different_cubes = cost.different
+    state.kinds_paid = []
+    state.any_cubes = any_cubes
+    state.clan_member = cost.clan_member
     if pending(state):
         return True
     _finish(state)
@@ -40,13 +40,13 @@ def start(state: State, cost: Cost, purpose: int, events: list, any_cubes: int =
 
 def _finish(state: State) -> None:
     """The payment is complete: nothing of it stays in the state (a state equals its decoding)."""
-    state.pay_purpose = NO_PAYMENT
-    state.pay_used = []
+    state.purpose = NO_PAYMENT
+    state.kinds_paid = []
 
 
 def pending(state: State) -> bool:
     """Whether part of the payment in progress is still to pay."""
-    return bool(state.pay_cubes or state.pay_different or state.pay_any or state.pay_clan)
+    return bool(state.resources or state.different_cubes or state.any_cubes or state.clan_member)
 
 
 def _pay_from_tiles(player: Player, kind: int, found: list[Action]) -> None:
@@ -69,15 +69,15 @@ def legal(state: State) -> list[Action]:
     player = state.players[state.actor]
     market = state.market
     found: list[Action] = []
-    if state.pay_cubes:
-        kind = state.pay_cubes[0]
+    if state.resources:
+        kind = state.resources[0]
         if player.own[kind]:
             _pay_from_tiles(player, kind, found)
         else:
             found.append(act.BUY_ACTION[kind])
-    elif state.pay_different:
-        rest = state.pay_different - 1
-        used = state.pay_used
+    elif state.different_cubes:
+        rest = state.different_cubes - 1
+        used = state.kinds_paid
         for kind in range(5):
             if kind in used:
                 continue
@@ -89,7 +89,7 @@ def legal(state: State) -> list[Action]:
                 coins = player.coins - buy_price(market, kind)
                 if coins >= 0 and can_pay_different(player, market, rest, after, coins):
                     found.append(act.BUY_ACTION[kind])
-    elif state.pay_any:
+    elif state.any_cubes:
         if sum(player.own):
             for kind in range(5):
                 if player.own[kind]:
@@ -99,9 +99,9 @@ def legal(state: State) -> list[Action]:
                 if market[kind] < MARKET_SLOTS:
                     coins = player.coins - buy_price(market, kind)
                     after = _after_buying(market, kind)
-                    if coins >= 0 and can_pay_any(player, after, state.pay_any - 1, coins):
+                    if coins >= 0 and can_pay_any(player, after, state.any_cubes - 1, coins):
                         found.append(act.BUY_ACTION[kind])
-    elif state.pay_clan:
+    elif state.clan_member:
         if player.clan_total() > 1:
             for slot, c in enumerate(player.cells):
                 if player.clans[slot]:
@@ -114,13 +114,13 @@ def legal(state: State) -> list[Action]:
 
 
 def _paid_cube(state: State, kind: int) -> None:
-    if state.pay_cubes:
-        state.pay_cubes.pop(0)
-    elif state.pay_different:
-        state.pay_different -= 1
-        state.pay_used.append(kind)
+    if state.resources:
+        state.resources.pop(0)
+    elif state.different_cubes:
+        state.different_cubes -= 1
+        state.kinds_paid.append(kind)
     else:
-        state.pay_any -= 1
+        state.any_cubes -= 1
 
 
 def play(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
@@ -142,11 +142,11 @@ def play(state: State, action: Action, events: list) -> bool:  # type: ignore[ty
         _paid_cube(state, cube)
     elif kind == act.PAY_CLAN:
         player.clans[player.grid[_cell(action)]] -= 1
-        state.pay_clan = False
+        state.clan_member = False
         events.append(ev.ClanMemberSpent(seat, False, (action.a, action.b)))
     else:
         player.chieftains -= 1
-        state.pay_clan = False
+        state.clan_member = False
         events.append(ev.ClanMemberSpent(seat, True, None))
     if pending(state):
         return False

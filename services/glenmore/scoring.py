@@ -38,7 +38,7 @@ def chieftain_value(player: Player) -> int:
 def intermediate_scoring(state: State, number: int, events: list) -> None:  # type: ignore[type-arg]
     """Scoring `number`: whisky, chieftains plus bonnets, cards; VP by the difference table.
 
-    With hidden VP (OP-23) the scoring itself stays public (the counts are), and each seat that
+    With hidden VP (OP-23) the scoring itself stays public (the counts are; its VP read 0), and each seat that
     scored is told its VP by a VpGained that only it sees.
     """
     players = state.players
@@ -58,13 +58,15 @@ def intermediate_scoring(state: State, number: int, events: list) -> None:  # ty
         player.scoring_vp += gained
         if not public and gained:
             private.append(ev.VpGained(seat, gained, ev.VP_SCORING, public=False))
+        if not public:  # the scoring reports the counts only
+            whisky_vp = chieftain_vp = card_vp = 0
         seats.append(
             ev.SeatScoring(
                 seat, whisky[seat], whisky_vp, chieftains[seat], chieftain_vp, cards[seat], card_vp
             )
         )
     state.scorings_done = number
-    events.append(ev.ScoringDone(number, tuple(seats), public))
+    events.append(ev.ScoringDone(number, tuple(seats), vp_hidden=not public))
     events.extend(private)
 
 

@@ -42,9 +42,9 @@ def new_game(player_count: int, config: Config, seed: bytes) -> tuple[State, lis
     for seat, player in enumerate(state.players):
         player.coins = START_COINS
         player.add_tile(start_village(seat), ORIGIN, clans=1)
-    state.chain = [figure((start + i) % player_count) for i in range(player_count)]
+    state.track = [figure((start + i) % player_count) for i in range(player_count)]
     if player_count in DIE_PLAYER_COUNTS:
-        state.chain.append(DIE)
+        state.track.append(DIE)
     state.market = [MARKET_PREFILL[player_count]] * 5
     events: list = [ev.GameStarted(start)]  # type: ignore[type-arg]
     refill(state, events)

@@ -1,7 +1,7 @@
 """Native game state: plain Python lists and ints, copied explicitly, never shared between states.
 
 Cells of a territory are ints (`territory.cell(x, y)`) so that neighbours are additions. The track
-is the chain of §3 of the rules: `chain[0]` is the rearmost figure; entries >= 0 are tile indices,
+is the chain of §3 of the rules: `track[0]` is the rearmost figure; entries >= 0 are tile indices,
 `figure(seat)` marks a player's figure and `DIE` the die figure.
 """
 
@@ -123,41 +123,44 @@ class Player:
 
 
 class State:
-    """The whole game. `legal` caches the acting seat's legal actions and is never serialized."""
+    """The whole game. `legal` caches the acting seat's legal actions and is never serialized.
+
+    Its attributes are named as the fields of the Table, Turn and Payment messages that hold them
+    (a State is one Table, its Turn and the Turn's Payment, flat for the engine's speed)."""
 
     __slots__ = (
-        "act_cell",
-        "act_count",
         "activate_all",
         "activated",
+        "activation_cell",
+        "activation_count",
         "actor",
-        "chain",
-        "choose_left",
-        "choose_purpose",
+        "any_cubes",
+        "cell",
+        "clan_member",
         "config",
-        "discarded",
-        "last_die",
+        "cube_purpose",
+        "cubes_to_choose",
+        "different_cubes",
+        "discarded_tiles",
+        "kinds_paid",
+        "last_die_roll",
         "legal",
+        "loch_ness_ready",
+        "loch_ness_used",
         "market",
-        "moves",
+        "movement_points",
         "n",
-        "ness_ready",
-        "ness_used",
-        "pay_any",
-        "pay_clan",
-        "pay_cubes",
-        "pay_different",
-        "pay_purpose",
-        "pay_used",
+        "placed",
         "players",
+        "purpose",
+        "resources",
         "rng",
         "scorings_done",
         "stacks",
         "start_player",
         "step",
-        "t_cell",
-        "t_placed",
-        "t_tile",
+        "tile",
+        "track",
         "track_space",
     )
 
@@ -168,41 +171,41 @@ class State:
         self.step = CHOOSE_TILE
         self.actor = 0
         self.start_player = 0
-        self.chain: list[int] = []
+        self.track: list[int] = []
         self.track_space = 0
         self.stacks: list[list[int]] = [[] for _ in range(STACKS)]  # drawn from the end
         self.market = [0, 0, 0, 0, 0]  # filled slots per resource
         self.players = [Player() for _ in range(n)]
         self.scorings_done = 0
-        self.discarded: list[int] = []
-        self.last_die = 0
+        self.discarded_tiles: list[int] = []
+        self.last_die_roll = 0
         self.legal: list | None = None  # type: ignore[type-arg]
         self.clear_turn()
 
     def clear_turn(self) -> None:
         """Forget the progress of the turn that ended."""
-        self.t_tile = -1
-        self.t_placed = False
-        self.t_cell = NO_CELL
+        self.tile = -1
+        self.placed = False
+        self.cell = NO_CELL
         self.clear_payment()
-        self.choose_left = 0
-        self.choose_purpose = NO_CUBE_CHOICE
+        self.cubes_to_choose = 0
+        self.cube_purpose = NO_CUBE_CHOICE
         self.activate_all = False
-        self.ness_ready = False
-        self.ness_used = False
+        self.loch_ness_ready = False
+        self.loch_ness_used = False
         self.activated = 0  # bitmask over the actor's territory slots
-        self.moves = 0
+        self.movement_points = 0
 
     def clear_payment(self) -> None:
         """No payment in progress."""
-        self.pay_purpose = NO_PAYMENT
-        self.pay_cubes: list[int] = []
-        self.pay_different = 0
-        self.pay_used: list[int] = []
-        self.pay_any = 0
-        self.pay_clan = False
-        self.act_cell = NO_CELL
-        self.act_count = 0
+        self.purpose = NO_PAYMENT
+        self.resources: list[int] = []
+        self.different_cubes = 0
+        self.kinds_paid: list[int] = []
+        self.any_cubes = 0
+        self.clan_member = False
+        self.activation_cell = NO_CELL
+        self.activation_count = 0
 
     def copy(self) -> State:
         """An independent copy."""
@@ -213,33 +216,33 @@ class State:
         other.step = self.step
         other.actor = self.actor
         other.start_player = self.start_player
-        other.chain = self.chain[:]
+        other.track = self.track[:]
         other.track_space = self.track_space
         other.stacks = [stack[:] for stack in self.stacks]
         other.market = self.market[:]
         other.players = [p.copy() for p in self.players]
         other.scorings_done = self.scorings_done
-        other.discarded = self.discarded[:]
-        other.last_die = self.last_die
+        other.discarded_tiles = self.discarded_tiles[:]
+        other.last_die_roll = self.last_die_roll
         other.legal = self.legal
-        other.t_tile = self.t_tile
-        other.t_placed = self.t_placed
-        other.t_cell = self.t_cell
-        other.pay_purpose = self.pay_purpose
-        other.pay_cubes = self.pay_cubes[:]
-        other.pay_different = self.pay_different
-        other.pay_used = self.pay_used[:]
-        other.pay_any = self.pay_any
-        other.pay_clan = self.pay_clan
-        other.act_cell = self.act_cell
-        other.act_count = self.act_count
-        other.choose_left = self.choose_left
-        other.choose_purpose = self.choose_purpose
+        other.tile = self.tile
+        other.placed = self.placed
+        other.cell = self.cell
+        other.purpose = self.purpose
+        other.resources = self.resources[:]
+        other.different_cubes = self.different_cubes
+        other.kinds_paid = self.kinds_paid[:]
+        other.any_cubes = self.any_cubes
+        other.clan_member = self.clan_member
+        other.activation_cell = self.activation_cell
+        other.activation_count = self.activation_count
+        other.cubes_to_choose = self.cubes_to_choose
+        other.cube_purpose = self.cube_purpose
         other.activate_all = self.activate_all
-        other.ness_ready = self.ness_ready
-        other.ness_used = self.ness_used
+        other.loch_ness_ready = self.loch_ness_ready
+        other.loch_ness_used = self.loch_ness_used
         other.activated = self.activated
-        other.moves = self.moves
+        other.movement_points = self.movement_points
         return other
 
     @property

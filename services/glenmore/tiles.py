@@ -65,7 +65,7 @@ def takeable(state: State) -> list[int]:
     edges = placeable_edges(player)
     market = state.market
     found = []
-    for entry in state.chain[1:]:
+    for entry in state.track[1:]:
         if entry >= 0:
             tile = TILES[entry]
             if edges >> tile.edge & 1 and can_pay(player, market, tile.cost):
@@ -92,15 +92,15 @@ def play_choose(state: State, action: Action, events: list) -> None:  # type: ig
     seat = state.actor
     if kind == act.DISCARD_FIRST:
         tile = advance(state, first_tile(state), events)
-        state.discarded.append(tile)
+        state.discarded_tiles.append(tile)
         events.append(ev.TileDiscarded(tile, ev.DISCARD_NO_LEGAL_TILE))
         end_turn(state, events)
         return
     tile = action.a
-    advance(state, state.chain.index(tile), events)
+    advance(state, state.track.index(tile), events)
     events.append(ev.TileTaken(seat, tile))
-    state.t_tile = tile
-    state.ness_ready = LOCH_NESS in state.players[seat].cards
+    state.tile = tile
+    state.loch_ness_ready = LOCH_NESS in state.players[seat].cards
     state.step = PLACE_TILE
 
 
@@ -110,18 +110,18 @@ def play_choose(state: State, action: Action, events: list) -> None:  # type: ig
 def legal_place(state: State) -> list[Action]:
     """The cells where the new tile may go."""
     player = state.players[state.actor]
-    return [Action(act.PLACE_TILE, *xy(c)) for c in legal_cells(player, EDGES[state.t_tile])]
+    return [Action(act.PLACE_TILE, *xy(c)) for c in legal_cells(player, EDGES[state.tile])]
 
 
 def play_place(state: State, action: Action, events: list) -> None:  # type: ignore[type-arg]
     """Place the tile, then pay for it."""
     seat = state.actor
     player = state.players[seat]
-    tile = state.t_tile
+    tile = state.tile
     c = cell(action.a, action.b)
     player.add_tile(tile, c)
-    state.t_placed = True
-    state.t_cell = c
+    state.placed = True
+    state.cell = c
     events.append(ev.TilePlaced(seat, tile, (action.a, action.b)))
     if payment.start(state, TILES[tile].cost, PAY_FOR_TILE, events):
         state.step = PAY
@@ -136,9 +136,9 @@ def after_payment(state: State, events: list) -> None:  # type: ignore[type-arg]
     """Take the tile's one-time bonus and card (§4 step 5), then go on to the activations."""
     seat = state.actor
     player = state.players[seat]
-    tile = TILES[state.t_tile]
-    slot = player.grid[state.t_cell]
-    where = xy(state.t_cell)
+    tile = TILES[state.tile]
+    slot = player.grid[state.cell]
+    where = xy(state.cell)
     if tile.bonus_clan:
         player.clans[slot] += tile.bonus_clan
         events.append(ev.ClanMembersGained(seat, tile.bonus_clan, where))
@@ -157,8 +157,8 @@ def after_payment(state: State, events: list) -> None:  # type: ignore[type-arg]
     elif card == LOCH_OICH:
         state.activate_all = True
     elif card == LOCH_LOCHY:
-        state.choose_left = LOCH_LOCHY_CUBES
-        state.choose_purpose = CUBES_LOCH_LOCHY
+        state.cubes_to_choose = LOCH_LOCHY_CUBES
+        state.cube_purpose = CUBES_LOCH_LOCHY
         state.step = CHOOSE_CUBE
     elif card == LOCH_SHIEL:
         _loch_shiel(state, player, events)
@@ -174,8 +174,8 @@ def _loch_shiel(state: State, player: Player, events: list) -> None:  # type: ig
                 player.add_cube(slot, tile.arg)
                 events.append(ev.CubeGained(seat, tile.arg, xy(player.cells[slot])))
             elif tile.family == ABBEY:
-                state.choose_left = 1
-                state.choose_purpose = CUBES_LOCH_SHIEL
+                state.cubes_to_choose = 1
+                state.cube_purpose = CUBES_LOCH_SHIEL
                 state.step = CHOOSE_CUBE
 
 
@@ -208,7 +208,7 @@ def play_cube(state: State, action: Action, events: list) -> None:  # type: igno
     seat = state.actor
     player = state.players[seat]
     kind = action.a
-    if state.choose_purpose == CUBES_LOCH_SHIEL:
+    if state.cube_purpose == CUBES_LOCH_SHIEL:
         slot = next(s for s, t in enumerate(player.tiles) if TILES[t].family == ABBEY)
     else:
         slot = lochy_slot(player, kind)
@@ -217,7 +217,7 @@ def play_cube(state: State, action: Action, events: list) -> None:  # type: igno
         events.append(ev.CubeGained(seat, kind, xy(player.cells[slot])))
     else:
         events.append(ev.CubeGained(seat, kind, None))
-    state.choose_left -= 1
-    if state.choose_left == 0:
-        state.choose_purpose = NO_CUBE_CHOICE
+    state.cubes_to_choose -= 1
+    if state.cubes_to_choose == 0:
+        state.cube_purpose = NO_CUBE_CHOICE
         state.step = ACTIVATE

@@ -28,10 +28,10 @@ def end_turn(state: State, events: list) -> None:  # type: ignore[type-arg]
     refill(state, events)
     if _scorings_due(state, events):
         return
-    while state.chain[0] == DIE:
+    while state.track[0] == DIE:
         die_turn(state, events)
         refill(state, events)
         if _scorings_due(state, events):
             return
-    state.actor = figure_seat(state.chain[0])
+    state.actor = figure_seat(state.track[0])
     state.step = CHOOSE_TILE

@@ -87,11 +87,11 @@ def validate(state: State) -> State:
     _track(state)
     if not 0 <= state.track_space < TRACK_SPACES:
         bad("track space")
-    if not all(0 <= t < STACK_TILES for t in state.discarded):
+    if not all(0 <= t < STACK_TILES for t in state.discarded_tiles):
         bad("a discarded tile is not a stack tile")
     if not (len(state.market) == 5 and min(state.market) >= 0 and max(state.market) <= MARKET_SLOTS):
         bad("market row")
-    if not (0 <= state.last_die <= 3 and (n in DIE_PLAYER_COUNTS or state.last_die == 0)):
+    if not (0 <= state.last_die_roll <= 3 and (n in DIE_PLAYER_COUNTS or state.last_die_roll == 0)):
         bad("die roll")
     exhausted = 0
     while exhausted < STACKS - 1 and not state.stacks[exhausted + 1]:
@@ -101,23 +101,23 @@ def validate(state: State) -> State:
     if (step == GAME_OVER) != (exhausted == STACKS - 1):
         bad("game over exactly after scoring 3")
     if step == CHOOSE_TILE:
-        if state.chain[0] != figure(state.actor):
+        if state.track[0] != figure(state.actor):
             bad("the acting seat's figure is not the rearmost")
-        if len(state.chain) != TRACK_LENGTH:
+        if len(state.track) != TRACK_LENGTH:
             bad("the track is not full at the start of a turn")
-    paying_for_tile = step == PAY and state.pay_purpose == PAY_FOR_TILE
+    paying_for_tile = step == PAY and state.purpose == PAY_FOR_TILE
     for seat, player in enumerate(state.players):
         tiles = player.tiles[:-1] if paying_for_tile and seat == state.actor else player.tiles
         if player.cards != [CARD_OF[t] for t in tiles if CARD_OF[t] != NO_CARD]:
             bad("special-location cards against the tiles")
     _turn(state)
     seen = [t for stack in state.stacks for t in stack]
-    seen += [e for e in state.chain if e >= 0]
-    seen += state.discarded
+    seen += [e for e in state.track if e >= 0]
+    seen += state.discarded_tiles
     for player in state.players:
         seen += player.tiles[1:]
-    if step not in (CHOOSE_TILE, GAME_OVER) and not state.t_placed:
-        seen.append(state.t_tile)
+    if step not in (CHOOSE_TILE, GAME_OVER) and not state.placed:
+        seen.append(state.tile)
     if sorted(seen) != ALL_STACK_TILES:
         bad("every stack tile exactly once")
     # A forged position can be consistent yet offer nothing (a payment nobody can complete).
@@ -170,13 +170,13 @@ def _player(player: Player, seat: int) -> None:
 
 def _track(state: State) -> None:
     n = state.n
-    figures = sorted(e for e in state.chain if e < 0)
+    figures = sorted(e for e in state.track if e < 0)
     expected = sorted([figure(s) for s in range(n)] + ([DIE] if n in DIE_PLAYER_COUNTS else []))
     if figures != expected:
         bad("figures on the track")
-    if len(state.chain) > TRACK_LENGTH:
+    if len(state.track) > TRACK_LENGTH:
         bad("too many entries on the track")
-    if state.chain[0] >= 0:
+    if state.track[0] >= 0:
         bad("a tile behind the rearmost figure")
 
 
@@ -185,32 +185,32 @@ def _turn(state: State) -> None:
     player = state.players[state.actor]
     if step in (CHOOSE_TILE, GAME_OVER):
         if not (
-            state.t_tile == -1
-            and not state.t_placed
-            and state.pay_purpose == NO_PAYMENT
-            and state.choose_left == 0
-            and state.choose_purpose == NO_CUBE_CHOICE
-            and not (state.activate_all or state.ness_ready or state.ness_used or state.activated)
-            and state.moves == 0
+            state.tile == -1
+            and not state.placed
+            and state.purpose == NO_PAYMENT
+            and state.cubes_to_choose == 0
+            and state.cube_purpose == NO_CUBE_CHOICE
+            and not (state.activate_all or state.loch_ness_ready or state.loch_ness_used or state.activated)
+            and state.movement_points == 0
         ):
             bad("turn progress outside a turn")
         return
-    if not 0 <= state.t_tile < STACK_TILES:
+    if not 0 <= state.tile < STACK_TILES:
         bad("the tile of the turn is not a stack tile")
-    if state.t_placed != (step != PLACE_TILE) or (state.t_cell != NO_CELL) != state.t_placed:
+    if state.placed != (step != PLACE_TILE) or (state.cell != NO_CELL) != state.placed:
         bad("whether the tile of the turn is placed")
-    if state.t_placed:
-        slot = player.grid.get(state.t_cell)
-        if slot != len(player.tiles) - 1 or player.tiles[slot] != state.t_tile:
+    if state.placed:
+        slot = player.grid.get(state.cell)
+        if slot != len(player.tiles) - 1 or player.tiles[slot] != state.tile:
             bad("the tile placed this turn")
-    tile = TILES[state.t_tile]
-    if (state.pay_purpose != NO_PAYMENT) != (step == PAY):
+    tile = TILES[state.tile]
+    if (state.purpose != NO_PAYMENT) != (step == PAY):
         bad("a payment outside STEP_PAY")
     if step == PAY:
         _payment(state, player)
-    if (state.choose_left > 0) != (step == CHOOSE_CUBE) or not 0 <= state.choose_left <= 2:
+    if (state.cubes_to_choose > 0) != (step == CHOOSE_CUBE) or not 0 <= state.cubes_to_choose <= 2:
         bad("cubes to choose")
-    purpose = state.choose_purpose
+    purpose = state.cube_purpose
     if (purpose != NO_CUBE_CHOICE) != (step == CHOOSE_CUBE):
         bad("cube purpose")
     if purpose == CUBES_LOCH_LOCHY and tile.card != LOCH_LOCHY:
@@ -222,35 +222,35 @@ def _turn(state: State) -> None:
             bad("Loch Shiel cube without Iona Abbey")
     if state.activate_all and tile.card != LOCH_OICH:
         bad("activating everything without Loch Oich")
-    if state.ness_ready and LOCH_NESS not in player.cards:
+    if state.loch_ness_ready and LOCH_NESS not in player.cards:
         bad("Loch Ness ready without its card")
-    if state.ness_used and not state.ness_ready:
+    if state.loch_ness_used and not state.loch_ness_ready:
         bad("Loch Ness used without being ready")
-    if state.moves < 0 or (state.moves == 0 and step == MOVE):
+    if state.movement_points < 0 or (state.movement_points == 0 and step == MOVE):
         bad("movement points")
 
 
 def _payment(state: State, player: Player) -> None:
-    if state.pay_purpose not in (PAY_FOR_TILE, PAY_FOR_ACTIVATION):
+    if state.purpose not in (PAY_FOR_TILE, PAY_FOR_ACTIVATION):
         bad("payment purpose")
-    used = state.pay_used
-    if min(used, default=0) < 0 or min(state.pay_cubes, default=0) < 0:
+    used = state.kinds_paid
+    if min(used, default=0) < 0 or min(state.resources, default=0) < 0:
         bad("a resource to pay that is none")
     if len(set(used)) != len(used):
         bad("kinds paid twice")
-    if not 0 <= state.pay_different <= 5 - len(used):
+    if not 0 <= state.different_cubes <= 5 - len(used):
         bad("different cubes to pay")
-    if not 0 <= state.pay_any <= 3:
+    if not 0 <= state.any_cubes <= 3:
         bad("cubes of any kind to pay")
-    if len(state.pay_cubes) > 3:
+    if len(state.resources) > 3:
         bad("cubes to pay")
-    if not (state.pay_cubes or state.pay_different or state.pay_any or state.pay_clan):
+    if not (state.resources or state.different_cubes or state.any_cubes or state.clan_member):
         bad("an empty payment")
-    if not 0 <= state.act_count <= 5:
+    if not 0 <= state.activation_count <= 5:
         bad("activation count")
-    if state.pay_purpose == PAY_FOR_ACTIVATION:
-        slot = player.grid.get(state.act_cell)
+    if state.purpose == PAY_FOR_ACTIVATION:
+        slot = player.grid.get(state.activation_cell)
         if slot is None or TILES[player.tiles[slot]].effect not in CONVERSIONS:
             bad("the activated tile")
-    elif state.act_cell != NO_CELL or state.act_count:
+    elif state.activation_cell != NO_CELL or state.activation_count:
         bad("tile payment")

@@ -48,7 +48,7 @@ def set_track(state: State, seat: int, ahead: list[int]) -> None:
     others = [figure(s) for s in range(state.n) if s != seat]
     if state.n in DIE_PLAYER_COUNTS:
         others.append(DIE)
-    state.chain = [figure(seat), *ahead, *others]
+    state.track = [figure(seat), *ahead, *others]
     state.actor = seat
     state.step = CHOOSE_TILE
     state.clear_turn()
@@ -111,9 +111,9 @@ def activating(state: State, seat: int, x: int, y: int) -> None:
     set_track(state, seat, [])
     player = state.players[seat]
     c = cell(x, y)
-    state.t_tile = player.tiles[player.grid[c]]
-    state.t_placed = True
-    state.t_cell = c
+    state.tile = player.tiles[player.grid[c]]
+    state.placed = True
+    state.cell = c
     state.step = ACTIVATE
     state.legal = None
 
@@ -128,8 +128,8 @@ def take_and_place(state: State, tile_index: int, x: int, y: int) -> list:  # ty
     events = play(state, act.Action(act.TAKE_TILE, tile_index))
     if state.step == PLACE_TILE:
         events += play(state, act.Action(act.PLACE_TILE, x, y))
-    player = state.players[state.actor] if state.t_placed else None
-    assert player is None or state.t_cell == cell(x, y)
+    player = state.players[state.actor] if state.placed else None
+    assert player is None or state.cell == cell(x, y)
     return events
 
 

@@ -57,13 +57,13 @@ def _die_behind_the_actor(stack_1_left: int):
     state = blank_game(2)
     spare = _pop(state.stacks[3], TRACK_LENGTH - 4)
     t2, t3, t4 = spare[:3]
-    state.chain = [figure(0), DIE, figure(1), ROAD_QUARRY, *spare]
+    state.track = [figure(0), DIE, figure(1), ROAD_QUARRY, *spare]
     state.actor, state.step, state.legal = 0, CHOOSE_TILE, None
     state.stacks[1] = state.stacks[1][-stack_1_left:]
     state.rng = rng_rolling(2)
     play(state, act.Action(act.TAKE_TILE, ROAD_QUARRY))
     play(state, act.Action(act.PLACE_TILE, 1, 0))
-    assert state.step == ACTIVATE and state.chain[:3] == [DIE, figure(1), figure(0)]
+    assert state.step == ACTIVATE and state.track[:3] == [DIE, figure(1), figure(0)]
     return state, (t2, t3, t4), spare[3:]
 
 
@@ -80,9 +80,9 @@ def test_die_turn_follows_a_turn_that_leaves_the_die_rearmost():
         ev.TileDiscarded(t3, ev.DISCARD_DIE),
         ev.TilesDrawn((second,)),
     ]
-    assert state.chain == [figure(1), figure(0), t2, DIE, t4, *rest, first, second]
-    assert len(state.chain) == TRACK_LENGTH
-    assert t3 in state.discarded and state.last_die == 2
+    assert state.track == [figure(1), figure(0), t2, DIE, t4, *rest, first, second]
+    assert len(state.track) == TRACK_LENGTH
+    assert t3 in state.discarded_tiles and state.last_die_roll == 2
     assert state.actor == 1 and state.step == CHOOSE_TILE
     assert state.scorings_done == 0
 
@@ -155,7 +155,7 @@ def test_castle_stalker_counts_one_bonnet_at_the_next_scoring():
     state = blank_game(4)
     stalker = tile("Castle Stalker")
     set_track(state, 0, [stalker])
-    state.chain += _pop(state.stacks[3], TRACK_LENGTH - len(state.chain))
+    state.track += _pop(state.stacks[3], TRACK_LENGTH - len(state.track))
     state.stacks[1] = [t for t in state.stacks[1] if t != stalker][:1]
     take_and_place(state, stalker, 0, 1)
     assert state.step == ACTIVATE and CASTLE_STALKER in state.players[0].cards
@@ -275,14 +275,14 @@ def test_movement_points_of_several_villages_and_castles_are_pooled():
     ]
     assert state.step == ACTIVATE  # points wait for the end of the activations
     play(state, act.END_ACTIVATIONS_ACTION)
-    assert state.step == MOVE and state.moves == 3
+    assert state.step == MOVE and state.movement_points == 3
     play(state, act.Action(act.MOVE_CLAN, 1, 1, 0, 1))
     play(state, act.Action(act.MOVE_CLAN, 0, 1, 0, 0))
-    assert state.step == MOVE and state.moves == 1
+    assert state.step == MOVE and state.movement_points == 1
     events = play(state, act.Action(act.MAKE_CHIEFTAIN, 0, 0))
     assert ev.ChieftainMade(0, (0, 0)) in events and ev.TurnEnded(0) in events
     player = state.players[0]
-    assert player.chieftains == 1 and state.moves == 0
+    assert player.chieftains == 1 and state.movement_points == 0
     assert [clans_at(state, 0, x, y) for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))] == [1, 1, 0, 0]
 
 
@@ -299,7 +299,7 @@ def _jump(jumped: int, stack_2_size: int):
     passed = spare[:jumped]
     fillers = spare[jumped : jumped + TRACK_LENGTH - 5 - jumped]
     set_track(state, 0, [*passed, ROAD_QUARRY, *fillers])
-    assert len(state.chain) == TRACK_LENGTH
+    assert len(state.track) == TRACK_LENGTH
     events = play(state, act.Action(act.TAKE_TILE, ROAD_QUARRY))
     assert [e for e in events if isinstance(e, ev.TileDiscarded)] == [
         ev.TileDiscarded(t, ev.DISCARD_PASSED) for t in passed
@@ -318,7 +318,7 @@ def test_refill_crosses_from_stack_1_to_stack_2():
     assert ev.TilesDrawn((last_of_1, top_of_2)) in events
     assert [e.number for e in events if isinstance(e, ev.ScoringDone)] == [1]
     assert state.scorings_done == 1 and len(state.stacks[2]) == 4
-    assert len(state.chain) == TRACK_LENGTH and state.step == CHOOSE_TILE
+    assert len(state.track) == TRACK_LENGTH and state.step == CHOOSE_TILE
     assert state.players[1].vp == 1
 
 
@@ -351,7 +351,7 @@ def test_start_player_is_random(players):
         start = state.start_player
         assert events[0] == ev.GameStarted(start)
         assert state.actor == start and state.step == CHOOSE_TILE
-        assert state.chain[:players] == [figure((start + k) % players) for k in range(players)]
+        assert state.track[:players] == [figure((start + k) % players) for k in range(players)]
         assert new_game(players, Config(), seed)[0].start_player == start
         starts.append(start)
     assert set(starts) == set(range(players))

@@ -37,15 +37,15 @@ def test_ruling_1_the_rearmost_figure_moves_next_and_a_short_move_keeps_the_turn
     rearmost, plays again; A then jumps B to the quarry, and B, now rearmost, moves next."""
     state = blank_game(4)
     set_track(state, 0, [RIVER_FOREST])
-    state.chain = [figure(0), RIVER_FOREST, figure(1), ROAD_QUARRY, figure(2), figure(3)]
+    state.track = [figure(0), RIVER_FOREST, figure(1), ROAD_QUARRY, figure(2), figure(3)]
     take_and_place(state, RIVER_FOREST, 0, 1)
     events = play(state, act.END_ACTIVATIONS_ACTION)
     assert ev.TurnEnded(0) in events
-    assert state.chain[:3] == [figure(0), figure(1), ROAD_QUARRY]
+    assert state.track[:3] == [figure(0), figure(1), ROAD_QUARRY]
     assert state.actor == 0 and state.step == CHOOSE_TILE
     take_and_place(state, ROAD_QUARRY, 1, 0)
     play(state, act.END_ACTIVATIONS_ACTION)
-    assert state.chain[:2] == [figure(1), figure(0)]
+    assert state.track[:2] == [figure(1), figure(0)]
     assert state.actor == 1 and state.step == CHOOSE_TILE
 
 
@@ -59,7 +59,7 @@ def test_ruling_2_a_tile_that_cannot_be_paid_or_placed_is_refused():
     for refused in (STONE_VILLAGE, PASTURE):
         with pytest.raises(IllegalAction):
             play(state, act.Action(act.TAKE_TILE, refused))
-    assert state.chain[1:3] == [STONE_VILLAGE, PASTURE] and state.step == CHOOSE_TILE
+    assert state.track[1:3] == [STONE_VILLAGE, PASTURE] and state.step == CHOOSE_TILE
     state.players[0].coins = 1  # the stone can now be bought (price 1)
     state.legal = None
     assert act.Action(act.TAKE_TILE, STONE_VILLAGE) in legal(state)
@@ -128,7 +128,7 @@ def test_ruling_8_the_new_villages_own_clan_member_does_not_make_its_cell_legal(
     assert act.Action(act.TAKE_TILE, ROAD_VILLAGE) not in legal(state)
     with pytest.raises(IllegalAction):
         play(state, act.Action(act.TAKE_TILE, ROAD_VILLAGE))
-    assert state.chain[1] == ROAD_VILLAGE and state.step == CHOOSE_TILE
+    assert state.track[1] == ROAD_VILLAGE and state.step == CHOOSE_TILE
     state.players[0].clans = [0, 1, 0]
     state.legal = None
     events = play(state, act.Action(act.TAKE_TILE, ROAD_VILLAGE))
@@ -156,7 +156,7 @@ def test_ruling_11_loch_ness_paid_with_a_chieftain_lowers_the_chieftain_count():
     ness = tile("Loch Ness")
     state.players[0].chieftains = 1
     set_track(state, 0, [ness])
-    state.chain += [state.stacks[3].pop() for _ in range(TRACK_LENGTH - len(state.chain))]
+    state.track += [state.stacks[3].pop() for _ in range(TRACK_LENGTH - len(state.track))]
     state.stacks[1] = state.stacks[1][:1]
     events = take_and_place(state, ness, 0, 1)
     assert ev.ClanMemberSpent(0, True, None) in events
@@ -198,7 +198,7 @@ def test_ruling_20_a_discarded_tile_is_never_taken_later():
     assert ev.TileDiscarded(ROAD_QUARRY, ev.DISCARD_PASSED) in events
     play(state, act.END_ACTIVATIONS_ACTION)
     assert state.actor == 0 and state.step == CHOOSE_TILE
-    assert ROAD_QUARRY not in state.chain and ROAD_QUARRY in state.discarded
+    assert ROAD_QUARRY not in state.track and ROAD_QUARRY in state.discarded_tiles
     assert act.Action(act.TAKE_TILE, ROAD_QUARRY) not in legal(state)
     with pytest.raises(IllegalAction):
         play(state, act.Action(act.TAKE_TILE, ROAD_QUARRY))

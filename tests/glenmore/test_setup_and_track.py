@@ -20,12 +20,12 @@ from tests.glenmore.scenario import blank_game, legal, play, rng_rolling, set_tr
 def test_setup_fills_13_spaces_from_stacks_0_then_1(players, from_stack_0, from_stack_1, figures):
     """T5: tiles dealt per player count; the space behind the start player stays empty."""
     state = blank_game(players)
-    tiles = [e for e in state.chain if e >= 0]
-    assert len(state.chain) == TRACK_LENGTH
+    tiles = [e for e in state.track if e >= 0]
+    assert len(state.track) == TRACK_LENGTH
     assert [TILES[t].stack for t in tiles] == [0] * from_stack_0 + [1] * from_stack_1
     assert len(state.stacks[0]) == 0
     assert len(state.stacks[1]) == 23 - from_stack_1
-    assert state.chain[:figures] == [
+    assert state.track[:figures] == [
         *(figure((state.start_player + i) % players) for i in range(players)),
         *([DIE] if players < 4 else []),
     ]
@@ -49,29 +49,29 @@ def test_chain_turn_order_examples():
     state = blank_game(2)
     a, b = figure(0), figure(1)
     t1, t2, t3, t4 = 20, 21, 22, 23
-    state.chain = [a, t1, b, t2, t3, t4]
+    state.track = [a, t1, b, t2, t3, t4]
     events: list = []
     assert advance(state, 1, events) == t1
-    assert state.chain == [a, b, t2, t3, t4]  # A moves again
+    assert state.track == [a, b, t2, t3, t4]  # A moves again
     assert advance(state, 3, events) == t3
-    assert state.chain == [b, t2, a, t4] and events == []
+    assert state.track == [b, t2, a, t4] and events == []
 
-    state.chain = [a, t1, b, t2, t3, t4]
+    state.track = [a, t1, b, t2, t3, t4]
     assert advance(state, 3, events) == t2
-    assert state.chain == [b, a, t3, t4]
+    assert state.track == [b, a, t3, t4]
     assert events == [ev.TileDiscarded(t1, ev.DISCARD_PASSED)]
-    assert state.discarded == [t1]
+    assert state.discarded_tiles == [t1]
 
 
 def test_refill_tops_the_chain_up_to_13_entries():
     """OP-3: after a discard the refill adds two tiles, drawn from the end of the lowest stack."""
     state = blank_game(4)
-    state.chain = state.chain[:11]
+    state.track = state.track[:11]
     top = state.stacks[1][-2:]
     events: list = []
     refill(state, events)
-    assert len(state.chain) == TRACK_LENGTH
-    assert state.chain[-2:] == top[::-1]
+    assert len(state.track) == TRACK_LENGTH
+    assert state.track[-2:] == top[::-1]
     assert events == [ev.TilesDrawn(tuple(top[::-1]))]
 
 
@@ -82,9 +82,9 @@ def test_a_turn_moves_the_figure_and_discards_what_nobody_can_reach():
     quarry, forest, field = tile("Quarry", edge=2), tile("Forest", edge=1), tile("Field", edge=2)
     set_track(state, 0, [quarry, forest, field])
     events = play(state, act.Action(act.TAKE_TILE, forest))
-    assert state.chain[:3] == [figure(0), field, figure(1)]
+    assert state.track[:3] == [figure(0), field, figure(1)]
     assert ev.TileDiscarded(quarry, ev.DISCARD_PASSED) in events
-    assert state.step == PLACE_TILE and state.t_tile == forest
+    assert state.step == PLACE_TILE and state.tile == forest
 
 
 def test_no_takeable_tile_discards_the_first_tile_ahead():
@@ -96,7 +96,7 @@ def test_no_takeable_tile_discards_the_first_tile_ahead():
     assert legal(state) == [act.DISCARD_FIRST_ACTION]
     events = play(state, act.DISCARD_FIRST_ACTION)
     assert ev.TileDiscarded(pasture, ev.DISCARD_NO_LEGAL_TILE) in events
-    assert pasture in state.discarded
+    assert pasture in state.discarded_tiles
     assert state.players[0].tiles == [state.players[0].tiles[0]]  # nothing placed
 
 
@@ -105,12 +105,12 @@ def test_die_counts_tiles_skipping_figures():
     state = blank_game(2)
     a, b = figure(0), figure(1)
     t1, t2, t3 = 20, 21, 22
-    state.chain = [DIE, a, t1, t2, t3, b]
+    state.track = [DIE, a, t1, t2, t3, b]
     state.rng = rng_rolling(2)
     events: list = []
     die_turn(state, events)
-    assert state.last_die == 2
-    assert state.chain == [a, t1, DIE, t3, b]
+    assert state.last_die_roll == 2
+    assert state.track == [a, t1, DIE, t3, b]
     assert events == [ev.DieRolled(2), ev.TileDiscarded(t2, ev.DISCARD_DIE)]
 
 
@@ -118,12 +118,12 @@ def test_die_stops_on_the_last_tile_when_fewer_lie_ahead():
     """OP-4: a roll of 3 with two tiles ahead stops on the second."""
     state = blank_game(3)
     t1, t2 = 20, 21
-    state.chain = [DIE, t1, figure(0), t2, figure(1), figure(2)]
+    state.track = [DIE, t1, figure(0), t2, figure(1), figure(2)]
     state.rng = rng_rolling(3)
     events: list = []
     die_turn(state, events)
-    assert t2 in state.discarded and t1 in state.discarded  # t1 was passed by every figure
-    assert state.chain == [figure(0), DIE, figure(1), figure(2)]
+    assert t2 in state.discarded_tiles and t1 in state.discarded_tiles  # t1 was passed by every figure
+    assert state.track == [figure(0), DIE, figure(1), figure(2)]
 
 
 def test_scoring_1_when_the_last_tile_of_stack_1_is_drawn():
@@ -131,7 +131,7 @@ def test_scoring_1_when_the_last_tile_of_stack_1_is_drawn():
     state = blank_game(4)
     quarry = tile("Quarry", edge=2)
     set_track(state, 0, [quarry])
-    state.chain += [tile("Field", nth=3)] * (TRACK_LENGTH - len(state.chain))
+    state.track += [tile("Field", nth=3)] * (TRACK_LENGTH - len(state.track))
     state.stacks[1] = state.stacks[1][:1]
     last_of_1 = state.stacks[1][0]
     first_of_2 = state.stacks[2][-1]
@@ -147,9 +147,9 @@ def test_scoring_1_when_the_last_tile_of_stack_1_is_drawn():
     assert scoring.number == 1 and state.scorings_done == 1
     assert [s.whisky_vp for s in scoring.seats] == [0, 2, 0, 0]
     assert state.players[1].vp == 2 and state.players[1].scoring_vp == 2
-    state.chain.pop()
+    state.track.pop()
     refill(state, [])
-    assert state.chain[-1] == first_of_2
+    assert state.track[-1] == first_of_2
 
 
 def test_scoring_3_ends_the_game():
@@ -157,7 +157,7 @@ def test_scoring_3_ends_the_game():
     state = blank_game(4)
     quarry = tile("Quarry", edge=2)
     set_track(state, 0, [quarry])
-    state.chain += [tile("Field", nth=3)] * (TRACK_LENGTH - len(state.chain))
+    state.track += [tile("Field", nth=3)] * (TRACK_LENGTH - len(state.track))
     state.stacks[1], state.stacks[2], state.stacks[3] = [], [], state.stacks[3][:1]
     state.scorings_done = 2
     play(state, act.Action(act.TAKE_TILE, quarry))

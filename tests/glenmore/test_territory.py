@@ -133,7 +133,7 @@ def test_village_gives_a_movement_point_spent_after_activating():
     state = _neighbourhood_territory()
     activating(state, 0, 1, 1)
     play(state, act.Action(act.ACTIVATE, 0, 0))
-    assert state.moves == 1
+    assert state.movement_points == 1
     play(state, act.END_ACTIVATIONS_ACTION)
     assert state.step == MOVE
     moves = of_kind(legal(state), act.MOVE_CLAN)
@@ -164,4 +164,4 @@ def test_unspent_movement_points_are_lost():
     play(state, act.Action(act.ACTIVATE, 0, 0))
     play(state, act.END_ACTIVATIONS_ACTION)
     play(state, act.END_MOVEMENT_ACTION)
-    assert state.step == CHOOSE_TILE and state.moves == 0 and clans_at(state, 0, 0, 0) == 1
+    assert state.step == CHOOSE_TILE and state.movement_points == 0 and clans_at(state, 0, 0, 0) == 1
