@@ -27,13 +27,15 @@ from typing import Any, NoReturn
 import grpc
 import uvicorn
 from boardgame.gateway.v1 import gateway_pb2
+from connectrpc import _codec as connect_codecs
+from connectrpc._codec import CODEC_NAME_JSON, CODEC_NAME_JSON_CHARSET_UTF8, ProtoJSONCodec
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError
 from connectrpc.method import IdempotencyLevel, MethodInfo
 from connectrpc.request import RequestContext
 from connectrpc.server import ConnectASGIApplication, Endpoint
+from google.protobuf import json_format, message_factory
 from google.protobuf import message as protobuf
-from google.protobuf import message_factory
 from google.rpc import status_pb2
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -46,7 +48,7 @@ from gateway import limits
 from gateway.metrics import metered
 from gateway.services import Servicers, add_services
 from live.table import Table
-from services.common.decoding import AioDecodingInterceptor
+from services.common.decoding import AioDecodingInterceptor, Undecodable
 
 DEFAULT_WEB_ADDRESS = "[::]:8080"
 WEB_CLIENT_DIR = Path(__file__).resolve().parent.parent / "clients" / "web" / "dist"
@@ -140,28 +142,52 @@ class BrowserCallContext:
 
 
 class ArrivingRequest:
-    """What connect-python decodes a request into. Its binary form goes through the method's own
-    tolerant deserializer, so bytes that do not decode are refused as MALFORMED_REQUEST, as over gRPC;
-    its JSON form fills the message through this object (every attribute is the message's)."""
+    """What connect-python decodes a request into. Either form, binary or JSON, that does not decode
+    leaves an Undecodable, which the method's handler refuses as MALFORMED_REQUEST, as over gRPC (the
+    binary form goes through the method's own tolerant deserializer)."""
 
     def __init__(self, message: protobuf.Message, deserializer: Callable[[bytes], Any]) -> None:
-        object.__setattr__(self, "_message", message)
-        object.__setattr__(self, "_deserializer", deserializer)
-        object.__setattr__(self, "decoded", None)
+        self.message = message
+        self.deserializer = deserializer
+        self.decoded: Any = None
 
     def ParseFromString(self, data: bytes) -> None:
         """Keep what the method's deserializer makes of `data` (an Undecodable if it does not decode)."""
-        object.__setattr__(self, "decoded", self._deserializer(bytes(data)))
+        self.decoded = self.deserializer(bytes(data))
+
+    def parse_json(self, data: bytes | bytearray) -> None:
+        """Fill the message from its JSON form (proto3's JSON mapping), or keep why it does not decode."""
+        try:
+            json_format.Parse(bytes(data), self.message)
+        except (json_format.ParseError, UnicodeDecodeError) as error:
+            self.decoded = Undecodable(f"its JSON is not a {self.message.DESCRIPTOR.name}: {error}")
 
     def request(self) -> Any:
         """The request for the handler."""
-        return self._message if self.decoded is None else self.decoded
+        return self.message if self.decoded is None else self.decoded
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._message, name)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        setattr(self._message, name, value)
+class ArrivingJSONCodec(ProtoJSONCodec[Any]):
+    """connect-python's JSON codec, decoding a gateway request through its ArrivingRequest so that JSON
+    which does not parse, names an unknown field or gives a field a wrong value is refused like bytes
+    that do not decode, never connect-python's `unknown`."""
+
+    def decode(self, data: bytes | bytearray, message: Any) -> Any:
+        """`message` filled from `data`; an ArrivingRequest keeps an Undecodable instead of raising."""
+        if not isinstance(message, ArrivingRequest):
+            return super().decode(data, message)
+        message.parse_json(data)
+        return message
+
+
+ARRIVING_JSON = ArrivingJSONCodec()
+
+
+def use_arriving_json_codec() -> None:
+    """Have connect-python decode JSON requests with ArrivingJSONCodec: version 0.9 has no codec setting
+    per application, only its registry of codecs by name (which its clients do not read)."""
+    for name in (CODEC_NAME_JSON, CODEC_NAME_JSON_CHARSET_UTF8):
+        connect_codecs._codecs[name] = ARRIVING_JSON
 
 
 def method_info(full_method: str) -> MethodInfo[Any, Any]:
@@ -253,6 +279,7 @@ class GatewayConnectApp(ConnectASGIApplication[Handlers]):
 def create_app(app: Table, servicers: Servicers, settings: WebSettings) -> Starlette:
     """The ASGI application: the gateway's services at /<package.Service>/<Method>, the web client's
     files at every other path, CORS for the allowed origins."""
+    use_arriving_json_codec()
     handlers = Handlers()
     add_services(app, handlers, servicers)  # collects what a grpc.aio.Server would get
     connect = GatewayConnectApp(

@@ -1,6 +1,8 @@
-"""The shipped data set's board as the web client draws it: places by id (ids count from 1) with
-kind, region, compass and bonus, and roads between place ids. A set an operator installs later is not
-in the client's bundle; its board is drawn from the view alone (the client says so)."""
+"""The boards the web client draws, one per data set installed where the web client is built (the
+shipped v0 and any in GOLDENCITY_DATA_DIR): each set's name, data_version and reconstruction flag, its
+places by id (ids count from 1) with kind, region, compass and bonus, and its roads between place ids.
+The client draws the board of the set a game's view names, and refuses to draw one its build lacks (a
+set installed later, or the same name with another data_version) rather than draw another set's."""
 
 from __future__ import annotations
 
@@ -9,12 +11,14 @@ from typing import Any
 from services.goldencity import dataset
 
 
-def board(name: str = dataset.DEFAULT_DATA_SET) -> dict[str, Any]:
-    """The shipped data set's board: places by id (ids count from 1) and roads between place ids."""
+def set_board(name: str) -> dict[str, Any]:
+    """The installed data set `name`'s board: its name and version, places by id and roads."""
     data_set = dataset.load(name)
     board = data_set.board
     return {
         "name": name,
+        "dataVersion": data_set.data_version,
+        "reconstruction": data_set.reconstruction,
         "places": [
             {
                 "id": place.id,
@@ -29,3 +33,8 @@ def board(name: str = dataset.DEFAULT_DATA_SET) -> dict[str, Any]:
         ],
         "roads": [list(road.ends) for road in board.roads],
     }
+
+
+def board() -> dict[str, Any]:
+    """Every installed data set's board, by the set's name."""
+    return {"sets": {name: set_board(name) for name in dataset.available()}}

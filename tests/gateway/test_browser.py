@@ -10,7 +10,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import grpc
@@ -89,9 +89,12 @@ def test_grpc_web_gets_the_same_answers_and_refusals(web_gateway: GatewayProcess
     assert error_info_of(raised.value).reason == "GAME_NOT_FOUND"
 
 
-def post(gateway: GatewayProcess, method: str, body: bytes, content_type: str) -> tuple[int, bytes]:
+def post(
+    gateway: GatewayProcess, method: str, body: bytes, content_type: str, headers: Mapping[str, str] = {}
+) -> tuple[int, bytes]:
+    """The HTTP status and body of a POST of `body` to `method`."""
     request = urllib.request.Request(
-        gateway.web_url + method, data=body, headers={"content-type": content_type}, method="POST"
+        gateway.web_url + method, data=body, headers={"content-type": content_type, **headers}, method="POST"
     )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
