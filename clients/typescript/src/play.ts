@@ -114,19 +114,28 @@ const FINAL_WATCH_CODES = new Set([
   grpc.status.FAILED_PRECONDITION,
 ]);
 
-/** How long a RATE_LIMITED refusal asks to wait (its ErrorInfo's `retry_after_ms`); null for any other error. */
-function rateLimitDelay(error: grpc.ServiceError): number | null {
-  if (error.code !== grpc.status.RESOURCE_EXHAUSTED || !error.metadata) return null;
+/** The ErrorInfo of a refusal (its reason and metadata), or null when it carries none. */
+function errorInfo(error: grpc.ServiceError): { reason: string; metadata: Record<string, string> } | null {
+  if (!error.metadata) return null;
   for (const bytes of error.metadata.get("grpc-status-details-bin")) {
     const status = StatusType.decode(bytes as Buffer) as unknown as { details: { type_url: string; value: Uint8Array }[] };
     for (const detail of status.details) {
       if (!detail.type_url.endsWith("/google.rpc.ErrorInfo")) continue;
-      const info = ErrorInfoType.decode(detail.value) as unknown as { reason: string; metadata: Record<string, string> };
-      if (info.reason === "RATE_LIMITED") return Number(info.metadata.retry_after_ms ?? 1000);
+      return ErrorInfoType.decode(detail.value) as unknown as { reason: string; metadata: Record<string, string> };
     }
   }
   return null;
 }
+
+/** How long a RATE_LIMITED refusal asks to wait (its ErrorInfo's `retry_after_ms`); null for any other error. */
+function rateLimitDelay(error: grpc.ServiceError): number | null {
+  if (error.code !== grpc.status.RESOURCE_EXHAUSTED) return null;
+  const info = errorInfo(error);
+  return info?.reason === "RATE_LIMITED" ? Number(info.metadata.retry_after_ms ?? 1000) : null;
+}
+
+/** Whether a refusal has this ErrorInfo reason. */
+const refusedFor = (error: unknown, reason: string) => errorInfo(error as grpc.ServiceError)?.reason === reason;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -312,11 +321,24 @@ async function main(): Promise<void> {
   for (let i = 0; i < options.humans; i += 1) {
     const guest = newSession();
     await guest.signInAsGuest(`ts-guest-${i + 1}`);
-    await guest.call(guest.lobbies, "JoinLobby", { lobby_id: lobbyId });
+    // Sent again after a lost connection, a join whose reply was lost is refused as ALREADY_SEATED,
+    // and a start as LOBBY_NOT_OPEN: both are done, and a started lobby names its game (docs/errors.md).
+    try {
+      await guest.call(guest.lobbies, "JoinLobby", { lobby_id: lobbyId });
+    } catch (error) {
+      if (!refusedFor(error, "ALREADY_SEATED")) throw error;
+    }
     players.push(guest);
   }
-  const started = await host.call<object, { game_id: string }>(host.lobbies, "StartGame", { lobby_id: lobbyId });
-  const gameId = started.game_id;
+  let gameId: string;
+  try {
+    gameId = (await host.call<object, { game_id: string }>(host.lobbies, "StartGame", { lobby_id: lobbyId })).game_id;
+  } catch (error) {
+    if (!refusedFor(error, "LOBBY_NOT_OPEN")) throw error;
+    const shown = await host.call<object, { lobby: { game_id: string } }>(host.lobbies, "GetLobby", { lobby_id: lobbyId });
+    if (!shown.lobby.game_id) throw error;
+    gameId = shown.lobby.game_id;
+  }
 
   const timeoutMs = options.timeoutSeconds * 1000;
   const results = await Promise.all(players.map((player) => playSeat(player, gameId, choose, timeoutMs)));
