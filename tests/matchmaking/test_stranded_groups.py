@@ -51,7 +51,7 @@ def rules_process() -> Iterator[tuple[subprocess.Popen[bytes], str]]:
         yield process, address
     finally:
         os.killpg(process.pid, signal.SIGCONT)
-        stop_worker_process(process)
+        stop_worker_process(process, signal.SIGKILL)  # a call it was stopped in may hold up a graceful stop
 
 
 @contextlib.contextmanager
