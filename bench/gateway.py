@@ -80,9 +80,12 @@ def _start(argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen(argv, env={**os.environ, **env}, stdout=log, stderr=log)
 
 
-def start_gateway(address: str, redis_url: str, rules_addresses: str) -> subprocess.Popen[bytes]:
-    """`python -m gateway` on `address` with this Redis and these rules services, no metrics, and its
-    browser listener on a free port of its own (two gateways on one machine cannot share one)."""
+def start_gateway(
+    address: str, redis_url: str, rules_addresses: str, broker_url: str = ""
+) -> subprocess.Popen[bytes]:
+    """`python -m gateway` on `address` with this Redis (and Celery broker: a Cluster needs a plain
+    Redis) and these rules services, no metrics, and its browser listener on a free port of its own
+    (two gateways on one machine cannot share one)."""
     return _start(
         [sys.executable, "-m", "gateway"],
         {
@@ -91,6 +94,7 @@ def start_gateway(address: str, redis_url: str, rules_addresses: str) -> subproc
             "METRICS_PORT": "off",
             "RULES_ADDRESSES": rules_addresses,
             "WEB_ADDRESS": f"127.0.0.1:{free_port()}",
+            **({"CELERY_BROKER_URL": broker_url} if broker_url else {}),
         },
     )
 

@@ -1,19 +1,23 @@
 """What a player follows across games (table h of `make bench`): ListMyGames for a player with 500
 finished and 20 live games, and how fast an inbox event reaches its player next to WatchGame.
 
-Processes: a redis-server, the first title's rules service and the gateway (each a real process, with
-the limits a user gets; calls are paced under them). The 20 live games are started through the write
-path (`live.games.start_game`); the 500 finished ones are written into the player's lists by the
-functions the write path and the scoring call (`live.mygames.committed`, `scored`), as playing 500
-games to their end would take the benchmark many minutes. ListMyGames is timed for its first page
-(the 20 live games, the player's turn first) and for a page of finished games deep in the list.
+Processes: a redis-server (and, for the second run, a Redis Cluster of three primaries and three
+replicas with a plain Redis as Celery's broker), the first title's rules service and the gateway (each
+a real process, with the limits a user gets; calls are paced under them). The 20 live games are
+started through the write path (`live.games.start_game`); the 500 finished ones are written into the
+player's lists by the functions the write path and the scoring call (`live.mygames.committed`,
+`scored`), as playing 500 games to their end would take the benchmark many minutes. ListMyGames is
+timed for its first page (the 20 live games, the player's turn first) and for a page of finished games
+deep in the list.
 
 Inbox against WatchGame: two guests play one game (another when it ends), each with a WatchGame and a
 WatchInbox stream open; the acting player submits a random legal action, and the time from sending
 SubmitAction to each stream delivering that version (WatchGame: every watcher's view; the inbox: the
-YOUR_TURN of the player who now acts) is recorded, for the same moves, in the same run.
+YOUR_TURN of the player who now acts) is recorded, for the same moves, in the same run. Play goes on
+past `--moves` until the inbox has at least MIN_INBOX_SAMPLES deliveries (a YOUR_TURN comes only when
+the turn changes hands).
 
-    python -m bench.players [--moves 300] [--calls 200]
+    python -m bench.players [--moves 300] [--calls 200] [--mode 'one node' | --mode 'cluster 3+3']
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from bench import table, unpin, verdict
 from bench.gateway import TITLE, TITLE_MODULE, _guest, _patiently, _start, _wait_serving, start_gateway
 from bench.latency import percentile
-from deploy.throwaway import free_port, redis_server
+from deploy.throwaway import free_port, redis_cluster, redis_server
 from live import mygames
 from live.games import start_game
 from live.settings import Settings
@@ -45,15 +49,15 @@ CALLS_PER_SECOND = 40  # under the read class's 50 a second
 TARGET_INBOX_OVER_WATCH_P50 = 2.0
 MOVE_PAUSE_SECONDS = 0.02  # after a move's deliveries, before the next: an unloaded gateway
 DELIVERY_TIMEOUT = 10.0
+MIN_INBOX_SAMPLES = 100  # YOUR_TURN deliveries timed at the least, whatever --moves says
+MOST_MOVES_PER_ASKED = 10  # but never more than this many times --moves
 
 Auth = tuple[tuple[str, str], ...]
 
 
-async def _fill(
-    redis_url: str, rules_address: str, player: gateway_pb2.Player, rival: gateway_pb2.Player
-) -> None:
+async def _fill(settings: Settings, player: gateway_pb2.Player, rival: gateway_pb2.Player) -> None:
     """The player's 20 live games (started for real) and 500 finished ones (written to their lists)."""
-    app = await connect(replace(Settings(), redis_url=redis_url, rules_addresses=(rules_address,)))
+    app = await connect(settings)
     try:
         seats = [gateway_pb2.GameSeat(seat=0, player=player), gateway_pb2.GameSeat(seat=1, player=rival)]
         for _ in range(LIVE):
@@ -154,8 +158,13 @@ async def _deliveries(channel: grpc.aio.Channel, moves: int) -> tuple[list[float
     inboxes = [asyncio.create_task(inbox(seat)) for seat in range(2)]
     rng = Rng(7)
     played = 0
+
+    def more() -> bool:
+        wanted = played < moves or len(inbox_ms) < MIN_INBOX_SAMPLES
+        return wanted and played < MOST_MOVES_PER_ASKED * moves
+
     try:
-        while played < moves:
+        while more():
             lobby = (
                 await _patiently(
                     lobbies.CreateLobby, gateway_pb2.CreateLobbyRequest(title=TITLE, seat_count=2), players[0]
@@ -172,7 +181,7 @@ async def _deliveries(channel: grpc.aio.Channel, moves: int) -> tuple[list[float
             watchers = [asyncio.create_task(watch(seat, game_id)) for seat in range(2)]
             views: dict[int, gateway_pb2.GameView] = {}
             try:
-                while played < moves:
+                while more():
                     while len(views) < 2 or len({view.version for view in views.values()}) > 1:
                         seat, view = await asyncio.wait_for(arrived.get(), DELIVERY_TIMEOUT)
                         views[seat] = view
@@ -204,60 +213,92 @@ async def _deliveries(channel: grpc.aio.Channel, moves: int) -> tuple[list[float
     return watch_ms, inbox_ms
 
 
-def measure(moves: int = 300, calls: int = 200) -> str:
-    """Run both measurements against real processes and return table (h)."""
-    unpin()
-    with redis_server() as redis_url:
-        rules_port, gateway_port = free_port(), free_port()
-        rules_address = f"127.0.0.1:{rules_port}"
-        rules = _start(
-            [sys.executable, "-m", TITLE_MODULE], {"RULES_ADDRESS": rules_address, "METRICS_PORT": "off"}
-        )
-        gateway_address = f"127.0.0.1:{gateway_port}"
-        gateway = start_gateway(gateway_address, redis_url, rules_address)
-        try:
-            _wait_serving(gateway_address)
+Figures = tuple[dict[str, list[float]], list[float], list[float]]
 
-            async def run() -> tuple[dict[str, list[float]], list[float], list[float]]:
-                async with grpc.aio.insecure_channel(gateway_address) as channel:
-                    accounts = gateway_pb2_grpc.AccountServiceStub(channel)
-                    games = gateway_pb2_grpc.GameServiceStub(channel)
-                    auths = [await _guest(accounts, name) for name in ("busy player", "rival")]
-                    people = [
-                        (await accounts.GetMe(gateway_pb2.GetMeRequest(), metadata=auth)).player
-                        for auth in auths
-                    ]
-                    await _fill(redis_url, rules_address, people[0], people[1])
-                    pages = await _time_pages(games, auths[0], calls)
-                    watch_ms, inbox_ms = await _deliveries(channel, moves)
-                return pages, watch_ms, inbox_ms
 
-            pages, watch_ms, inbox_ms = uvloop.run(run())
-        finally:
-            for process in (gateway, rules):
-                process.terminate()
-                process.wait(10)
+def _run(redis_url: str, broker_url: str, moves: int, calls: int) -> Figures:
+    """Both measurements on the Redis of `redis_url`: ListMyGames times, WatchGame's and the inbox's."""
+    rules_address, gateway_address = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
+    rules = _start(
+        [sys.executable, "-m", TITLE_MODULE], {"RULES_ADDRESS": rules_address, "METRICS_PORT": "off"}
+    )
+    gateway = start_gateway(gateway_address, redis_url, rules_address, broker_url)
+    settings = replace(
+        Settings(), redis_url=redis_url, rules_addresses=(rules_address,), celery_broker_url=broker_url
+    )
+    try:
+        _wait_serving(gateway_address)
+
+        async def run() -> Figures:
+            async with grpc.aio.insecure_channel(gateway_address) as channel:
+                accounts = gateway_pb2_grpc.AccountServiceStub(channel)
+                games = gateway_pb2_grpc.GameServiceStub(channel)
+                auths = [await _guest(accounts, name) for name in ("busy player", "rival")]
+                people = [
+                    (await accounts.GetMe(gateway_pb2.GetMeRequest(), metadata=auth)).player for auth in auths
+                ]
+                await _fill(settings, people[0], people[1])
+                pages = await _time_pages(games, auths[0], calls)
+                watch_ms, inbox_ms = await _deliveries(channel, moves)
+            return pages, watch_ms, inbox_ms
+
+        return uvloop.run(run())
+    finally:
+        for process in (gateway, rules):
+            process.terminate()
+            process.wait(10)
+
+
+def _rows(mode: str, figures: Figures) -> list[list[str]]:
+    pages, watch_ms, inbox_ms = figures
     watch_p50 = statistics.median(watch_ms)
     inbox_p50 = statistics.median(inbox_ms)
     limit = TARGET_INBOX_OVER_WATCH_P50 * watch_p50
-    rows = [
-        ["ListMyGames first page (20 live) p50 ms", f"{statistics.median(pages['first']):.2f}", "-", "-"],
-        ["ListMyGames first page p99 ms", f"{percentile(pages['first'], 0.99):.2f}", "-", "-"],
-        ["ListMyGames finished 201-220 p50 ms", f"{statistics.median(pages['deep']):.2f}", "-", "-"],
-        ["ListMyGames finished 201-220 p99 ms", f"{percentile(pages['deep'], 0.99):.2f}", "-", "-"],
-        ["ListMyGames all 520 (6 pages of 100) p50 ms", f"{statistics.median(pages['walk']):.2f}", "-", "-"],
-        [f"WatchGame submit-to-view p50 ms ({len(watch_ms)})", f"{watch_p50:.2f}", "-", "-"],
-        ["WatchGame submit-to-view p99 ms", f"{percentile(watch_ms, 0.99):.2f}", "-", "-"],
+    return [
         [
-            f"WatchInbox submit-to-YOUR_TURN p50 ms ({len(inbox_ms)})",
+            f"{mode}: ListMyGames first page (20 live) p50 ms",
+            f"{statistics.median(pages['first']):.2f}",
+            "-",
+            "-",
+        ],
+        [f"{mode}: ListMyGames first page p99 ms", f"{percentile(pages['first'], 0.99):.2f}", "-", "-"],
+        [f"{mode}: ListMyGames finished 201-220 p50 ms", f"{statistics.median(pages['deep']):.2f}", "-", "-"],
+        [f"{mode}: ListMyGames finished 201-220 p99 ms", f"{percentile(pages['deep'], 0.99):.2f}", "-", "-"],
+        [
+            f"{mode}: ListMyGames all 520 (6 pages of 100) p50 ms",
+            f"{statistics.median(pages['walk']):.2f}",
+            "-",
+            "-",
+        ],
+        [f"{mode}: WatchGame submit-to-view p50 ms ({len(watch_ms)})", f"{watch_p50:.2f}", "-", "-"],
+        [f"{mode}: WatchGame submit-to-view p99 ms", f"{percentile(watch_ms, 0.99):.2f}", "-", "-"],
+        [
+            f"{mode}: WatchInbox submit-to-YOUR_TURN p50 ms ({len(inbox_ms)})",
             f"{inbox_p50:.2f}",
             f"<= {limit:.2f} (2 x WatchGame)",
             verdict(inbox_p50 <= limit),
         ],
-        ["WatchInbox submit-to-YOUR_TURN p99 ms", f"{percentile(inbox_ms, 0.99):.2f}", "-", "-"],
+        [f"{mode}: WatchInbox submit-to-YOUR_TURN p99 ms", f"{percentile(inbox_ms, 0.99):.2f}", "-", "-"],
     ]
+
+
+MODES = ("one node", "cluster 3+3")
+
+
+def measure(moves: int = 300, calls: int = 200, modes: tuple[str, ...] = MODES) -> str:
+    """Run both measurements against real processes, on one Redis node and on a Redis Cluster, and
+    return table (h)."""
+    unpin()
+    rows = []
+    for mode in modes:
+        if mode == MODES[0]:
+            with redis_server() as redis_url:
+                rows += _rows(mode, _run(redis_url, "", moves, calls))
+        else:
+            with redis_cluster() as cluster, redis_server() as broker:
+                rows += _rows(mode, _run(cluster.url, broker, moves, calls))
     title = (
-        f"(h) a player's games and inbox: {FINISHED} finished + {LIVE} live games, {moves} moves of {TITLE}"
+        f"(h) a player's games and inbox: {FINISHED} finished + {LIVE} live games, {moves}+ moves of {TITLE}"
     )
     return table(title, ["figure", "value", "target", "meets"], rows)
 
@@ -267,8 +308,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="A player's games and inbox (table h of `make bench`).")
     parser.add_argument("--moves", type=int, default=300, help="moves timed for the inbox (default 300)")
     parser.add_argument("--calls", type=int, default=200, help="ListMyGames calls per page (default 200)")
+    parser.add_argument("--mode", action="append", choices=MODES, help="only this Redis (repeatable)")
     args = parser.parse_args()
-    print(measure(args.moves, args.calls))
+    print(measure(args.moves, args.calls, tuple(args.mode or MODES)))
 
 
 if __name__ == "__main__":

@@ -15,7 +15,9 @@ streams of that session `SIGNED_OUT` (`end_session`), and they end.
 
 On a Redis Cluster the channels are sharded (SSUBSCRIBE to the node of the game's slot, where the write
 path's SPUBLISH sends them), so a change goes to the one shard holding the game rather than to every
-node; redis-py's cluster pub/sub keeps one connection per node. When reading fails (a node died), the
+node; redis-py's cluster pub/sub keeps one connection per node, and the fan-out reads each of them in
+a task of its own (`_read_shard`), so a message is handed over as soon as its node sends it rather than
+when a round of the nodes comes to it (which cost up to 20 ms a node). When reading fails (a node died), the
 fan-out asks the Cluster again which node serves each slot, moves the subscriptions of a slot whose
 primary changed (its replica took over) and has those games' watchers resynchronize, as the changes
 published meanwhile did not reach them; on one node, every watcher resynchronizes once Redis is back.
@@ -42,9 +44,7 @@ log = logging.getLogger(__name__)
 
 Change = tuple[int, rules_pb2.ApplyActionResponse]
 QUEUE_LIMIT = 1024
-# A Cluster's sharded messages are read node by node, waiting this long on each: what it adds, at
-# worst, to a change reaching another replica's watchers (this replica's own get theirs at once).
-SHARD_POLL_SECONDS = 0.02
+READ_WAIT_SECONDS = 1.0  # how long one read waits for a message before it looks again
 
 
 class SignedOut:
@@ -71,6 +71,10 @@ class Fanout:
         self.kinds: dict[str, str] = {}  # channel -> CHAT or INBOX (a game's changes otherwise)
         self.task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
+        # On a Cluster: a reader per node's connection (by node name), handing what it reads (or the
+        # error that stopped it) to `_next_message`.
+        self.shard_readers: dict[str, asyncio.Task[None]] = {}
+        self.shard_messages: asyncio.Queue[dict[str, Any] | Exception] = asyncio.Queue()
 
     def _hand_over(self, channel: str, change: Item) -> None:
         for queue in list(self.queues.get(channel, ())):
@@ -112,12 +116,38 @@ class Fanout:
 
     async def _next_message(self) -> dict[str, Any] | None:
         if not self.sharded:
-            return await self.pubsub.get_message(timeout=1.0)
+            return await self.pubsub.get_message(timeout=READ_WAIT_SECONDS)
+        self._read_shards()
+        try:
+            item = await asyncio.wait_for(self.shard_messages.get(), READ_WAIT_SECONDS)
+        except TimeoutError:
+            return None
+        if isinstance(item, Exception):
+            raise item
+        return item
+
+    def _read_shards(self) -> None:
+        """Start a reader for each node's connection that has none running (a new node subscribed to,
+        or its reader stopped by an error)."""
+        for name in list(cast(ClusterPubSub, self.pubsub).node_pubsub_mapping):
+            reader = self.shard_readers.get(name)
+            if reader is None or reader.done():
+                self.shard_readers[name] = asyncio.create_task(self._read_shard(name))
+
+    async def _read_shard(self, name: str) -> None:
+        """Hand each message of one node's connection to `_next_message` as it comes, until the
+        connection is dropped (its last channel left) or reading it fails (the error is handed on)."""
         pubsub = cast(ClusterPubSub, self.pubsub)
-        message = await pubsub.get_sharded_message(ignore_subscribe_messages=True, timeout=SHARD_POLL_SECONDS)
-        if message is None and not pubsub.node_pubsub_mapping:
-            await asyncio.sleep(SHARD_POLL_SECONDS)  # subscribed nowhere yet: nothing to wait on
-        return message
+        node = cast(RedisCluster, self.redis).get_node(node_name=name)
+        try:
+            while node is not None and name in pubsub.node_pubsub_mapping:
+                message = await pubsub.get_sharded_message(
+                    ignore_subscribe_messages=True, timeout=READ_WAIT_SECONDS, target_node=node
+                )
+                if message is not None:
+                    self.shard_messages.put_nowait(message)
+        except Exception as error:
+            self.shard_messages.put_nowait(error)
 
     async def _reader(self) -> None:
         while True:
@@ -194,6 +224,8 @@ class Fanout:
                     await listen(channel)
                 self.queues[channel].add(queue)
             self.sessions[session].add(queue)
+            if self.sharded:
+                self._read_shards()  # a node subscribed to for the first time is read at once
         try:
             yield queue
         finally:
@@ -212,10 +244,11 @@ class Fanout:
 
     async def close(self) -> None:
         """Stop reading and close the connection."""
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+        for task in [self.task, *self.shard_readers.values()]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self.pubsub.aclose()
 
 

@@ -2,7 +2,9 @@
 
 Grouping is the match script's (`live.matchmaking`); every gateway replica runs a `Matcher` that runs
 it over the active queues every MATCH_TICK_SECONDS and starts the games it forms, so a search is
-matched whichever replica holds its stream, and nobody twice. A search's stream reads its ticket's
+matched whichever replica holds its stream, and nobody twice. A group whose matcher died or stalled
+before its game was started is taken over by any matcher once its lease runs out, and its game is
+created under the id the script gave it, once. A search's stream reads its ticket's
 status hash each tick.
 """
 
@@ -11,7 +13,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import secrets
+import socket
+import uuid
 from collections.abc import AsyncIterator
 from typing import cast
 
@@ -51,6 +56,7 @@ class Matcher:
     def __init__(self, app: Table) -> None:
         self.app = app
         self.task: asyncio.Task[None] | None = None
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"  # of its leases
 
     def start(self) -> None:
         """Start the loop on the running event loop (once)."""
@@ -83,22 +89,28 @@ class Matcher:
                 await redis.srem(keys.match_queues(), queue)
                 continue
             kind = gateway_pb2.FindMatchRequest.FromString(blob(raw))
-            formed = await matchmaking.match(redis, queue, kind.seat_count, bands(self.app), clocks.now_ms())
-            await asyncio.gather(*(self._start(kind, group) for group in formed))  # each handles its failure
+            now = clocks.now_ms()
+            formed = await matchmaking.take_over(redis, queue, self.holder, now)
+            formed += await matchmaking.match(
+                redis, queue, kind.seat_count, bands(self.app), now, self.holder
+            )
+            await asyncio.gather(
+                *(self._start(queue, kind, group) for group in formed)
+            )  # each handles its failure
             started += len(formed)
-            if not await redis.zcard(keys.match_tickets(queue)):
+            if await matchmaking.idle(redis, queue):
                 await redis.srem(keys.match_queues(), queue)  # a stream still searching lists it again
         return started
 
-    async def _start(self, kind: gateway_pb2.FindMatchRequest, group: matchmaking.Group) -> None:
-        """Create the game of a group the script formed and mark its tickets matched (cancelled if the
-        game could not start), then end its players' claims on a search."""
+    async def _start(self, queue: str, kind: gateway_pb2.FindMatchRequest, group: matchmaking.Group) -> None:
+        """Create the game of a group leased to this matcher (unless it exists) and mark its tickets
+        matched (cancelled if the game could not start and the lease is still ours), then end its
+        players' claims on a search. Dying on the way leaves the group to the next lease."""
         redis = self.app.redis
         async with redis.pipeline(transaction=False) as pipe:
             for ticket in group.tickets:
                 pipe.hget(keys.match_ticket(ticket), "who")
             players = [gateway_pb2.Player.FromString(blob(raw or b"")) for raw in await pipe.execute()]
-        status = matchmaking.MATCH_MATCHED
         try:
             await games.start_game(
                 self.app,
@@ -112,12 +124,12 @@ class Matcher:
             )
         except Exception:
             log.exception("a matched game could not start", extra={"game_id": group.game_id})
-            status = matchmaking.MATCH_CANCELLED
-        finally:
-            async with redis.pipeline(transaction=False) as pipe:
-                for ticket in group.tickets:
-                    pipe.hset(keys.match_ticket(ticket), "status", status)
-                await pipe.execute()
+            ended = await matchmaking.finish(
+                redis, queue, group.game_id, matchmaking.MATCH_CANCELLED, self.holder
+            )
+        else:
+            ended = await matchmaking.finish(redis, queue, group.game_id, matchmaking.MATCH_MATCHED)
+        if ended:
             for player, ticket in zip(players, group.tickets, strict=True):
                 await matchmaking.release(redis, player.player_id, ticket)
 

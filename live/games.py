@@ -21,7 +21,7 @@ from live import clocks, keys, mygames
 from live.clocks import Commit, Known
 from live.errors import invalid
 from live.replies import blob, text
-from live.store import STATUS_ACTIVE, Meta
+from live.store import STATUS_ACTIVE, Meta, read_meta
 from live.table import Table
 from services.common.servicer import pack
 
@@ -173,7 +173,9 @@ async def start_game(
 ) -> str:
     """Create the game (under `game_id`, or a fresh id): seed, initial state at version 0 with its clock
     entry, record; tell its players (the lobby started, whose turn it is; `live.mygames`), then queue
-    what follows (bots)."""
+    what follows (bots). A game of `game_id` that exists already (a retried creation, `gateway.
+    matchmaking`) is left as it is: only told again while still at version 0, in case its creator died
+    before telling."""
     config = validate_options(app, title, player_count, options)
     rules_title = app.rules.get(title)
     seed = secrets.token_bytes(SEED_BYTES)
@@ -195,16 +197,37 @@ async def start_game(
     acting = tuple(created.acting_seats)
     meta = Meta(record, STATUS_ACTIVE, clock, lobby_id, acting)
     planned = clocks.plan(0, acting, meta, None, clocks.now_ms())
-    await app.store.create(
+    if await app.store.create(
         record, seed, clock, lobby_id, created.state.SerializeToString(), setup, planned.pairs()
-    )
-    if lobby_id:
-        await mygames.lobby_started(app.redis, record, lobby_id)
-    deadline, deadline_seat = mygames.deadline_of(planned.fields)
-    change = mygames.Change(record, 0, acting, False, deadline, deadline_seat, pace=clock.pace)
-    await mygames.after_commit(app.redis, change)
-    await app.dispatcher.after_commit(Commit(game_id, 0, acting, False, Known(meta, None, written=planned)))
+    ):
+        await _tell(app, meta, planned, Known(meta, None, written=planned))
+    else:
+        await _tell_again(app, game_id)
     return game_id
+
+
+async def _tell(app: Table, meta: Meta, planned: clocks.Plan, known: Known) -> None:
+    """Tell the players of a game at version 0 and queue what follows (`start_game`)."""
+    record = meta.record
+    if meta.lobby_id:
+        await mygames.lobby_started(app.redis, record, meta.lobby_id)
+    deadline, deadline_seat = mygames.deadline_of(planned.fields)
+    change = mygames.Change(
+        record, 0, meta.acting_seats, False, deadline, deadline_seat, pace=meta.clock.pace
+    )
+    await mygames.after_commit(app.redis, change)
+    await app.dispatcher.after_commit(Commit(record.game_id, 0, meta.acting_seats, False, known))
+
+
+async def _tell_again(app: Table, game_id: str) -> None:
+    """`_tell` for a game stored before, if it is still at version 0 (its clock entry as stored)."""
+    meta = await read_meta(app.redis, game_id)
+    version = await app.redis.get(keys.game_version(game_id))
+    if meta is None or version is None or int(version) != 0:
+        return
+    entry = await clocks.read_entry(app.redis, game_id)
+    planned = clocks.plan(0, meta.acting_seats, meta, entry, clocks.now_ms())
+    await _tell(app, meta, planned, Known(meta, entry))
 
 
 async def full_record(app: Table, meta: Meta) -> tuple[gateway_pb2.GameRecord, int]:

@@ -282,6 +282,18 @@ def match_seen(queue: str) -> str:
     return f"match:{{{queue}}}:seen"
 
 
+def match_forming(queue: str) -> str:
+    """Hash: game id -> `<holder>|<bot strength>|<ticket>,<ticket>...` of each group of a queue the
+    match script formed whose game is not yet created and told (`live.matchmaking`)."""
+    return f"match:{{{queue}}}:forming"
+
+
+def match_leases(queue: str) -> str:
+    """Sorted set: game id -> until when (ms) a gateway's lease on creating that forming group's game
+    lasts; past it, any matcher takes the group over."""
+    return f"match:{{{queue}}}:leases"
+
+
 def match_ticket(ticket: str) -> str:
     """Hash with expiry: a ticket's player, status, join time, and once matched its game, bots, band
     and wait. The ticket id starts with its queue's, which is its hash tag."""

@@ -8,9 +8,16 @@ ticket's status hash, which the searcher's stream reads. The script takes the ol
 adds the tickets closest in rating that are within the band of every member, each ticket's band
 widening with its wait (`band`); a group of the full seat count is matched, and so is a smaller one
 once its oldest ticket has waited long enough for bots, which then fill the open seats. A matched
-ticket leaves the queue and its status names the game id the script was handed; the caller creates
-that game and marks its tickets matched (`MATCH_FORMING` until then). A ticket lives while its
-searcher's stream looks at it (`look`, every tick): the script drops one not looked at for UNSEEN_MS.
+ticket leaves the queue and its status names the game id the script was handed (`MATCH_FORMING`).
+A ticket lives while its searcher's stream looks at it (`look`, every tick): the script drops one not
+looked at for UNSEEN_MS.
+
+A formed group is kept in the queue's slot (`keys.match_forming`) with a lease of FORMING_LEASE_MS on
+creating its game, held by the matcher whose script formed it. That matcher creates the game under the
+group's id (creation is create-if-absent: `live.games.start_game`) and `finish`es the group, marking
+its tickets matched. If it dies (or stalls) in between, the lease runs out and any matcher `take_over`s
+the group and does the same; a game created twice is impossible, and a group whose game cannot be
+created is cancelled by its lease's holder only, so nobody stays "forming" for good.
 """
 
 from __future__ import annotations
@@ -33,10 +40,12 @@ TICKET_TTL_SECONDS = 3600  # a ticket's status outlives any search (bots fill a 
 UNSEEN_MS = 15_000  # a ticket its stream has not looked at for this long is dropped (its gateway died)
 CLAIM_TTL_SECONDS = 30  # a player's claim on a search, renewed by the stream while it lasts
 GROUPS_PER_RUN = 32  # game ids handed to one run of the script
+FORMING_LEASE_MS = 10_000  # a matcher's lease on creating a formed group's game (more than a NewGame takes)
 
-# KEYS: 1 tickets by join time, 2 ticket facts, 3 when each ticket's stream last looked. ARGV: 1 now
-# (ms), 2 seat count, 3 band start, 4 growth per ms, 5 band max, 6 status key prefix, 7 status expiry
-# (s), 8 how long a ticket unlooked-at stays (ms), then game ids. Facts: "<player id>|<rating>|<bots
+# KEYS: 1 tickets by join time, 2 ticket facts, 3 when each ticket's stream last looked, 4 forming
+# groups, 5 their leases. ARGV: 1 now (ms), 2 seat count, 3 band start, 4 growth per ms, 5 band max,
+# 6 status key prefix, 7 status expiry (s), 8 how long a ticket unlooked-at stays (ms), 9 until when
+# the lease on a group formed lasts (ms), 10 its holder, then game ids. Facts: "<player id>|<rating>|<bots
 # after ms>|<bot strength>". A ticket whose stream stopped looking (its gateway died) is cancelled.
 # Returns, per group: the game id, the bot strength, the number of tickets, then the tickets.
 MATCH_SCRIPT = """
@@ -62,7 +71,7 @@ for i = 1, #queued, 2 do
       bots = waited >= tonumber(after), strength = strength}
   end
 end
-local taken, out, next_id = {}, {}, 8
+local taken, out, next_id = {}, {}, 10
 for a = 1, #tickets do
   local anchor = tickets[a]
   if not taken[a] and ARGV[next_id + 1] then
@@ -90,6 +99,7 @@ for a = 1, #tickets do
       out[#out + 1] = game
       out[#out + 1] = anchor.strength
       out[#out + 1] = #group
+      local members = {}
       for _, m in ipairs(group) do
         local t = tickets[m]
         taken[m] = true
@@ -101,7 +111,11 @@ for a = 1, #tickets do
           'band', tostring(t.band), 'waited', t.waited)
         redis.call('EXPIRE', status, tonumber(ARGV[7]))
         out[#out + 1] = t.id
+        members[#members + 1] = t.id
       end
+      local group_facts = ARGV[10] .. '|' .. anchor.strength .. '|' .. table.concat(members, ',')
+      redis.call('HSET', KEYS[4], game, group_facts)
+      redis.call('ZADD', KEYS[5], ARGV[9], game)
     end
   end
 end
@@ -124,6 +138,46 @@ return 1
 LOOK_SCRIPT = """
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then redis.call('HSET', KEYS[2], ARGV[1], ARGV[2]) end
 return redis.call('HGETALL', KEYS[3])
+"""
+
+
+# KEYS: 1 forming groups, 2 their leases. ARGV: 1 now (ms), 2 until when the new lease lasts, 3 its
+# holder, 4 at most this many groups. Leases each group whose lease ran out to the caller; returns
+# them as the match script does.
+TAKE_OVER_SCRIPT = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[4]))
+local out = {}
+for _, game in ipairs(due) do
+  local group = redis.call('HGET', KEYS[1], game)
+  if group then
+    local _, strength, members = string.match(group, '^([^|]*)|([^|]*)|(.*)$')
+    redis.call('HSET', KEYS[1], game, ARGV[3] .. '|' .. strength .. '|' .. members)
+    redis.call('ZADD', KEYS[2], ARGV[2], game)
+    local tickets = {}
+    for ticket in string.gmatch(members, '[^,]+') do tickets[#tickets + 1] = ticket end
+    out[#out + 1] = game
+    out[#out + 1] = strength
+    out[#out + 1] = #tickets
+    for _, ticket in ipairs(tickets) do out[#out + 1] = ticket end
+  else
+    redis.call('ZREM', KEYS[2], game)
+  end
+end
+return out
+"""
+
+# KEYS: 1 forming groups, 2 their leases. ARGV: 1 game id, 2 the tickets' new status, 3 status key
+# prefix, 4 the lease holder it takes ('' for any). Ends a forming group, its tickets given the status;
+# 1 if it did, 0 if the group is gone (finished by another) or leased to another holder.
+FINISH_SCRIPT = """
+local group = redis.call('HGET', KEYS[1], ARGV[1])
+if not group then return 0 end
+local holder, _, members = string.match(group, '^([^|]*)|([^|]*)|(.*)$')
+if ARGV[4] ~= '' and holder ~= ARGV[4] then return 0 end
+for ticket in string.gmatch(members, '[^,]+') do redis.call('HSET', ARGV[3] .. ticket, 'status', ARGV[2]) end
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1
 """
 
 
@@ -208,8 +262,11 @@ async def join(
     await redis.sadd(keys.match_queues(), queue)
 
 
-async def match(redis: aioredis.Redis, queue: str, seat_count: int, bands: Bands, now: int) -> list[Group]:
-    """Run the match script on a queue until it forms no more groups; the groups it formed."""
+async def match(
+    redis: aioredis.Redis, queue: str, seat_count: int, bands: Bands, now: int, holder: str = ""
+) -> list[Group]:
+    """Run the match script on a queue until it forms no more groups; the groups it formed, each leased
+    to `holder` until FORMING_LEASE_MS from `now`."""
     script = register_script(redis, MATCH_SCRIPT)
     groups: list[Group] = []
     while True:
@@ -223,14 +280,52 @@ async def match(redis: aioredis.Redis, queue: str, seat_count: int, bands: Bands
             keys.match_ticket_prefix(queue),
             TICKET_TTL_SECONDS,
             UNSEEN_MS,
+            now + FORMING_LEASE_MS,
+            holder,
             *ids,
         ]
-        queue_keys = [keys.match_tickets(queue), keys.match_facts(queue), keys.match_seen(queue)]
+        queue_keys = [
+            keys.match_tickets(queue),
+            keys.match_facts(queue),
+            keys.match_seen(queue),
+            *_forming_keys(queue),
+        ]
         reply = await script(keys=queue_keys, args=args)
         formed = _groups([text(item) if isinstance(item, bytes) else str(item) for item in reply])
         groups.extend(formed)
         if len(formed) < GROUPS_PER_RUN:
             return groups
+
+
+def _forming_keys(queue: str) -> list[str]:
+    return [keys.match_forming(queue), keys.match_leases(queue)]
+
+
+async def take_over(redis: aioredis.Redis, queue: str, holder: str, now: int) -> list[Group]:
+    """The queue's formed groups whose lease ran out (their matcher died or stalled before creating
+    the game), each leased to `holder` now."""
+    script = register_script(redis, TAKE_OVER_SCRIPT)
+    args: list[str | int] = [now, now + FORMING_LEASE_MS, holder, GROUPS_PER_RUN]
+    reply = await script(keys=_forming_keys(queue), args=args)
+    return _groups([text(item) if isinstance(item, bytes) else str(item) for item in reply])
+
+
+async def finish(redis: aioredis.Redis, queue: str, game_id: str, status: str, holder: str = "") -> bool:
+    """End a formed group, its tickets marked `status`: matched by anyone (its game exists), cancelled
+    only by `holder` while it holds the lease. Whether it ended it (False: ended already, or leased to
+    another)."""
+    script = register_script(redis, FINISH_SCRIPT)
+    args = [game_id, status, keys.match_ticket_prefix(queue), holder]
+    return bool(await script(keys=_forming_keys(queue), args=args))
+
+
+async def idle(redis: aioredis.Redis, queue: str) -> bool:
+    """Whether a queue has neither a ticket waiting nor a group forming (the matchers may forget it)."""
+    async with redis.pipeline(transaction=False) as pipe:
+        pipe.zcard(keys.match_tickets(queue))  # first: a match moves its tickets to forming atomically
+        pipe.zcard(keys.match_leases(queue))
+        waiting, forming = await pipe.execute()
+    return not waiting and not forming
 
 
 def _groups(flat: list[str]) -> list[Group]:

@@ -58,6 +58,20 @@ REQUEST_DIGEST_BYTES = 16
 # request id out of the hash. (A stream left from before is dropped at the next commit.)
 # Past that window a retry is a new request, refused as stale: the game has moved on since the version
 # it expected, so it is never applied twice.
+# KEYS: the game's meta, state, version, events and clock. ARGV: 1 record, 2 seed, 3 status, 4 clock,
+# 5 lobby id, 6 acting seats, 7 state, 8 the setup's kept entry, then the clock entry's name/value
+# pairs. Creates the game at version 0 unless its meta exists; 1 if it did.
+CREATE_SCRIPT = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'record', ARGV[1], 'seed', ARGV[2], 'status', ARGV[3], 'clock', ARGV[4],
+  'lobby_id', ARGV[5], 'acting', ARGV[6])
+redis.call('SET', KEYS[2], ARGV[7])
+redis.call('SET', KEYS[3], 0)
+redis.call('RPUSH', KEYS[4], ARGV[8])
+if #ARGV > 8 then redis.call('HSET', KEYS[5], 'version', 0, unpack(ARGV, 9)) end
+return 1
+"""
+
 COMMIT_SCRIPT = """
 local current = tonumber(redis.call('GET', KEYS[2]))
 if current == nil then return {'missing', ''} end
@@ -267,6 +281,7 @@ class GameStore:
         self.replica_acks = replica_acks or ReplicaAcks()
         self.archive = archive
         self._commit = register_script(redis, COMMIT_SCRIPT)
+        self._create = register_script(redis, CREATE_SCRIPT)
 
     async def create(
         self,
@@ -277,29 +292,33 @@ class GameStore:
         state: bytes,
         setup: rules_pb2.ApplyActionResponse,
         clock_entry: Sequence[int | str] = (),
-    ) -> None:
+    ) -> bool:
         """Store a new game at version 0 with its setup events and `clock_entry` (name/value pairs of
-        its clock entry at version 0, `live.clocks`), as a commit writes them."""
+        its clock entry at version 0, `live.clocks`), as a commit writes them, unless a game of that id
+        exists already (a retried creation: `live.games.start_game`); whether it stored it."""
         game_id = record.game_id
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(
-                keys.game_meta(game_id),
-                mapping={
-                    "record": record.SerializeToString(),
-                    "seed": seed,
-                    "status": STATUS_ACTIVE,
-                    "clock": clock.SerializeToString(),
-                    "lobby_id": lobby_id,
-                    "acting": _seats_text(setup.acting_seats),
-                },
-            )
-            pipe.set(keys.game_state(game_id), state)
-            pipe.set(keys.game_version(game_id), 0)
-            pipe.rpush(keys.game_events(game_id), kept_entry(0, "", setup.SerializeToString()))
-            if clock_entry:
-                pipe.hset(keys.game_clock(game_id), items=["version", 0, *clock_entry])
-            await pipe.execute()
+        game_keys = [
+            keys.game_meta(game_id),
+            keys.game_state(game_id),
+            keys.game_version(game_id),
+            keys.game_events(game_id),
+            keys.game_clock(game_id),
+        ]
+        args = [
+            record.SerializeToString(),
+            seed,
+            STATUS_ACTIVE,
+            clock.SerializeToString(),
+            lobby_id,
+            _seats_text(setup.acting_seats),
+            state,
+            kept_entry(0, "", setup.SerializeToString()),
+            *clock_entry,
+        ]
+        if not await self._create(keys=game_keys, args=args):
+            return False
         await self.redis.sadd(keys.live_games(record.title), game_id)
+        return True
 
     async def archived(self, game_id: str) -> ArchivedGame | None:
         """The game as archived, if its keys have left Redis; None: Redis has it, or nobody does (the

@@ -1,7 +1,8 @@
 """The TypeScript client of clients/typescript, built from the protos and run on Node.js against a
 real gateway with the settings a user gets: it plays a whole game (of tests.titles.TITLE) by choosing
 among the legal actions it receives, waiting out rate limits and reconnecting when its connection is
-cut."""
+cut; and, with --match, finds its game through the matchmaker and follows the players' calls (inbox,
+chat, my games, rematch)."""
 
 from __future__ import annotations
 
@@ -113,3 +114,19 @@ def test_typescript_client_reopens_its_streams_when_the_connection_is_cut(
     reopened = summary["watch_streams_reopened"]
     assert isinstance(reopened, int) and reopened >= 4, "each seat's stream was cut at least once"
     assert summary["moves_by_this_client"] == summary["actions"]
+
+
+def test_typescript_client_finds_a_match_follows_its_inbox_chats_lists_its_games_and_rematches(
+    built: Path, gateway: GatewayProcess
+) -> None:
+    summary = run_client(
+        built, gateway, "--title", TITLE, "--seats", "2", "--bots", "0", "--humans", "1", "--match"
+    )
+    assert summary["matched"] is True and summary["humans"] == 2
+    assert summary["search_cancelled_first"] is True, "CancelMatch ended the first search"
+    assert summary["replay_consistent"] is True and summary["moves_by_this_client"] == summary["actions"]
+    assert summary["chat_received"] == 2, "both players' watch streams brought the chat message"
+    assert summary["my_games_listed"] == 2, "ListMyGames lists the finished game for both"
+    your_turns = summary["inbox_your_turns"]
+    assert isinstance(your_turns, int) and your_turns >= 2, "each player's inbox told them of their turn"
+    assert summary["rematch_invited"] == 1, "the rematch invited the other player through their inbox"

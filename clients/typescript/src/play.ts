@@ -6,8 +6,12 @@
 // consistent server-side replay. It prints one JSON summary line and exits 0, or exits 1 on failure.
 // Refused as RATE_LIMITED, it waits the delay the refusal gives and retries; a watch stream that ends
 // before the game is over is opened again from the last version seen.
+// With --match, its players find the game through the matchmaker instead (FindMatch, after one search
+// withdrawn by CancelMatch), follow their inboxes (WatchInbox), chat in the game (SendChatMessage),
+// then list their games (ListMyGames) and open a rematch (Rematch) whose invitations their inboxes get.
 //
 //   node dist/play.js --gateway 127.0.0.1:50050 --title puertorico --seats 4 --bots 3
+//   node dist/play.js --gateway 127.0.0.1:50050 --title puertorico --seats 2 --bots 0 --humans 1 --match
 
 import { createHash } from "node:crypto";
 import * as path from "node:path";
@@ -17,8 +21,15 @@ import * as protoLoader from "@grpc/proto-loader";
 import * as protobuf from "protobufjs";
 
 import type { ProtoGrpcType } from "./generated/gateway";
+import type { ChatMessage__Output } from "./generated/boardgame/gateway/v1/ChatMessage";
+import type { FindMatchRequest } from "./generated/boardgame/gateway/v1/FindMatchRequest";
+import type { FindMatchResponse__Output } from "./generated/boardgame/gateway/v1/FindMatchResponse";
 import type { GameView__Output } from "./generated/boardgame/gateway/v1/GameView";
+import type { InboxEvent__Output } from "./generated/boardgame/gateway/v1/InboxEvent";
+import type { ListMyGamesResponse__Output } from "./generated/boardgame/gateway/v1/ListMyGamesResponse";
+import type { Lobby__Output } from "./generated/boardgame/gateway/v1/Lobby";
 import type { WatchGameResponse__Output } from "./generated/boardgame/gateway/v1/WatchGameResponse";
+import type { WatchInboxResponse__Output } from "./generated/boardgame/gateway/v1/WatchInboxResponse";
 
 interface Options {
   gateway: string;
@@ -29,6 +40,7 @@ interface Options {
   seed: number;
   timeoutSeconds: number;
   protos: string;
+  match: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -41,9 +53,15 @@ function parseOptions(argv: string[]): Options {
     seed: 1,
     timeoutSeconds: 300,
     protos: path.resolve(__dirname, "..", "..", "..", "protos"),
+    match: false,
   };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
+    if (flag === "--match") {
+      options.match = true;
+      i -= 1; // a flag without a value
+      continue;
+    }
     if (value === undefined) throw new Error(`missing value after ${flag}`);
     switch (flag) {
       case "--gateway": options.gateway = value; break;
@@ -150,7 +168,13 @@ class Session {
     readonly catalog: InstanceType<Api["CatalogService"]>,
     readonly lobbies: InstanceType<Api["LobbyService"]>,
     readonly games: InstanceType<Api["GameService"]>,
+    readonly matches: InstanceType<Api["MatchService"]>,
   ) {}
+
+  /** The clients of every service, to close them. */
+  get clients(): grpc.Client[] {
+    return [this.accounts, this.catalog, this.lobbies, this.games, this.matches];
+  }
 
   /** A unary call as a promise, with this session's token. Refused as RATE_LIMITED, it is sent again
    * after the delay the refusal gives (a refused call did nothing); UNAVAILABLE (the connection was
@@ -189,6 +213,55 @@ class Session {
     this.playerId = response.session.player.player_id;
     this.displayName = response.session.player.display_name;
   }
+
+  /** FindMatch: the search's last message (MATCHED with the game's id, or CANCELLED), once its stream
+   * ends; `onSearching` sees each SEARCHING message on the way (the first at once, with the ticket). */
+  findMatch(
+    request: FindMatchRequest, onSearching: (message: FindMatchResponse__Output) => void = () => {},
+  ): Promise<FindMatchResponse__Output> {
+    return new Promise((resolve, reject) => {
+      let last: FindMatchResponse__Output | null = null;
+      const stream = this.matches.FindMatch(request, this.metadata);
+      stream.on("data", (message: FindMatchResponse__Output) => {
+        last = message;
+        if (message.status === "MATCH_STATUS_SEARCHING") onSearching(message);
+      });
+      stream.on("error", reject);
+      stream.on("end", () => (last ? resolve(last) : reject(new Error("the search ended without a message"))));
+    });
+  }
+
+  /** CancelMatch: withdraw this player's search (its FindMatch ends CANCELLED). */
+  cancelMatch(): Promise<{ ticket_id: string }> {
+    return this.call(this.matches, "CancelMatch", {});
+  }
+
+  /** ListMyGames: one page of this player's games, live ones first (their turn first). */
+  listMyGames(pageToken = ""): Promise<ListMyGamesResponse__Output> {
+    return this.call(this.games, "ListMyGames", { page_token: pageToken });
+  }
+
+  /** WatchInbox: `onEvent` gets each event after `fromEventId` (empty: from now on); cancel the stream
+   * to stop. */
+  watchInbox(fromEventId: string, onEvent: (event: InboxEvent__Output) => void): grpc.ClientReadableStream<WatchInboxResponse__Output> {
+    const stream = this.games.WatchInbox({ from_event_id: fromEventId }, this.metadata);
+    stream.on("data", (message: WatchInboxResponse__Output) => {
+      if (message.event) onEvent(message.event);
+    });
+    stream.on("error", () => {}); // a cancelled stream ends with an error: nothing to do
+    return stream;
+  }
+
+  /** Rematch: a lobby of the finished game's title, options and players, the others invited. */
+  async rematch(gameId: string): Promise<Lobby__Output> {
+    return (await this.call<object, { lobby: Lobby__Output }>(this.games, "Rematch", { game_id: gameId })).lobby;
+  }
+
+  /** SendChatMessage: a message on a game's players' channel (every watcher of the game gets it). */
+  async sendChat(gameId: string, text: string): Promise<ChatMessage__Output> {
+    const request = { game_id: gameId, text, channel: "CHAT_CHANNEL_PLAYERS" };
+    return (await this.call<object, { message: ChatMessage__Output }>(this.games, "SendChatMessage", request)).message;
+  }
 }
 
 function connect(options: Options): () => Session {
@@ -208,14 +281,17 @@ function connect(options: Options): () => Session {
       new api.CatalogService(options.gateway, credentials),
       new api.LobbyService(options.gateway, credentials),
       new api.GameService(options.gateway, credentials),
+      new api.MatchService(options.gateway, credentials),
     );
 }
 
 /** Play one seat until the game is over, following the watch stream; the final view. A stream that
  * fails or ends early is opened again from the last version received, after a growing pause (or the
- * pause a RATE_LIMITED refusal asks for). */
+ * pause a RATE_LIMITED refusal asks for). `onOpen` is called at the first view, `onChat` with each
+ * chat message the stream brings. */
 function playSeat(
   session: Session, gameId: string, choose: () => number, timeoutMs: number,
+  onOpen: () => void = () => {}, onChat: (chat: ChatMessage__Output) => void = () => {},
 ): Promise<{ final: GameView__Output; moves: number; reopened: number }> {
   return new Promise((resolve, reject) => {
     let moves = 0;
@@ -235,6 +311,7 @@ function playSeat(
       reject(error);
     };
     const onView = (game: GameView__Output) => {
+      onOpen();
       const version = BigInt(game.version);
       if (version > seen) seen = version;
       if (game.status === "GAME_STATUS_FINISHED") {
@@ -280,6 +357,7 @@ function playSeat(
       let ended = false; // a stream reports its end once, as an error or as an end
       current.on("data", (message: WatchGameResponse__Output) => {
         reconnects = 0;
+        if (message.chat) onChat(message.chat);
         if (message.game && !done) onView(message.game);
       });
       current.on("error", (error: grpc.ServiceError) => {
@@ -297,6 +375,38 @@ function playSeat(
   });
 }
 
+/** Every player's search (the host's first one withdrawn by CancelMatch): the game they are matched
+ * into, and whether the withdrawn search ended CANCELLED. */
+async function findMatch(players: Session[], options: Options): Promise<{ gameId: string; cancelledFirst: boolean }> {
+  const host = players[0];
+  const request: FindMatchRequest = {
+    title: options.title,
+    seat_count: options.seats,
+    bots_after_seconds: options.bots > 0 ? 1 : 600,
+    bot_strength: "BOT_STRENGTH_RANDOM",
+  };
+  let cancelling: Promise<unknown> = Promise.resolve();
+  const withdrawn = await host.findMatch(request, () => {
+    cancelling = host.cancelMatch();
+  });
+  await cancelling;
+  const found = await Promise.all(players.map((player) => player.findMatch(request)));
+  const games = new Set(found.map((message) => message.game_id));
+  if (found.some((message) => message.status !== "MATCH_STATUS_MATCHED") || games.size !== 1) {
+    throw new Error(`the players were not matched into one game: ${JSON.stringify(found)}`);
+  }
+  return { gameId: found[0].game_id, cancelledFirst: withdrawn.status === "MATCH_STATUS_CANCELLED" };
+}
+
+/** Wait until `check` holds (polled every 50 ms), or fail saying `what`. */
+async function eventually(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const newSession = connect(options);
@@ -308,40 +418,67 @@ async function main(): Promise<void> {
   if (!titles.titles.some((title) => title.name === options.title)) {
     throw new Error(`the gateway does not offer ${options.title}`);
   }
-  const created = await host.call<object, { lobby: { lobby_id: string } }>(host.lobbies, "CreateLobby", {
-    title: options.title,
-    seat_count: options.seats,
-    seating: "SEATING_FIXED",
-  });
-  const lobbyId = created.lobby.lobby_id;
-  for (let i = 0; i < options.bots; i += 1) {
-    await host.call(host.lobbies, "AddBot", { lobby_id: lobbyId, strength: "BOT_STRENGTH_RANDOM" });
-  }
   const players = [host];
   for (let i = 0; i < options.humans; i += 1) {
     const guest = newSession();
     await guest.signInAsGuest(`ts-guest-${i + 1}`);
-    // Sent again after a lost connection, a join whose reply was lost is refused as ALREADY_SEATED,
-    // and a start as LOBBY_NOT_OPEN: both are done, and a started lobby names its game (docs/errors.md).
-    try {
-      await guest.call(guest.lobbies, "JoinLobby", { lobby_id: lobbyId });
-    } catch (error) {
-      if (!refusedFor(error, "ALREADY_SEATED")) throw error;
-    }
     players.push(guest);
   }
+  const inboxes = players.map(() => [] as InboxEvent__Output[]);
+  const inboxStreams = options.match
+    ? players.map((player, index) => player.watchInbox("", (event) => inboxes[index].push(event)))
+    : [];
   let gameId: string;
-  try {
-    gameId = (await host.call<object, { game_id: string }>(host.lobbies, "StartGame", { lobby_id: lobbyId })).game_id;
-  } catch (error) {
-    if (!refusedFor(error, "LOBBY_NOT_OPEN")) throw error;
-    const shown = await host.call<object, { lobby: { game_id: string } }>(host.lobbies, "GetLobby", { lobby_id: lobbyId });
-    if (!shown.lobby.game_id) throw error;
-    gameId = shown.lobby.game_id;
+  let cancelledFirst = false;
+  if (options.match) {
+    ({ gameId, cancelledFirst } = await findMatch(players, options));
+  } else {
+    const created = await host.call<object, { lobby: { lobby_id: string } }>(host.lobbies, "CreateLobby", {
+      title: options.title,
+      seat_count: options.seats,
+      seating: "SEATING_FIXED",
+    });
+    const lobbyId = created.lobby.lobby_id;
+    for (let i = 0; i < options.bots; i += 1) {
+      await host.call(host.lobbies, "AddBot", { lobby_id: lobbyId, strength: "BOT_STRENGTH_RANDOM" });
+    }
+    // Sent again after a lost connection, a join whose reply was lost is refused as ALREADY_SEATED,
+    // and a start as LOBBY_NOT_OPEN: both are done, and a started lobby names its game (docs/errors.md).
+    for (const guest of players.slice(1)) {
+      try {
+        await guest.call(guest.lobbies, "JoinLobby", { lobby_id: lobbyId });
+      } catch (error) {
+        if (!refusedFor(error, "ALREADY_SEATED")) throw error;
+      }
+    }
+    try {
+      gameId = (await host.call<object, { game_id: string }>(host.lobbies, "StartGame", { lobby_id: lobbyId })).game_id;
+    } catch (error) {
+      if (!refusedFor(error, "LOBBY_NOT_OPEN")) throw error;
+      const shown = await host.call<object, { lobby: { game_id: string } }>(host.lobbies, "GetLobby", { lobby_id: lobbyId });
+      if (!shown.lobby.game_id) throw error;
+      gameId = shown.lobby.game_id;
+    }
   }
 
   const timeoutMs = options.timeoutSeconds * 1000;
-  const results = await Promise.all(players.map((player) => playSeat(player, gameId, choose, timeoutMs)));
+  const chats = players.map(() => [] as string[]);
+  const opened = players.map(() => {
+    let open = () => {};
+    const promise = new Promise<void>((resolve) => { open = resolve; });
+    return { promise, open: () => open() };
+  });
+  const playing = Promise.all(
+    players.map((player, index) =>
+      playSeat(player, gameId, choose, timeoutMs, opened[index].open, (chat) => chats[index].push(chat.text)),
+    ),
+  );
+  const chatText = "good luck";
+  if (options.match) {
+    await Promise.all(opened.map((seat) => seat.promise));
+    await host.sendChat(gameId, chatText);
+  }
+  const results = await playing;
   const final = results[0].final;
   const scores = final.scores;
   if (!scores || !scores.final || scores.scores.length !== options.seats || scores.winners.length === 0) {
@@ -362,6 +499,33 @@ async function main(): Promise<void> {
     throw new Error(`the replay is not consistent: ${replay.mismatch}`);
   }
 
+  const followed = {
+    matched: options.match,
+    search_cancelled_first: cancelledFirst,
+    chat_received: 0,
+    my_games_listed: 0,
+    inbox_your_turns: 0,
+    rematch_invited: 0,
+  };
+  if (options.match) {
+    followed.chat_received = chats.filter((texts) => texts.includes(chatText)).length;
+    for (const player of players) {
+      const page = await player.listMyGames();
+      if (page.games.some((game) => game.game_id === gameId && game.status === "GAME_STATUS_FINISHED")) {
+        followed.my_games_listed += 1;
+      }
+    }
+    const yourTurn = (event: InboxEvent__Output) => event.kind === "INBOX_EVENT_KIND_YOUR_TURN" && event.game_id === gameId;
+    followed.inbox_your_turns = inboxes.reduce((sum, events) => sum + events.filter(yourTurn).length, 0);
+    const lobby = await host.rematch(gameId);
+    const invited = (events: InboxEvent__Output[]) =>
+      events.some((event) => event.kind === "INBOX_EVENT_KIND_INVITED" && event.lobby_id === lobby.lobby_id);
+    await eventually(() => inboxes.slice(1).every(invited), "the rematch's invitations");
+    followed.rematch_invited = inboxes.slice(1).filter(invited).length;
+    await host.call(host.lobbies, "LeaveLobby", { lobby_id: lobby.lobby_id });
+    for (const stream of inboxStreams) stream.cancel();
+  }
+
   console.log(JSON.stringify({
     game_id: gameId,
     title: options.title,
@@ -374,9 +538,10 @@ async function main(): Promise<void> {
     winners: scores.winners,
     totals: scores.scores.map((score) => score.total),
     replay_consistent: replay.consistent,
+    ...followed,
   }));
   for (const player of players) {
-    for (const client of [player.accounts, player.catalog, player.lobbies, player.games]) client.close();
+    for (const client of player.clients) client.close();
   }
 }
 
