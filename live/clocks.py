@@ -8,7 +8,8 @@ queues the tasks (`after_commit`, told what was written through `Known`). A chan
 resignation, a forfeit) plans and commits its entry the same way, from the meta after it; a
 redispatch leaves planning and writing to the dispatcher. Entries by kind:
 
-- a bot acts: its turn is queued at once and the entry is a watchdog (`bot`), due if the turn is lost;
+- a bot acts: its turn is queued at once and the entry is a watchdog (`bot`), due if the turn is lost
+  (made due at once by a worker that starts after its turn was queued: `workers.recovery`);
 - a human acts under a clock: the entry (`clock`) is due when the seat's time runs out: the per-move
   limit and what is left of the seat's reserve, or what is left of its total time, whichever comes
   first; total time is charged per move and then credited the increment, and a move longer than the

@@ -4,8 +4,9 @@ whose archival was lost).
 
 Tasks are acknowledged after they ran (`acks_late`) and requeued when their worker process dies
 (`reject_on_worker_lost`); a worker takes one message at a time (prefetch 1), so a killed worker holds
-at most the task it was running. Every task is idempotent, so a redelivery is harmless. Nothing is ever
-scheduled with a countdown: the Redis broker would redeliver a long one after its visibility timeout.
+at most the task it was running. Every task is idempotent, so a redelivery is harmless. Nothing is
+scheduled with a long countdown (a few seconds at most): the Redis broker would redeliver a long one
+after its visibility timeout.
 
 The sweep runs every second, so Celery's INFO lines about it (beat sending it, the worker receiving it,
 its success) are logged at DEBUG; every other task's stay at INFO.
@@ -30,6 +31,7 @@ PLAY_GAME = "workers.play_game"
 ARCHIVE_GAME = "workers.archive_game"  # queued by `finalize` when DATABASE_URL names an archive
 SWEEP_ARCHIVE = "workers.sweep_archive"
 SWEEP_REMINDERS = "workers.sweep_reminders"
+RECOVER_TURNS = "workers.recover_turns"  # queued by a worker when it is ready (`workers.recovery`)
 ARCHIVE_SWEEP_SECONDS = 60.0
 # run by beat every SWEEP_SECONDS (the clocks, the inbox reminders), ARCHIVE_SWEEP_SECONDS (archive)
 ROUTINE_TASKS = (SWEEP_CLOCKS, SWEEP_REMINDERS, SWEEP_ARCHIVE)

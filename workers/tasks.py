@@ -7,17 +7,27 @@ is harmless, and a game's bots pause for the outage only."""
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 import grpc
-from celery import Task, signals
+from celery import Task, platforms, signals
 
 from live import archive, clocks, reminders
 from live.connection import UNREACHABLE
 from live.errors import GatewayError
-from workers import metrics, runtime, scoring, selfplay, turns
-from workers.app import ARCHIVE_GAME, PLAY_GAME, SWEEP_ARCHIVE, SWEEP_CLOCKS, SWEEP_REMINDERS, celery
+from workers import metrics, recovery, runtime, scoring, selfplay, turns
+from workers.app import (
+    ARCHIVE_GAME,
+    PLAY_GAME,
+    RECOVER_TURNS,
+    SWEEP_ARCHIVE,
+    SWEEP_CLOCKS,
+    SWEEP_REMINDERS,
+    celery,
+)
 
 FINALIZE_RETRIES = 20  # backing off 0.5, 1, 2 ... s up to FINALIZE_RETRY_MAX_SECONDS: about 8 minutes
 FINALIZE_RETRY_MAX_SECONDS = 30
@@ -28,6 +38,7 @@ __all__ = [
     "metrics",
     "on_deadline",
     "play_game",
+    "recover_turns",
     "sweep_archive",
     "sweep_clocks",
     "sweep_reminders",
@@ -38,6 +49,7 @@ T = TypeVar("T")
 OUTAGE_RETRY_SECONDS = 0.5
 OUTAGE_RETRY_MAX_SECONDS = 5.0
 OUTAGE_RETRIES = 12  # about a minute in all
+_main_pid = 0  # the worker's main process, as its embedded beat process knows it
 
 
 def through_outages(
@@ -120,6 +132,21 @@ def sweep_archive() -> int:
     return len(lost)
 
 
+@celery.task(name=RECOVER_TURNS)
+def recover_turns(started_ms: int) -> int:
+    """Make due the bot turns lost before a worker's start (`workers.recovery`); the number made due."""
+    return len(runtime.run(recovery.make_lost_turns_due(runtime.current().app.redis, started_ms)))
+
+
+@signals.worker_ready.connect
+def _recover_lost_turns(**_: Any) -> None:
+    """A worker just started: look for the bot turns a dead worker took along, at once and once more
+    when the turns queued just before the start are GRACE_MS old (`workers.recovery`)."""
+    started = clocks.now_ms()
+    recover_turns.apply_async((started,))
+    recover_turns.apply_async((started,), countdown=recovery.GRACE_MS / 1000)
+
+
 @celery.task(name=PLAY_GAME, ignore_result=False)
 def play_game(title: str, strengths: list[str], seed: str, search_seconds: float) -> dict[str, Any]:
     """Play one bot-vs-bot game in-process (batch self-play) and return its summary."""
@@ -129,3 +156,19 @@ def play_game(title: str, strengths: list[str], seed: str, search_seconds: float
 @signals.worker_process_shutdown.connect
 def _close_runtime(**_: Any) -> None:
     runtime.close()
+
+
+@signals.worker_init.connect
+def _note_the_main_process(**_: Any) -> None:
+    global _main_pid
+    _main_pid = os.getpid()
+
+
+@signals.beat_embedded_init.connect
+def _end_with_the_worker(**_: Any) -> None:
+    """The embedded beat process dies with its worker's main process, as the pool processes do (Celery
+    sets that for them only): a main process killed left its beat sweeping on, for good. A main process
+    gone before this ran (the beat is an orphan already) is followed at once."""
+    platforms.set_pdeathsig("SIGKILL")
+    if os.getppid() != _main_pid:
+        os.kill(os.getpid(), signal.SIGKILL)
