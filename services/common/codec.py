@@ -14,7 +14,7 @@ from typing import Any
 from google.protobuf.message import Message
 
 from services.common.convert import Converter, leading_field, oneof_writer
-from services.common.errors import MalformedRequest
+from services.common.errors import InvalidConfig, MalformedRequest
 from services.common.game import Messages
 
 # What reading a forged State raises where it lacks what a well-formed one always has.
@@ -39,6 +39,7 @@ class Codec:
         event_text: Callable[[Any], str],
         event_audience: Callable[[Any], tuple[int, ...]],
         event_oneof: str,
+        check_config: Callable[[Any], Any] | None = None,
     ) -> None:
         self.messages = messages
         self._write_state = converter.writer(messages.state)
@@ -47,6 +48,23 @@ class Codec:
         self._write_event = oneof_writer(converter, messages.event, event_oneof)
         self._validate, self._view, self._check_seat = validate, view, check_seat
         self._seat_count, self._event_text, self._event_audience = seat_count, event_text, event_audience
+        self._converter, self._check_config = converter, check_config
+
+    def config_from_proto(self, message: Message) -> Any:
+        """The native config (of a converter whose roots include the Config message, see
+        `services.common.convert.options`); InvalidConfig for one that cannot be, or that
+        `check_config` refuses."""
+        try:
+            config = self._converter.reader(self.messages.config)(message)
+        except MalformedRequest as error:
+            raise InvalidConfig(error.message) from error
+        if self._check_config is not None:
+            self._check_config(config)
+        return config
+
+    def config_to_proto(self, config: Any) -> Message:
+        """The Config message."""
+        return self.messages.config.FromString(self._converter.writer(self.messages.config)(config))
 
     def encode_state(self, state: Any) -> bytes:
         """The State message's deterministic bytes, hidden parts included."""

@@ -13,7 +13,9 @@ differ from the default reading of its messages:
   offset (`Shape.offsets`).
 - `Shape.names` renames a field's native attribute; `Shape.get` computes a field's native value from
   the message's native value (one call, for what the game keeps in another layout), and `Shape.put`
-  stores it back on decoding.
+  stores it back on decoding; `Shape.layouts` gives both for the common other layouts (`Columns`,
+  `Tally`, `Keyed`, `Gather`). `options` is the shape of a game's options, `Union` that of a
+  message of one oneof of enums read as one id.
 - A singular message field may hold bytes: that sub-message already encoded (to splice what several
   messages share, such as the table of every View).
 
@@ -30,7 +32,9 @@ from __future__ import annotations
 import collections
 import keyword
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cache, partial
+from operator import attrgetter
 from typing import Any
 
 from google.protobuf import message_factory
@@ -125,9 +129,240 @@ class Shape:
     copy: Callable[[Any], Any] | None = None
     """A copy of a native value (a player's board): a wire reader remembers each value by its bytes
     and gives a copy of it (what recurs from call to call, as the boards of the seats not acting)."""
+    layouts: Mapping[str, Layout] = field(default_factory=dict)
+    """Fields kept in a generic other layout (`Columns`, `Tally`, `Keyed`, `Gather`): their `get` and
+    `put` (a field's own `get` or `put` wins)."""
+    absent: Callable[[], Any] | None = None
+    """Makes the native value of an absent field of this message type (by default None)."""
+    base: str | None = None
+    """The field whose native value is the message's own object (the other fields are stored on it,
+    with `put` or in their native attributes); decoding refuses the message without it."""
+    constants: Mapping[str, Any] = field(default_factory=dict)
+    """With `into` or `base`: attributes no field holds, set to these immutable values on decoding."""
+
+    def merged(self) -> Shape:
+        """The shape with its layouts' get and put functions in `get` and `put`."""
+        if not self.layouts and self.base is None:
+            return self
+        get: dict[str, Callable[[Any], Any]] = {name: layout.get for name, layout in self.layouts.items()}
+        put: dict[str, Callable[[Any, Any], None]] = {
+            name: layout.put for name, layout in self.layouts.items()
+        }
+        if self.base is not None:
+            get[self.base] = _itself
+        return replace(self, get={**get, **self.get}, put={**put, **self.put})
 
 
 DEFAULT_SHAPE = Shape()
+
+
+def _itself(value: Any) -> Any:
+    return value
+
+
+class Layout:
+    """A repeated field the game keeps otherwise than as a list of its entries (see Shape.layouts):
+    `get` gives the field's native value from the message's native object, `put` stores a decoded
+    one on it, refusing (MalformedRequest) what that layout cannot hold."""
+
+    def get(self, native: Any) -> Any:
+        raise NotImplementedError
+
+    def put(self, native: Any, value: Any) -> None:
+        raise NotImplementedError
+
+    def key_parts(self, native: str) -> list[str]:
+        """Expressions of hashable values equal for native values whose field encodings are equal."""
+        return [f"tuple({native}.{attribute})" for attribute in getattr(self, "attributes", ())]
+
+
+def ATTRIBUTES(native: Any) -> Any:
+    """`Shape.key` marker: the key is the values of the native attributes that the message's fields
+    hold (a list or dict as a tuple of its items), generated from the shape."""
+    raise NotImplementedError
+
+
+def _refuse(what: str) -> None:
+    raise MalformedRequest(f"invalid state: {what}")
+
+
+class Columns(Layout):
+    """Entries kept as parallel lists, one attribute per field of the entry (a role card's role,
+    doubloons and taken flag in three lists)."""
+
+    def __init__(self, *attributes: str) -> None:
+        self.attributes = attributes
+        self._columns = attrgetter(*attributes)
+
+    def get(self, native: Any) -> Any:
+        return zip(*self._columns(native), strict=True)
+
+    def put(self, native: Any, value: Any) -> None:
+        columns = list(zip(*value, strict=True)) or [()] * len(self.attributes)
+        for attribute, column in zip(self.attributes, columns, strict=True):
+            setattr(native, attribute, list(column))
+
+
+class Tally(Layout):
+    """Entries (id, count, *more) kept as lists indexed by the id, one attribute per field after the
+    id with its length (an id beyond a shorter list holds 0 there): an entry is written for each id
+    whose count is not 0; decoding refuses an id listed twice or negative (unset), or a count of 0."""
+
+    def __init__(self, **sizes: int) -> None:
+        self.sizes = sizes
+        self.attributes = tuple(sizes)
+        self._columns = attrgetter(*sizes)
+
+    def get(self, native: Any) -> Any:
+        if len(self.attributes) == 1:
+            return [(i, count) for i, count in enumerate(self._columns(native)) if count]
+        counts, *others = self._columns(native)
+        if len(others) == 1:
+            (other,) = others
+            size = len(other)
+            return [(i, count, other[i] if i < size else 0) for i, count in enumerate(counts) if count]
+        return [
+            (i, count, *[column[i] if i < len(column) else 0 for column in others])
+            for i, count in enumerate(counts)
+            if count
+        ]
+
+    def put(self, native: Any, value: Any) -> None:
+        columns = [[0] * size for size in self.sizes.values()]
+        counts = columns[0]
+        if len(columns) == 1:
+            for i, count in value:
+                if i < 0 or counts[i] or count <= 0:
+                    self._refuse()
+                counts[i] = count
+        elif len(columns) == 2:
+            other = columns[1]
+            size = len(other)
+            for i, count, more in value:
+                if i < 0 or counts[i] or count <= 0:
+                    self._refuse()
+                counts[i] = count
+                if i < size:
+                    other[i] = more
+                elif more:
+                    self._refuse()
+        else:
+            for i, count, *more in value:
+                if i < 0 or counts[i] or count <= 0:
+                    self._refuse()
+                counts[i] = count
+                for column, extra in zip(columns[1:], more, strict=True):
+                    if i < len(column):
+                        column[i] = extra
+                    elif extra:
+                        self._refuse()
+        for attribute, column in zip(self.attributes, columns, strict=True):
+            setattr(native, attribute, column)
+
+    def _refuse(self) -> None:
+        what = "an id listed twice or unset, a count not above 0, or a count where none can be"
+        _refuse(f"{self.attributes[0]}: {what}")
+
+
+class Keyed(Layout):
+    """Entries (id, value) kept as a dict in their order; decoding refuses an id listed twice or
+    negative (unset)."""
+
+    def __init__(self, attribute: str) -> None:
+        self.attribute = attribute
+
+    def get(self, native: Any) -> Any:
+        return getattr(native, self.attribute).items()
+
+    def key_parts(self, native: str) -> list[str]:
+        return [f"tuple({native}.{self.attribute}.items())"]
+
+    def put(self, native: Any, value: Any) -> None:
+        kept = dict(value)
+        if len(kept) != len(value) or min(kept, default=0) < 0:
+            _refuse(f"{self.attribute}: an id listed twice or unset")
+        setattr(native, self.attribute, kept)
+
+
+class Gather(Layout):
+    """One entry per item of a list attribute (a seat's hidden counts, per player): each item's
+    `attribute`. With `written`, the field is written only when written(native) holds, and decoding
+    gives each item absent() when it is empty; decoding refuses another number of entries."""
+
+    def __init__(
+        self,
+        items: str,
+        attribute: str,
+        written: Callable[[Any], bool] | None = None,
+        absent: Callable[[], Any] | None = None,
+    ) -> None:
+        self.items, self.attribute, self.written, self.absent = items, attribute, written, absent
+
+    def get(self, native: Any) -> Any:
+        if self.written is not None and not self.written(native):
+            return ()
+        attribute = self.attribute
+        return [getattr(item, attribute) for item in getattr(native, self.items)]
+
+    def put(self, native: Any, value: Any) -> None:
+        items = getattr(native, self.items)
+        if not value and self.absent is not None:
+            value = [self.absent() for _ in items]
+        if len(value) != len(items):
+            _refuse(f"one {self.attribute} entry per item of {self.items}")
+        for item, entry in zip(items, value, strict=True):
+            setattr(item, self.attribute, entry)
+
+
+def options(message_class: type[Message], native_class: type, always_written: Iterable[str] = ()) -> Shape:
+    """The shape of a game's options (a frozen dataclass with the message's field names and their
+    defaults): an unset option (None, or 0 in a plain number or enum field) takes its default; an
+    enum option's native value is its value's name in lower case without the enum's prefix
+    (BUILDING_SET_DRAFT: "draft"); an option is written only when it differs from its default,
+    those of `always_written` always."""
+    default = native_class()
+    descriptor: Descriptor = message_class.DESCRIPTOR
+    fields = sorted(descriptor.fields, key=lambda f: f.number)
+    names = [f.name for f in fields]
+    named: dict[str, dict[int, Any]] = {}
+    for f in fields:
+        if f.type == F.TYPE_ENUM:
+            prefix = len(f.enum_type.values_by_number[0].name) - len("UNSPECIFIED")
+            named[f.name] = {v.number: v.name[prefix:].lower() for v in f.enum_type.values if v.number}
+            named[f.name][0] = getattr(default, f.name)
+    numbers = {
+        name: {value: number for number, value in table.items() if number} for name, table in named.items()
+    }
+    always = frozenset(always_written)
+
+    @cache  # a game's options are a few values among few choices
+    def make(*values: Any) -> Any:
+        chosen = {}
+        for name, value in zip(names, values, strict=True):
+            if name in named:
+                value = named[name][value]
+            elif value is None or (type(value) is int and value == 0):
+                value = getattr(default, name)
+            chosen[name] = value
+        return native_class(**chosen)
+
+    def getter(name: str) -> Callable[[Any], Any]:
+        def get(config: Any) -> Any:
+            value = getattr(config, name)
+            if name not in always and value == getattr(default, name):
+                return None
+            return numbers[name][value] if name in numbers else value
+
+        return get
+
+    return Shape(
+        get={name: getter(name) for name in names},
+        make=make,
+        offsets=dict.fromkeys(named, 0),  # their native values are names
+        frozen=True,
+        key=_itself,
+        absent=native_class,
+    )
 
 
 def _ident(descriptor: Descriptor | EnumDescriptor) -> str:
@@ -199,7 +434,7 @@ class Converter:
         shapes: Mapping[Any, Shape] | None = None,
         enum_offsets: Mapping[Any, int] | None = None,
     ) -> None:
-        self._shapes = {cls.DESCRIPTOR.full_name: shape for cls, shape in (shapes or {}).items()}
+        self._shapes = {cls.DESCRIPTOR.full_name: shape.merged() for cls, shape in (shapes or {}).items()}
         self._offsets = {
             getattr(enum, "DESCRIPTOR", enum).full_name: offset
             for enum, offset in (enum_offsets or {}).items()
@@ -218,6 +453,7 @@ class Converter:
             "I64": _int64,
             "NO": Unsupported,
             "MEMO": MEMO_SIZE,
+            "MalformedRequest": MalformedRequest,
             **{f"PV_{kind}": convert for kind, convert in PACKED_VALUES.items()},
         }
         self._tagged: list[str] = []
@@ -305,14 +541,39 @@ class Converter:
         body = [f"def {'W' if key else 'w'}_{ident}(o):", "    out = []", "    a = out.append"]
         body += self._write_fields(descriptor, "o", "out", "a", 1)
         body.append("    return b''.join(out)")
+        if key is ATTRIBUTES:
+            body.append(f"def KY_{ident}(o):\n    return ({', '.join(self._key_parts(descriptor))},)")
+        elif key is not None:
+            self._env["KY_" + ident] = key
         if key is not None:  # remembered by the key
-            self._env["KY_" + ident], self._env["WM_" + ident] = key, {}
+            self._env["WM_" + ident] = {}
             body.append(
                 f"def w_{ident}(o):\n    k = KY_{ident}(o)\n    b = WM_{ident}.get(k)\n    if b is None:\n"
                 f"        b = W_{ident}(o)\n        if len(WM_{ident}) >= MEMO: WM_{ident}.clear()\n"
                 f"        WM_{ident}[k] = b\n    return b"
             )
         return ["\n".join(body) + "\n"]
+
+    def _key_parts(self, descriptor: Descriptor) -> list[str]:
+        """The expressions of an ATTRIBUTES key of a message type's native value `o`."""
+        shape, parts = self._shape(descriptor), []
+        for f in self._fields(descriptor):
+            if f.name in shape.layouts:
+                parts += shape.layouts[f.name].key_parts("o")
+            elif f.name in shape.get or shape.sequence or not self._plain_values(f):
+                raise ValueError(f"{descriptor.full_name}.{f.name}: an ATTRIBUTES key needs plain values")
+            else:
+                value = _attr("o", shape.names.get(f.name, native_name(f.name)))
+                many = _repeated(f) or f.type == F.TYPE_MESSAGE  # a list (a sub-message's too)
+                parts.append(f"tuple({value})" if many else value)
+        return parts
+
+    def _plain_values(self, f: FieldDescriptor) -> bool:
+        """Whether a field's native value is a scalar, or a list or tuple of scalars or tuples."""
+        if f.type != F.TYPE_MESSAGE:
+            return True
+        sub = self._shape(f.message_type)
+        return self._is_leaf(f.message_type) and (sub.make is list or (sub.sequence and sub.make is None))
 
     def _write_fields(self, descriptor: Descriptor, native: str, out: str, add: str, depth: int) -> list[str]:
         """Lines appending the encoding of every field of the message whose native value is `native`."""
@@ -410,11 +671,25 @@ class Converter:
     def _reader(self, descriptor: Descriptor) -> list[str]:
         ident = _ident(descriptor)
         shape = self._shape(descriptor)
-        if shape.into is None:
+        if shape.into is None and shape.base is None:
             return [f"def r_{ident}(m):\n    return {self._read_message(descriptor, 'm', 0)}\n"]
-        self._env["C_" + ident] = shape.into
-        body = [f"def r_{ident}(m):", f"    o = C_{ident}.__new__(C_{ident})"]
+        body = [f"def r_{ident}(m):"]
+        if shape.base is not None:  # the message's own object, read first
+            base = descriptor.fields_by_name[shape.base]
+            self._env["NB_" + ident] = f"{descriptor.name} lacks its {shape.base}"
+            body += [
+                f"    o = {self._read_field(descriptor, base, 'm', 0, 0)}",
+                f"    if o is None: raise MalformedRequest(NB_{ident})",
+            ]
+        else:
+            self._env["C_" + ident] = shape.into
+            body.append(f"    o = C_{ident}.__new__(C_{ident})")
+        for name, constant in shape.constants.items():
+            self._env[f"CT_{ident}_{name}"] = constant
+            body.append(f"    o.{name} = CT_{ident}_{name}")
         for f in self._fields(descriptor):
+            if f.name == shape.base:
+                continue
             value = self._read_field(descriptor, f, "m", self._offset(f, shape), 0)
             if f.name in shape.put:
                 putter = f"U_{ident}_{f.name}"
@@ -452,8 +727,9 @@ class Converter:
             *["        " + line for line in _dispatch(sorted(branches), known)],
         ]
         reader = self._reader(descriptor)[0].split("\n")
-        body += [line for line in reader[1:] if line.strip()] if self._shape(descriptor).into else []
-        if not self._shape(descriptor).into:
+        into = self._shape(descriptor).into or self._shape(descriptor).base
+        body += [line for line in reader[1:] if line.strip()] if into else []
+        if not into:
             body.append(f"    return {self._read_message(descriptor, 'm', 0)}")
         shape = self._shape(descriptor)
         if self._remembered(descriptor):
@@ -513,13 +789,17 @@ class Converter:
         if f.type == F.TYPE_MESSAGE:
             sub = f.message_type
             if _repeated(f):
-                if self._is_leaf(sub) and not self._wire:
+                if self._is_leaf(sub) and self._shape(sub).into is None and not self._wire:
                     x = f"x{depth}"
                     return f"[{self._read_message(sub, x, depth + 1)} for {x} in {value}]"
                 shared = self._shape(sub).make is not list and self._shape(sub).copy is None
                 if self._wire and self._remembered(sub) and shared:  # looked up without a call
                     return f"[BM_{_ident(sub)}.get(x) or b_{_ident(sub)}(x) for x in {value}]"
                 return f"[{prefix}{_ident(sub)}(x) for x in {value}]"
+            absent = "None"
+            if self._shape(sub).absent is not None:
+                absent = f"A_{_ident(sub)}()"
+                self._env[absent[:-2]] = self._shape(sub).absent
             # Inlined, the sub-message is bound where its first field is read: so only when every
             # field is read unconditionally, in order (no repeated or presence field).
             plain = not any(_repeated(g) or _has_presence(g) for g in sub.fields)
@@ -528,8 +808,8 @@ class Converter:
                 inner = self._read_message(sub, bound, depth + 1).replace(
                     f"{bound}.", f"({bound} := {value}).", 1
                 )
-                return f"({inner} if {m}.HasField({f.name!r}) else None)"
-            return f"({prefix}{_ident(sub)}({value}) if {has} else None)"
+                return f"({inner} if {m}.HasField({f.name!r}) else {absent})"
+            return f"({prefix}{_ident(sub)}({value}) if {has} else {absent})"
         where = f"{descriptor.name}.{f.name}"
         if f.type == F.TYPE_ENUM:
             numbers = f"E_{_ident(f.enum_type)}"
@@ -603,7 +883,13 @@ class KindTuples:
     kind is the index of the set member in the oneof's order (`kinds` may name each kind's member),
     the arguments its fields' values in field order, sub-messages flattened (an unset one as zeros)
     and padded with zeros to the native tuple's length; `special` members convert otherwise. `shapes`
-    may give the members' offsets; every other part of a Shape is the tuple's."""
+    may give the members' offsets; every other part of a Shape is the tuple's.
+
+    A sub-message that is one oneof (a place: a tile or a building) flattens to the index of its set
+    member, then that member's value; one that sets none is refused. A member that `kinds` names n
+    times in a row takes n kinds, the index of its own oneof's set member choosing among them (a
+    colonist placed on a tile or on a building). With `refuse_unset`, an enum argument whose enum
+    has an offset (an id) is refused when unset (its 0, a negative native id)."""
 
     def __init__(
         self,
@@ -615,6 +901,7 @@ class KindTuples:
         *,
         kinds: Sequence[str] | None = None,
         special: Mapping[str, Special] | None = None,
+        refuse_unset: bool = False,
     ) -> None:
         descriptor: Descriptor = message_class.DESCRIPTOR
         self._message_class, self._oneof, self._native = message_class, oneof, native
@@ -622,7 +909,8 @@ class KindTuples:
         self._names = [f.name for f in members]
         self._fields = {f.name: f for f in members}
         self._kinds = list(kinds) if kinds is not None else self._names
-        self._kind_of = {name: kind for kind, name in enumerate(self._kinds)}
+        self._kind_of = {name: kind for kind, name in reversed(list(enumerate(self._kinds)))}  # the first
+        self._spread = {name: self._kinds.count(name) > 1 for name in self._names}
         self._special = dict(special or {})
         offsets = {cls.DESCRIPTOR.full_name: shape.offsets for cls, shape in (shapes or {}).items()}
         sequences = {
@@ -641,6 +929,9 @@ class KindTuples:
             for f in members
             if f.type == F.TYPE_MESSAGE
         }
+        self._ids = frozenset(
+            name for name, offset in converter._offsets.items() if refuse_unset and offset > 0
+        )  # the enums whose unset value is refused
         self._scalars = {
             f.name: (
                 converter._offset(f, DEFAULT_SHAPE),
@@ -658,7 +949,10 @@ class KindTuples:
         if name in self._special:
             value = self._special[name].write(action)
         elif member.type == F.TYPE_MESSAGE:
-            value = _nest(member, list(action[1:]))
+            arguments = list(action[1:])
+            if self._spread[name]:
+                arguments.insert(0, action[0] - self._kind_of[name])
+            value = _nest(member, arguments)
         else:
             value = action[1]
         values[self._position[name]] = value
@@ -679,31 +973,101 @@ class KindTuples:
             if declared is not None and value not in declared:
                 _bad(f"{self._message_class.DESCRIPTOR.name}.{name}", value, 0)
             value -= offset
+            if value < 0 and member.enum_type and member.enum_type.full_name in self._ids:
+                _unset(f"{self._message_class.DESCRIPTOR.name}.{name}")
         if name in self._special:
             return self._special[name].read(value)
-        flat = _flatten(member, value) if member.type == F.TYPE_MESSAGE else [value]
+        if member.type != F.TYPE_MESSAGE:
+            return self._native(self._kind_of[name], value)
+        flat = _flatten(member, value, self._ids)
+        if self._spread[name]:
+            return self._native(self._kind_of[name] + flat[0], *flat[1:])
         return self._native(self._kind_of[name], *flat)
+
+
+def _choice(descriptor: Descriptor) -> Any:
+    """The oneof of a message that is one oneof (every field a member of it), or None."""
+    oneofs = descriptor.oneofs
+    if len(oneofs) != 1 or len(oneofs[0].fields) != len(descriptor.fields) or not descriptor.fields:
+        return None
+    synthetic = len(descriptor.fields) == 1 and oneofs[0].name == "_" + descriptor.fields[0].name
+    return None if synthetic else oneofs[0]
 
 
 def _nest(f: FieldDescriptor, arguments: list[Any]) -> tuple[Any, ...]:
     """The nested tuple of a message field from flat arguments (consumed from the front)."""
-    values = []
-    for sub in sorted(f.message_type.fields, key=lambda s: s.number):
-        values.append(_nest(sub, arguments) if sub.type == F.TYPE_MESSAGE else arguments.pop(0))
-    return tuple(values)
+    fields = sorted(f.message_type.fields, key=lambda s: s.number)
+    if _choice(f.message_type) is not None:  # the index of the member set, then its value
+        values: list[Any] = [None] * len(fields)
+        chosen = fields[arguments.pop(0)]
+        value = _nest(chosen, arguments) if chosen.type == F.TYPE_MESSAGE else arguments.pop(0)
+        values[fields.index(chosen)] = value
+        return tuple(values)
+    return tuple(_nest(sub, arguments) if sub.type == F.TYPE_MESSAGE else arguments.pop(0) for sub in fields)
 
 
-def _flatten(f: FieldDescriptor, value: Any) -> list[Any]:
-    """The flat arguments of a message field's nested tuple (an unset sub-message as zeros)."""
+def _unset(where: str) -> None:
+    raise MalformedRequest(f"{where} is unset", field=where)
+
+
+def _flatten(f: FieldDescriptor, value: Any, ids: frozenset[str] = frozenset()) -> list[Any]:
+    """The flat arguments of a message field's nested tuple (an unset sub-message as zeros, an
+    unset one-oneof message refused); an unset enum value of `ids` (a negative one) is refused."""
     flat: list[Any] = []
     fields = sorted(f.message_type.fields, key=lambda s: s.number)
+    choice = _choice(f.message_type)
+    if choice is not None:
+        chosen = [i for i, part in enumerate(value or ()) if part is not None]
+        if not chosen:
+            _unset(f"{f.message_type.name}.{choice.name}")
+        flat.append(chosen[0])
     for position, sub in enumerate(fields):
         part = None if value is None else value[position]
+        if choice is not None and part is None:
+            continue
         if sub.type == F.TYPE_MESSAGE:
-            flat += _flatten(sub, part)
+            flat += _flatten(sub, part, ids)
         else:
+            if part is not None and part < 0 and sub.enum_type and sub.enum_type.full_name in ids:
+                _unset(f"{f.message_type.name}.{sub.name}")
             flat.append(0 if part is None else part)
     return flat
+
+
+class Union:
+    """A message that is one oneof of enum fields (a colonist's space: a tile or a building) as one
+    id: each member's ids after those of the members before it (as many as its enum declares besides
+    its 0). `shape` is the message's Shape (an unset oneof or an unset or undeclared id: None)."""
+
+    def __init__(self, message_class: type[Message], enum_offsets: Mapping[Any, int]) -> None:
+        offsets = {
+            getattr(enum, "DESCRIPTOR", enum).full_name: offset for enum, offset in enum_offsets.items()
+        }
+        descriptor: Descriptor = message_class.DESCRIPTOR
+        fields = sorted(descriptor.fields, key=lambda f: f.number)
+        self.sizes = [len(f.enum_type.values) - 1 for f in fields]
+        self.starts = [sum(self.sizes[:i]) for i in range(len(fields))]
+        # Where each member's native ids start (its enum's 1, less its offset).
+        self._bias = [1 - offsets.get(f.enum_type.full_name, 0) for f in fields]
+        get = {f.name: partial(self._member, i) for i, f in enumerate(fields)}
+        self.shape = Shape(sequence=True, get=get, make=self.id)
+
+    def _member(self, index: int, native: int) -> int | None:
+        start = self.starts[index]
+        inside = start <= native < start + self.sizes[index]
+        return native - start + self._bias[index] if inside else None
+
+    def id(self, *values: int | None) -> int | None:
+        """The id of the members' values (None for all but the set one)."""
+        for start, size, bias, value in zip(self.starts, self.sizes, self._bias, values, strict=True):
+            if value is not None:
+                value -= bias
+                return start + value if 0 <= value < size else None
+        return None
+
+    def values(self, native: int) -> tuple[int | None, ...]:
+        """The members' values of an id."""
+        return tuple(self._member(i, native) for i in range(len(self.sizes)))
 
 
 class Unsupported(Exception):

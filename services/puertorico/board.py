@@ -45,15 +45,15 @@ def take_colonist(state: State) -> None:
 
 def draw_plantation(state: State) -> int:
     """Draw the top face-down plantation, reshuffling the discards when the stack is empty; -1 if none."""
-    if not state.stack:
-        if not state.discards:
+    if not state.plantation_stack:
+        if not state.plantation_discards:
             return -1
-        state.stack = state.discards
-        state.discards = []
-        state.rng.shuffle(state.stack)
-    return state.stack.pop()
+        state.plantation_stack = state.plantation_discards
+        state.plantation_discards = []
+        state.rng.shuffle(state.plantation_stack)
+    return state.plantation_stack.pop()
 
 
 def can_draw_plantation(state: State) -> bool:
     """Whether a face-down plantation can be drawn (from the stack or a reshuffled discard pile)."""
-    return bool(state.stack) or bool(state.discards)
+    return bool(state.plantation_stack) or bool(state.plantation_discards)

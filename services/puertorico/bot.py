@@ -40,8 +40,8 @@ KEEP_ARRANGEMENT = 1e-2  # a mayor's move must gain more than this to be worth a
 def determinize(state: State, seat: int, rng: Rng) -> State:
     """A copy of `state` with what `seat` cannot see resampled from what it can see."""
     world = state.copy()
-    world.stack = sorted(state.stack)
-    rng.shuffle(world.stack)
+    world.plantation_stack = sorted(state.plantation_stack)
+    rng.shuffle(world.plantation_stack)
     world.rng = Rng(rng.next64(), rng.next64())
     hidden = [s for s in range(state.n) if not codec.vp_visible(state, seat, s)]
     if hidden:
@@ -68,8 +68,8 @@ def resample_forests(player: Player, rng: Rng) -> None:
 
 def resample_hacienda_tile(state: State, seat: int | None, rng: Rng) -> None:
     """Draw afresh the kind of a tile drawn with the hacienda, unless `seat` drew it (and so sees it)."""
-    if state.pending_tile >= 0 and state.actor != seat:
-        state.pending_tile = rng.below(len(GOODS))
+    if state.hacienda_tile >= 0 and state.actor != seat:
+        state.hacienda_tile = rng.below(len(GOODS))
 
 
 def production(player: Player) -> list[int]:

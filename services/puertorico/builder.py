@@ -70,7 +70,7 @@ BUILDER_PRIVILEGE = 1
 def start(state: State, events: list) -> bool:  # type: ignore[type-arg]
     """Begin with the builder's turn."""
     state.step = BUILD_STEP
-    state.actor = state.selector
+    state.actor = state.role_selector
     return False
 
 
@@ -89,7 +89,7 @@ def price(state: State, seat: int, building: int) -> int:
     info = BUILDINGS[building]
     player = state.players[seat]
     discount = min(player.occupied[QUARRY], info.col) + _forest_discount(player)
-    if seat == state.selector:
+    if seat == state.role_selector:
         discount += BUILDER_PRIVILEGE * privilege(state, seat)
     return max(0, info.cost - discount)
 
@@ -268,5 +268,5 @@ def _next_turn(state: State) -> bool:
     if state.role_turn >= state.n:
         return True
     state.step = BUILD_STEP
-    state.actor = (state.selector + state.role_turn) % state.n
+    state.actor = (state.role_selector + state.role_turn) % state.n
     return False

@@ -76,13 +76,13 @@ def _before_loading(state: State, events: list) -> None:  # type: ignore[type-ar
     """Union hall VP for every owner from the captain on (ruling 34); the captain's lighthouse coin (OP-5)."""
     n = state.n
     for turn in range(n):
-        seat = (state.selector + turn) % n
+        seat = (state.role_selector + turn) % n
         player = state.players[seat]
         if player.has(UNION_HALL):
             award_vp(state, seat, sum(held // 2 for held in player.goods), VP_UNION_HALL, events)
-    captain = state.players[state.selector]
+    captain = state.players[state.role_selector]
     if captain.has(LIGHTHOUSE) and not state.config.lighthouse_captain_needs_load:
-        _lighthouse_pay(state, state.selector, LIGHTHOUSE_CAPTAIN_DOUBLOONS, events)
+        _lighthouse_pay(state, state.role_selector, LIGHTHOUSE_CAPTAIN_DOUBLOONS, events)
 
 
 def _lighthouse_pay(state: State, seat: int, amount: int, events: list) -> None:  # type: ignore[type-arg]
@@ -126,7 +126,7 @@ def _begin_load_turn(state: State, events: list) -> bool:  # type: ignore[type-a
     """Find the next player with something to do; after a full lap without a load, go to storage."""
     n = state.n
     while state.passes_in_row < n:
-        seat = (state.selector + state.role_turn) % n
+        seat = (state.role_selector + state.role_turn) % n
         player = state.players[seat]
         if any(player.goods) and (
             _can_use_wharf(player) or _can_use_small_wharf(player) or _loads(state, player)
@@ -158,7 +158,7 @@ def _score_load(state: State, seat: int, vp: int, events: list, private: bool = 
     """VP for the goods, the captain's privilege on their first load, the harbor and lighthouse per load."""
     award_vp(state, seat, vp, VP_SHIPPING, events)
     player = state.players[seat]
-    if seat == state.selector and not state.captain_loaded:
+    if seat == state.role_selector and not state.captain_loaded:
         state.captain_loaded = True
         award_vp(state, seat, CAPTAIN_PRIVILEGE_VP * privilege(state, seat), VP_CAPTAIN, events)
         if state.config.lighthouse_captain_needs_load and player.has(LIGHTHOUSE):
@@ -290,7 +290,7 @@ def _begin_store_turn(state: State, events: list) -> bool:  # type: ignore[type-
     """Storage in order from the captain; then clear the full ships."""
     n = state.n
     while state.role_turn < n:
-        seat = (state.selector + state.role_turn) % n
+        seat = (state.role_selector + state.role_turn) % n
         state.warehoused = []
         state.singles_kept = [0, 0, 0, 0, 0]
         if not _settle_storage(state, seat, events):

@@ -87,7 +87,7 @@ def start(state: State, events: list) -> bool:  # type: ignore[type-arg]
     n = state.n
     supply = state.goods_supply
     for turn in range(n):
-        seat = (state.selector + turn) % n
+        seat = (state.role_selector + turn) % n
         player = state.players[seat]
         made = production(player)
         received = [min(amount, supply[good]) for good, amount in enumerate(made)]
@@ -103,14 +103,14 @@ def start(state: State, events: list) -> bool:  # type: ignore[type-arg]
             events.append(DoubloonsReceived(seat, FACTORY_PAY[kinds], DOUBLOONS_FACTORY))
         if state.expansion:
             _expansion_production(state, seat, received, events)
-        if seat == state.selector:
+        if seat == state.role_selector:
             state.craftsman_produced = [good for good, amount in enumerate(received) if amount]
     if not any(supply[good] for good in state.craftsman_produced):
         state.craftsman_produced = []
         return True
-    state.privilege_goods_left = PRIVILEGE_GOODS * privilege(state, state.selector)
+    state.privilege_goods_left = PRIVILEGE_GOODS * privilege(state, state.role_selector)
     state.step = CRAFTSMAN_PRIVILEGE
-    state.actor = state.selector
+    state.actor = state.role_selector
     return False
 
 
@@ -123,7 +123,7 @@ def legal_privilege(state: State) -> list[Action]:
 
 def play_privilege(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
     """Take a privilege good (it does not count for the factory, ruling 14); a library gives a second one."""
-    seat = state.selector
+    seat = state.role_selector
     if action.kind == CRAFTSMAN_BONUS:
         good = action.arg
         state.goods_supply[good] -= 1

@@ -133,7 +133,7 @@ def disturb_hidden(state: State, seat: int | None, rng: Rng) -> State:
     """A copy differing only in what `seat` cannot see: stack order, RNG, others' VP chips, the kinds
     of others' forests and of a tile another seat drew with the hacienda."""
     other = state.copy()
-    rng.shuffle(other.stack)
+    rng.shuffle(other.plantation_stack)
     other.rng = Rng(rng.next64(), rng.next64())
     for s, player in enumerate(other.players):
         if not codec.vp_visible(state, seat, s):

@@ -178,7 +178,7 @@ def _expansion_label(state: State, action: act.Action) -> str:
     if kind == act.TAKE_FOREST:
         return f"Take {_a(TILE_NAMES[arg])} as a face-down forest"
     if kind == act.PLACE_DRAWN_TILE:
-        tile = TILE_NAMES[state.pending_tile]
+        tile = TILE_NAMES[state.hacienda_tile]
         return f"Place the drawn {tile} face down as a forest" if arg else f"Place the drawn {tile} face up"
     if kind == act.BLACK_MARKET_COLONIST:
         return f"Return a colonist to the supply ({MARKET_WORDS})"

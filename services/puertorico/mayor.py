@@ -39,7 +39,7 @@ def start(state: State, events: list) -> bool:  # type: ignore[type-arg]
     """Offer the privilege colonist if the supply has one, else deal out the ship."""
     if state.colonist_supply > 0:
         state.step = MAYOR_PRIVILEGE
-        state.actor = state.selector
+        state.actor = state.role_selector
         return False
     return _distribute(state, events)
 
@@ -52,12 +52,12 @@ def legal_privilege(state: State) -> list[Action]:
 def play_privilege(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
     """The privilege colonist (2 with a library) comes from the supply, never the ship (ruling 11)."""
     if action.kind == PASS:
-        events.append(Passed(state.selector, MAYOR_PRIVILEGE))
+        events.append(Passed(state.role_selector, MAYOR_PRIVILEGE))
     else:
-        count = min(state.colonist_supply, PRIVILEGE_COLONISTS * privilege(state, state.selector))
+        count = min(state.colonist_supply, PRIVILEGE_COLONISTS * privilege(state, state.role_selector))
         state.colonist_supply -= count
-        state.players[state.selector].san_juan += count
-        events.append(ColonistsReceived(state.selector, count, FROM_PRIVILEGE))
+        state.players[state.role_selector].san_juan += count
+        events.append(ColonistsReceived(state.role_selector, count, FROM_PRIVILEGE))
     return _distribute(state, events)
 
 
@@ -66,7 +66,7 @@ def _distribute(state: State, events: list) -> bool:  # type: ignore[type-arg]
     n = state.n
     share, extra = divmod(state.colonist_ship, n)
     for turn in range(n):
-        seat = (state.selector + turn) % n
+        seat = (state.role_selector + turn) % n
         count = share + (1 if turn < extra else 0)
         if count:
             state.players[seat].san_juan += count
@@ -91,7 +91,7 @@ def _begin_arrange(state: State, events: list) -> bool:  # type: ignore[type-arg
     colonists than circles chooses, as one with as many or more must fill every circle."""
     n = state.n
     while state.role_turn < n:
-        seat = (state.selector + state.role_turn) % n
+        seat = (state.role_selector + state.role_turn) % n
         player = state.players[seat]
         colonists = player.colonists()
         if 0 < colonists < player.circles():

@@ -43,9 +43,9 @@ UNUSED_ROLE_DOUBLOONS = 1
 
 def prospect(state: State, events: list) -> bool:  # type: ignore[type-arg]
     """The prospector: a privilege only (§4.7), doubled by a library."""
-    amount = PROSPECTOR_DOUBLOONS * privilege(state, state.selector)
-    state.players[state.selector].doubloons += amount
-    events.append(DoubloonsReceived(state.selector, amount, DOUBLOONS_PROSPECTOR))
+    amount = PROSPECTOR_DOUBLOONS * privilege(state, state.role_selector)
+    state.players[state.role_selector].doubloons += amount
+    events.append(DoubloonsReceived(state.role_selector, amount, DOUBLOONS_PROSPECTOR))
     return True
 
 
@@ -76,7 +76,7 @@ def play(state: State, action: Action, events: list) -> bool:  # type: ignore[ty
     state.role_doubloons[index] = 0
     state.picks += 1
     state.role = role
-    state.selector = seat
+    state.role_selector = seat
     state.role_turn = 0
     events.append(RoleChosen(seat, role))
     if doubloons:
@@ -91,7 +91,7 @@ def _guest_window(state: State, events: list) -> bool:  # type: ignore[type-arg]
     """Guests may move, seat by seat from the selector (OP-13); then the role starts or the game ends."""
     n = state.n
     while state.role_turn < n:
-        seat = (state.selector + state.role_turn) % n
+        seat = (state.role_selector + state.role_turn) % n
         if guest_moves(state.players[seat]):
             state.step = GUESTS
             state.actor = seat
@@ -144,7 +144,7 @@ def end_round(state: State, events: list) -> None:  # type: ignore[type-arg]
     events.append(RoundEnded(state.round, next_governor))
     if state.end_triggers:
         if state.expansion and "final" in GUESTHOUSE_WINDOWS:
-            state.selector = state.governor  # the last window: guests may move before the final score
+            state.role_selector = state.governor  # the last window: guests may move before the final score
             state.role_turn = 0
             _guest_window(state, events)
         else:

@@ -64,7 +64,7 @@ def _begin_turn(state: State, events: list) -> bool:  # type: ignore[type-arg]
     """Set up the next player's settler decision; True when every player has had their turn."""
     n = state.n
     while state.role_turn < n:
-        seat = (state.selector + state.role_turn) % n
+        seat = (state.role_selector + state.role_turn) % n
         player = state.players[seat]
         state.actor = seat
         state.tile_taken = -1
@@ -72,15 +72,15 @@ def _begin_turn(state: State, events: list) -> bool:  # type: ignore[type-arg]
             state.step = HACIENDA_STEP if player.has(HACIENDA) and can_draw_plantation(state) else TAKE_TILE
             return False
         state.role_turn += 1
-    settler = state.players[state.selector]
+    settler = state.players[state.role_selector]
     if (
         state.role_turn == n
         and settler.has(LIBRARY)
-        and state.face_up
+        and state.face_up_plantations
         and settler.island_used() < ISLAND_SPACES
     ):
         state.step = LIBRARY_TILE  # the doubled privilege: a second tile after everyone (ruling 31)
-        state.actor = state.selector
+        state.actor = state.role_selector
         return False
     _refill_face_up(state, events)
     return True
@@ -93,15 +93,15 @@ def _next_turn(state: State, events: list) -> bool:  # type: ignore[type-arg]
 
 def _refill_face_up(state: State, events: list) -> None:  # type: ignore[type-arg]
     """Discard the plantations not taken and reveal players + 1 new ones (§4.1, ruling 19)."""
-    state.discards.extend(state.face_up)
-    state.face_up = []
+    state.plantation_discards.extend(state.face_up_plantations)
+    state.face_up_plantations = []
     for _ in range(state.n + 1):
         tile = draw_plantation(state)
         if tile < 0:
             break
-        state.face_up.append(tile)
-    state.face_up.sort()
-    events.append(PlantationsRevealed(tuple(state.face_up)))
+        state.face_up_plantations.append(tile)
+    state.face_up_plantations.sort()
+    events.append(PlantationsRevealed(tuple(state.face_up_plantations)))
 
 
 def legal_hacienda(state: State) -> list[Action]:
@@ -118,7 +118,7 @@ def play_hacienda(state: State, action: Action, events: list) -> bool:  # type: 
     else:
         tile = draw_plantation(state)
         if tile >= 0 and player.has(FOREST_HOUSE):
-            state.pending_tile = tile  # seen by the drawer only, who may place it as a forest (ruling 30)
+            state.hacienda_tile = tile  # seen by the drawer only, who may place it as a forest (ruling 30)
             state.step = HACIENDA_PLACE
             return False
         if tile >= 0:
@@ -144,8 +144,8 @@ def play_hacienda_place(state: State, action: Action, events: list) -> bool:  # 
     """Place the drawn tile, then the seat's usual choice of a tile."""
     seat = state.actor
     player = state.players[seat]
-    tile = state.pending_tile
-    state.pending_tile = -1
+    tile = state.hacienda_tile
+    state.hacienda_tile = -1
     if action == PLACE_AS_FOREST:
         _plant_forest(player, tile)
         events.append(TileTaken(seat, FOREST, TILE_HACIENDA))
@@ -160,13 +160,13 @@ def play_hacienda_place(state: State, action: Action, events: list) -> bool:  # 
 
 def legal_take_tile(state: State) -> list[Action]:
     """One face-up plantation of each kind on offer, a quarry if allowed, or nothing."""
-    actions = [PLANTATION[g] for g in sorted(set(state.face_up))]
+    actions = [PLANTATION[g] for g in sorted(set(state.face_up_plantations))]
     seat = state.actor
-    if state.quarries > 0 and (seat == state.selector or state.players[seat].has(CONSTRUCTION_HUT)):
+    if state.quarries > 0 and (seat == state.role_selector or state.players[seat].has(CONSTRUCTION_HUT)):
         actions.append(QUARRY_ACTION)
     actions.append(PASS_ACTION)
     if state.players[seat].has(FOREST_HOUSE):
-        actions.extend(FOREST_ACTION[g] for g in sorted(set(state.face_up)))
+        actions.extend(FOREST_ACTION[g] for g in sorted(set(state.face_up_plantations)))
     return actions
 
 
@@ -176,14 +176,14 @@ def play_take_tile(state: State, action: Action, events: list) -> bool:  # type:
     player = state.players[seat]
     if action.kind == TAKE_PLANTATION:
         tile = action.arg
-        state.face_up.remove(tile)
+        state.face_up_plantations.remove(tile)
         events.append(TileTaken(seat, tile, TILE_FACE_UP))
     elif action.kind == TAKE_QUARRY:
         tile = QUARRY
         state.quarries -= 1
         events.append(TileTaken(seat, tile, TILE_QUARRY))
     elif action.kind == TAKE_FOREST:
-        state.face_up.remove(action.arg)
+        state.face_up_plantations.remove(action.arg)
         _plant_forest(player, action.arg)
         events.append(TileTaken(seat, FOREST, TILE_FACE_UP))
         tile = FOREST
@@ -221,23 +221,23 @@ def play_hospice(state: State, action: Action, events: list) -> bool:  # type: i
 
 def legal_library_tile(state: State) -> list[Action]:
     """The settler's second tile: a face-up plantation (or, with a forest house, a forest), or none."""
-    actions = [PLANTATION[g] for g in sorted(set(state.face_up))]
+    actions = [PLANTATION[g] for g in sorted(set(state.face_up_plantations))]
     actions.append(PASS_ACTION)
-    if state.players[state.selector].has(FOREST_HOUSE):
-        actions.extend(FOREST_ACTION[g] for g in sorted(set(state.face_up)))
+    if state.players[state.role_selector].has(FOREST_HOUSE):
+        actions.extend(FOREST_ACTION[g] for g in sorted(set(state.face_up_plantations)))
     return actions
 
 
 def play_library_tile(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]
     """Place the second tile unoccupied (never a quarry), then refill the face-up plantations."""
-    seat = state.selector
+    seat = state.role_selector
     player = state.players[seat]
     if action.kind == TAKE_PLANTATION:
-        state.face_up.remove(action.arg)
+        state.face_up_plantations.remove(action.arg)
         player.tiles[action.arg] += 1
         events.append(TileTaken(seat, action.arg, TILE_LIBRARY))
     elif action.kind == TAKE_FOREST:
-        state.face_up.remove(action.arg)
+        state.face_up_plantations.remove(action.arg)
         _plant_forest(player, action.arg)
         events.append(TileTaken(seat, FOREST, TILE_LIBRARY))
     else:

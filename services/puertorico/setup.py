@@ -74,9 +74,9 @@ def new_game(player_count: int, config: Config, seed: bytes) -> tuple[State, lis
         player.tiles[good] += 1
         player.doubloons = setup.doubloons
         pool[good] -= 1
-    state.stack = [good for good, count in enumerate(pool) for _ in range(count)]
-    state.rng.shuffle(state.stack)
-    state.face_up = sorted(state.stack.pop() for _ in range(player_count + 1))
+    state.plantation_stack = [good for good, count in enumerate(pool) for _ in range(count)]
+    state.rng.shuffle(state.plantation_stack)
+    state.face_up_plantations = sorted(state.plantation_stack.pop() for _ in range(player_count + 1))
 
     state.quarries = setup.quarries
     state.colonist_supply = setup.colonist_supply
@@ -96,5 +96,5 @@ def new_game(player_count: int, config: Config, seed: bytes) -> tuple[State, lis
         state.stock[building] = draft.copies(building, player_count)
     if config.buildings == BUILDING_SET_DRAFT:
         state.step = DRAFT_COST  # the draft comes first (§6.3), from the governor
-    events = [GameStarted(state.governor), PlantationsRevealed(tuple(state.face_up))]
+    events = [GameStarted(state.governor), PlantationsRevealed(tuple(state.face_up_plantations))]
     return state, events

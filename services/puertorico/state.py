@@ -156,42 +156,42 @@ class State:
         "colonist_supply",
         "config",
         "craftsman_produced",
-        "discards",
         "draft_cost",
         "draft_picks",
         "end_triggers",
-        "face_up",
+        "face_up_plantations",
         "goods_supply",
         "governor",
-        "house",
+        "hacienda_tile",
         "just_built",
         "legal",
         "n",
         "passes_in_row",
         "pending_build",
         "pending_price",
-        "pending_tile",
         "picks",
+        "plantation_discards",
+        "plantation_stack",
         "players",
         "privilege_goods_left",
         "quarries",
         "rng",
         "role",
         "role_doubloons",
+        "role_selector",
         "role_taken",
         "role_turn",
         "roles",
         "round",
-        "selector",
         "ship_cap",
         "ship_count",
         "ship_good",
         "singles_kept",
         "small_wharf_goods",
-        "stack",
         "step",
         "stock",
         "tile_taken",
+        "trading_house",
         "vp_pool",
         "warehoused",
     )
@@ -207,21 +207,21 @@ class State:
         self.role_taken: list[bool] = []
         self.picks = 0
         self.role = NO_ROLE
-        self.selector = 0
+        self.role_selector = 0
         self.role_turn = 0
         self.step = CHOOSE_ROLE
         self.actor = 0
         self.players = [Player() for _ in range(n)]
-        self.stack: list[int] = []  # face-down plantations; drawn from the end
-        self.face_up: list[int] = []
-        self.discards: list[int] = []
+        self.plantation_stack: list[int] = []  # face-down plantations; drawn from the end
+        self.face_up_plantations: list[int] = []
+        self.plantation_discards: list[int] = []
         self.quarries = 0
         self.colonist_supply = 0
         self.colonist_ship = 0
         self.colonist_moves: list[tuple[int, int]] = []  # mayor: (from, to) spaces moved this turn
         self.vp_pool = 0
         self.goods_supply = [0, 0, 0, 0, 0]
-        self.house: list[int] = []  # the trading house
+        self.trading_house: list[int] = []  # the trading house
         self.ship_cap: list[int] = []
         self.ship_good: list[int] = []  # -1 while empty
         self.ship_count: list[int] = []
@@ -236,7 +236,7 @@ class State:
         self.singles_kept = [0, 0, 0, 0, 0]
         self.draft_picks: list[int] = []  # violet buildings drafted, in pick order
         self.draft_cost = 0  # the cost of the slot the drafting seat chose; 0 before it chooses
-        self.pending_tile = -1  # a tile drawn with the hacienda and seen only by its drawer
+        self.hacienda_tile = -1  # a tile drawn with the hacienda and seen only by its drawer
         self.pending_build = -1  # the building being paid for with the black market
         self.pending_price = 0  # its price before black market items, fixed when it was chosen
         self.black_market_items: list[int] = []
@@ -257,21 +257,21 @@ class State:
         other.role_taken = self.role_taken[:]
         other.picks = self.picks
         other.role = self.role
-        other.selector = self.selector
+        other.role_selector = self.role_selector
         other.role_turn = self.role_turn
         other.step = self.step
         other.actor = self.actor
         other.players = [p.copy() for p in self.players]
-        other.stack = self.stack[:]
-        other.face_up = self.face_up[:]
-        other.discards = self.discards[:]
+        other.plantation_stack = self.plantation_stack[:]
+        other.face_up_plantations = self.face_up_plantations[:]
+        other.plantation_discards = self.plantation_discards[:]
         other.quarries = self.quarries
         other.colonist_supply = self.colonist_supply
         other.colonist_ship = self.colonist_ship
         other.colonist_moves = self.colonist_moves[:]
         other.vp_pool = self.vp_pool
         other.goods_supply = self.goods_supply[:]
-        other.house = self.house[:]
+        other.trading_house = self.trading_house[:]
         other.ship_cap = self.ship_cap  # fixed for the whole game, never mutated
         other.ship_good = self.ship_good[:]
         other.ship_count = self.ship_count[:]
@@ -286,7 +286,7 @@ class State:
         other.singles_kept = self.singles_kept[:]
         other.draft_picks = self.draft_picks[:]
         other.draft_cost = self.draft_cost
-        other.pending_tile = self.pending_tile
+        other.hacienda_tile = self.hacienda_tile
         other.pending_build = self.pending_build
         other.pending_price = self.pending_price
         other.black_market_items = self.black_market_items[:]

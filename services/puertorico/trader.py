@@ -36,7 +36,7 @@ TRADER_PRIVILEGE = 1
 def start(state: State, events: list) -> bool:  # type: ignore[type-arg]
     """Begin with the trader's turn."""
     state.step = SELL_STEP
-    state.actor = state.selector
+    state.actor = state.role_selector
     return False
 
 
@@ -44,7 +44,7 @@ def revenue(state: State, seat: int, good: int) -> int:
     """Doubloons for one good: its price, the privilege, and market bonuses."""
     player = state.players[seat]
     amount = PRICE[good]
-    if seat == state.selector:
+    if seat == state.role_selector:
         amount += TRADER_PRIVILEGE * privilege(state, seat)
     if player.has(SMALL_MARKET):
         amount += SMALL_MARKET_BONUS
@@ -56,7 +56,7 @@ def revenue(state: State, seat: int, good: int) -> int:
 def post_revenue(state: State, seat: int, good: int) -> int:
     """Doubloons for a good sold to one's own trading post: price and privilege, no markets (ruling 33)."""
     amount = PRICE[good]
-    if seat == state.selector:
+    if seat == state.role_selector:
         amount += TRADER_PRIVILEGE * privilege(state, seat)
     return amount
 
@@ -66,10 +66,12 @@ def legal_sell(state: State) -> list[Action]:
     with a trading post, any kind held to the post (OP-15: even when the house is full)."""
     actions = []
     player = state.players[state.actor]
-    house_open = len(state.house) < TRADING_HOUSE_CAPACITY
+    house_open = len(state.trading_house) < TRADING_HOUSE_CAPACITY
     if house_open:
         office = player.has(OFFICE)
-        actions = [SELL_ACTION[g] for g in GOODS if player.goods[g] and (office or g not in state.house)]
+        actions = [
+            SELL_ACTION[g] for g in GOODS if player.goods[g] and (office or g not in state.trading_house)
+        ]
     actions.append(PASS_ACTION)
     if player.has(TRADING_POST) and (house_open or TRADING_POST_IGNORES_HOUSE):
         actions.extend(TRADING_POST_ACTION[g] for g in GOODS if player.goods[g])
@@ -85,7 +87,7 @@ def play_sell(state: State, action: Action, events: list) -> bool:  # type: igno
         player = state.players[seat]
         player.goods[good] -= 1
         player.doubloons += amount
-        state.house.append(good)
+        state.trading_house.append(good)
         events.append(GoodSold(seat, good, amount))
     elif action.kind == SELL_TO_TRADING_POST:
         good = action.arg
@@ -99,11 +101,11 @@ def play_sell(state: State, action: Action, events: list) -> bool:  # type: igno
         events.append(Passed(seat, SELL_STEP))
     state.role_turn += 1
     if state.role_turn < state.n:
-        state.actor = (state.selector + state.role_turn) % state.n
+        state.actor = (state.role_selector + state.role_turn) % state.n
         return False
-    if len(state.house) >= TRADING_HOUSE_CAPACITY:
-        for good in state.house:
+    if len(state.trading_house) >= TRADING_HOUSE_CAPACITY:
+        for good in state.trading_house:
             state.goods_supply[good] += 1
-        state.house = []
+        state.trading_house = []
         events.append(TradingHouseCleared())
     return True

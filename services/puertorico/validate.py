@@ -11,6 +11,7 @@ from operator import le
 
 from services.common.errors import InvalidConfig, MalformedRequest
 from services.common.helpers import MAX_COUNT
+from services.puertorico import actions as act
 from services.puertorico import builder, draft
 from services.puertorico.data import (
     BUILDER,
@@ -113,7 +114,7 @@ def validate(state: State) -> State:
     setup = SETUPS[n]
     if not (1 <= state.round <= MAX_COUNT):
         bad("round")
-    if not (0 <= state.governor < n and 0 <= state.actor < n and 0 <= state.selector < n):
+    if not (0 <= state.governor < n and 0 <= state.actor < n and 0 <= state.role_selector < n):
         bad("seat out of range")
     if state.roles != list(setup.roles):
         bad("roles in play")
@@ -134,26 +135,26 @@ def validate(state: State) -> State:
     if not (min(supply) >= 0 and max(supply) <= MAX_COUNT):
         bad("supply out of range")
     if not (
-        PLANTATIONS.issuperset(state.stack)
-        and PLANTATIONS.issuperset(state.face_up)
-        and PLANTATIONS.issuperset(state.discards)
+        PLANTATIONS.issuperset(state.plantation_stack)
+        and PLANTATIONS.issuperset(state.face_up_plantations)
+        and PLANTATIONS.issuperset(state.plantation_discards)
     ):
         bad("a tile that is not a plantation among the plantations")
     if not (
-        GOOD_SET.issuperset(state.house)
+        GOOD_SET.issuperset(state.trading_house)
         and GOOD_SET.issuperset(state.craftsman_produced)
         and GOOD_SET.issuperset(state.warehoused)
     ):
         bad("a good that is none")
     if not (0 not in state.end_triggers):
         bad("end trigger")
-    if not (state.pending_tile < len(GOODS)):
+    if not (state.hacienda_tile < len(GOODS)):
         bad("hacienda tile")
     if not (min(state.goods_supply) >= 0 and max(state.goods_supply) <= MAX_COUNT):
         bad("goods supply out of range")
     if not (min(state.singles_kept) >= 0 and max(state.singles_kept) <= MAX_COUNT):
         bad("kept goods out of range")
-    if not (len(state.house) <= TRADING_HOUSE_CAPACITY):
+    if not (len(state.trading_house) <= TRADING_HOUSE_CAPACITY):
         bad("trading house overfull")
     if state.ship_cap != list(setup.ships):
         bad("cargo ships")
@@ -197,6 +198,8 @@ def _colonist_moves(state: State) -> None:
         bad("colonist moves outside the mayor")
     left: set[int] = set()
     for source, destination in state.colonist_moves:
+        if not (source in act.SPACES and destination in act.SPACES):
+            bad("colonist move space")
         if not (destination not in left):
             bad("colonist moved back")
         # Nothing is moved onto a space moved off, so each such space still has an empty circle.
@@ -243,7 +246,7 @@ def _expansion(state: State) -> None:
     else:
         if cost != 0:
             bad("draft cost outside the draft")
-    if (step == HACIENDA_PLACE) != (state.pending_tile >= 0):
+    if (step == HACIENDA_PLACE) != (state.hacienda_tile >= 0):
         bad("hacienda tile outside its step")
     items = state.black_market_items
     if not (len(set(items)) == len(items) and min(items, default=0) >= 0):

@@ -410,7 +410,7 @@ def test_t7_office_sells_a_kind_already_in_the_house_but_never_into_a_full_house
     full house takes nothing."""
     a, b, c, d = range(4)
     state = blank_game(4)
-    state.house = [TOBACCO]
+    state.trading_house = [TOBACCO]
     set_player(state, a, goods={TOBACCO: 1}, buildings={OFFICE: 1})
     set_player(state, b, goods={TOBACCO: 1}, buildings={OFFICE: 1})
     set_player(state, c, goods={TOBACCO: 1, CORN: 1})
@@ -422,7 +422,7 @@ def test_t7_office_sells_a_kind_already_in_the_house_but_never_into_a_full_house
     play(state, a, SELL_ACTION[TOBACCO])
     assert legal(state) == {SELL_ACTION[TOBACCO], PASS_ACTION}
     play(state, b, SELL_ACTION[TOBACCO])
-    assert state.house == [TOBACCO, TOBACCO, TOBACCO]
+    assert state.trading_house == [TOBACCO, TOBACCO, TOBACCO]
 
     # C has no office: tobacco is illegal.
     assert legal(state) == {SELL_ACTION[CORN], PASS_ACTION}
@@ -432,7 +432,7 @@ def test_t7_office_sells_a_kind_already_in_the_house_but_never_into_a_full_house
     # The house holds 4: D, an office owner, may not sell (forced pass); then the house is emptied.
     assert of_type(events, Passed) == [Passed(d, SELL)]
     assert of_type(events, TradingHouseCleared) == [TradingHouseCleared()]
-    assert state.house == []
+    assert state.trading_house == []
     assert state.players[d].goods[TOBACCO] == 1
     assert [p.doubloons for p in state.players] == [3 + 1, 3, 0, 0]
 

@@ -212,7 +212,7 @@ def test_specialty_factory_pays_largest_kind_less_one(aqueduct: bool, doubloons:
 def test_forest_house_takes_a_face_up_plantation_as_a_hidden_forest() -> None:
     """Forest house: a face-up plantation goes face down as a forest; only its owner sees the kind."""
     state = expansion_game()
-    state.face_up = [CORN, INDIGO, SUGAR, TOBACCO, COFFEE]
+    state.face_up_plantations = [CORN, INDIGO, SUGAR, TOBACCO, COFFEE]
     set_player(state, 1, buildings={FOREST_HOUSE: 1})
     choose_role(state, 0, SETTLER)
     play(state, 0, PASS_ACTION)
@@ -250,7 +250,7 @@ def test_forest_discount_has_no_column_cap() -> None:
 def test_hospice_with_a_forest_puts_the_colonist_in_san_juan() -> None:
     """Ruling 30: hospice + forest -> the colonist goes to San Juan."""
     state = expansion_game()
-    state.face_up = [CORN, INDIGO, SUGAR, TOBACCO, COFFEE]
+    state.face_up_plantations = [CORN, INDIGO, SUGAR, TOBACCO, COFFEE]
     set_player(state, 0, buildings={FOREST_HOUSE: 1, HOSPICE: 1})
     supply = state.colonist_supply
     choose_role(state, 0, SETTLER)
@@ -266,7 +266,7 @@ def test_hacienda_tile_is_seen_before_being_placed_as_a_forest() -> None:
     """Ruling 30: hacienda + forest house: the drawer looks at the tile, then may place it as a forest;
     nobody else ever sees its kind."""
     state = expansion_game()
-    state.stack = [INDIGO, TOBACCO]
+    state.plantation_stack = [INDIGO, TOBACCO]
     set_player(state, 0, buildings={HACIENDA: 1, FOREST_HOUSE: 1})
     choose_role(state, 0, SETTLER)
     play(state, 0, HACIENDA_ACTION)
@@ -282,7 +282,7 @@ def test_hacienda_tile_is_seen_before_being_placed_as_a_forest() -> None:
 
 def test_hacienda_without_forest_house_places_face_up_at_once() -> None:
     state = expansion_game()
-    state.stack = [INDIGO, TOBACCO]
+    state.plantation_stack = [INDIGO, TOBACCO]
     set_player(state, 0, buildings={HACIENDA: 1})
     choose_role(state, 0, SETTLER)
     play(state, 0, HACIENDA_ACTION)
@@ -550,7 +550,7 @@ def test_lighthouse_unoccupied_pays_nothing() -> None:
 def test_trading_post_ignores_markets_office_and_a_full_house() -> None:
     """Ruling 33 / OP-15: the post takes any kind even with a full house; markets add nothing."""
     state = expansion_game()
-    state.house = [CORN, INDIGO, SUGAR, COFFEE]
+    state.trading_house = [CORN, INDIGO, SUGAR, COFFEE]
     set_player(
         state,
         0,
@@ -570,12 +570,12 @@ def test_trading_post_ignores_markets_office_and_a_full_house() -> None:
 def test_trading_post_with_the_trader_privilege() -> None:
     """The trader privilege applies to a trading-post sale; markets still do not."""
     state = expansion_game()
-    state.house = [TOBACCO]
+    state.trading_house = [TOBACCO]
     set_player(state, 1, goods={TOBACCO: 1}, buildings={TRADING_POST: 1, LARGE_MARKET: 1})
     choose_role(state, 1, TRADER)
     assert SELL_ACTION[TOBACCO] not in legal(state)
     play(state, 1, TRADING_POST_ACTION[TOBACCO])
-    assert state.players[1].doubloons == 3 + 1 and state.house == [TOBACCO]
+    assert state.players[1].doubloons == 3 + 1 and state.trading_house == [TOBACCO]
 
 
 # --- Guesthouse (OP-13 windows) ----------------------------------------------------------------
@@ -632,7 +632,7 @@ def test_guest_moves_before_the_final_score() -> None:
 def test_library_settler_second_tile_is_a_plantation_never_a_quarry() -> None:
     """Ruling 31: the settler's quarry, then after everyone a second tile: a plantation only."""
     state = expansion_game()
-    state.face_up = [CORN, INDIGO, SUGAR, TOBACCO, COFFEE]
+    state.face_up_plantations = [CORN, INDIGO, SUGAR, TOBACCO, COFFEE]
     set_player(state, 0, buildings={LIBRARY: 1})
     choose_role(state, 0, SETTLER)
     play(state, 0, QUARRY_ACTION)
@@ -650,7 +650,7 @@ def test_library_settler_second_tile_is_a_plantation_never_a_quarry() -> None:
 def test_library_and_forest_house_give_up_to_two_forests() -> None:
     """Ruling 30: library + forest house: 0-2 forests."""
     state = expansion_game()
-    state.face_up = [CORN, INDIGO, SUGAR, TOBACCO, COFFEE]
+    state.face_up_plantations = [CORN, INDIGO, SUGAR, TOBACCO, COFFEE]
     set_player(state, 0, buildings={LIBRARY: 1, FOREST_HOUSE: 1})
     choose_role(state, 0, SETTLER)
     play(state, 0, FOREST_ACTION[CORN])

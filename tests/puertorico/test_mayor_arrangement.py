@@ -286,6 +286,7 @@ def test_malformed_moves_are_refused() -> None:
         ("san juan", "colonist moves outside the mayor"),
         ("moved back", "colonist move"),
         ("source full", "colonist move"),
+        ("forest", "colonist move space"),  # a tile kind, but no colonist's space
     ],
 )
 def test_a_forged_list_of_moves_is_refused(forge: str, reason: str) -> None:
@@ -298,6 +299,8 @@ def test_a_forged_list_of_moves_is_refused(forge: str, reason: str) -> None:
         message.table.players[0].san_juan = 1
     elif forge == "moved back":
         moves.add().CopyFrom(codec.pb.ColonistMove(source=moves[0].destination, destination=moves[0].source))
+    elif forge == "forest":
+        moves[0].source.tile = FOREST + 1
     else:
         message.table.players[0].island[0].occupied = 2
     with pytest.raises(MalformedRequest, match=reason):

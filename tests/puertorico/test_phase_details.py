@@ -107,7 +107,7 @@ def test_hacienda_tile_filling_the_island_ends_the_turn() -> None:
     """§4.1 steps 1-2: with 11 filled spaces, the hacienda tile fills the 12th; then P takes nothing."""
     owner = 1
     state = blank_game(4)
-    state.stack = [TOBACCO]
+    state.plantation_stack = [TOBACCO]
     set_player(state, owner, tiles={CORN: (6, 0), QUARRY: (5, 0)}, buildings={HACIENDA: 1})
     choose_role(state, 0, SETTLER)
     play(state, 0, PASS_ACTION)
@@ -121,26 +121,30 @@ def test_hacienda_reshuffles_the_discards_when_the_stack_is_empty() -> None:
     """§4.1 step 2: if the stack is empty, the discard pile is reshuffled into a new stack first."""
     owner = 1
     state = blank_game(4)
-    state.stack, state.discards = [], [COFFEE]
+    state.plantation_stack, state.plantation_discards = [], [COFFEE]
     set_player(state, owner, buildings={HACIENDA: 1})
     choose_role(state, 0, SETTLER)
     play(state, 0, PASS_ACTION)
     assert (state.step, legal(state)) == (HACIENDA_STEP, {HACIENDA_ACTION, PASS_ACTION})
     events = play(state, owner, HACIENDA_ACTION)
     assert of_type(events, TileTaken) == [TileTaken(owner, COFFEE, TILE_HACIENDA)]
-    assert (state.stack, state.discards) == ([], [])
+    assert (state.plantation_stack, state.plantation_discards) == ([], [])
 
 
 def test_hacienda_does_nothing_without_any_tile_to_draw() -> None:
     """§4.1 step 2: with no stack and no discards the hacienda does nothing (no draw is offered)."""
     owner = 1
     state = blank_game(4)
-    state.stack, state.discards = [], []
+    state.plantation_stack, state.plantation_discards = [], []
     set_player(state, owner, buildings={HACIENDA: 1, CONSTRUCTION_HUT: 1})
     choose_role(state, 0, SETTLER)
     play(state, 0, PASS_ACTION)
     assert (state.step, state.actor) == (TAKE_TILE, owner)
-    assert legal(state) == {*(PLANTATION[g] for g in set(state.face_up)), QUARRY_ACTION, PASS_ACTION}
+    assert legal(state) == {
+        *(PLANTATION[g] for g in set(state.face_up_plantations)),
+        QUARRY_ACTION,
+        PASS_ACTION,
+    }
 
 
 # --- §4.4 Factory table ----------------------------------------------------------------------

@@ -324,8 +324,8 @@ def test_ruling_08_hacienda_draws_before_the_face_up_choice_never_a_quarry_no_ho
     it is never a quarry and the hospice never applies to it."""
     owner = 1
     state = blank_game(4)
-    state.stack = [INDIGO, INDIGO, COFFEE]  # drawn from the end: coffee first
-    state.face_up = [CORN, SUGAR, SUGAR, TOBACCO, TOBACCO]
+    state.plantation_stack = [INDIGO, INDIGO, COFFEE]  # drawn from the end: coffee first
+    state.face_up_plantations = [CORN, SUGAR, SUGAR, TOBACCO, TOBACCO]
     set_player(state, owner, buildings={HACIENDA: 1, HOSPICE: 1})
     quarries, supply = state.quarries, state.colonist_supply
     choose_role(state, 0, SETTLER)
@@ -355,7 +355,11 @@ def test_ruling_09_settler_with_construction_hut_still_gets_one_quarry() -> None
     set_player(state, 0, buildings={CONSTRUCTION_HUT: 1})
     quarries = state.quarries
     choose_role(state, 0, SETTLER)
-    assert legal(state) == {*(PLANTATION[g] for g in set(state.face_up)), QUARRY_ACTION, PASS_ACTION}
+    assert legal(state) == {
+        *(PLANTATION[g] for g in set(state.face_up_plantations)),
+        QUARRY_ACTION,
+        PASS_ACTION,
+    }
     events = play(state, 0, QUARRY_ACTION)
     assert of_type(events, TileTaken) == [TileTaken(0, QUARRY, TILE_QUARRY)]
     assert state.players[0].tiles[QUARRY] == 1
@@ -368,7 +372,7 @@ def test_ruling_09_empty_quarry_stack_voids_privilege_and_construction_hut() -> 
     state = blank_game(4)
     state.quarries = 0
     set_player(state, 1, buildings={CONSTRUCTION_HUT: 1})
-    face_up = {PLANTATION[g] for g in set(state.face_up)}
+    face_up = {PLANTATION[g] for g in set(state.face_up_plantations)}
     choose_role(state, 0, SETTLER)
     assert legal(state) == face_up | {PASS_ACTION}
     play(state, 0, PASS_ACTION)
@@ -389,7 +393,7 @@ def test_ruling_10_hospice_takes_from_the_ship_when_the_supply_is_empty() -> Non
     assert state.players[0].occupied[QUARRY] == 1
     assert (state.colonist_supply, state.colonist_ship) == (0, 0)
     # Supply and ship are now empty: seat 1 is not offered the hospice after taking a tile.
-    events = play(state, 1, PLANTATION[state.face_up[0]])
+    events = play(state, 1, PLANTATION[state.face_up_plantations[0]])
     assert state.step == TAKE_TILE and state.actor == 2
     assert of_type(events, ColonistsReceived) == []
 
@@ -555,7 +559,7 @@ def test_ruling_14_factory_counts_kinds_received_not_the_privilege_good() -> Non
 def test_ruling_15_one_sale_each_and_the_house_is_emptied_only_when_full() -> None:
     """Ruling 15: each player sells at most 1 good; the house is emptied only when it holds 4 goods."""
     state = blank_game(4)
-    state.house = [CORN, INDIGO]
+    state.trading_house = [CORN, INDIGO]
     set_player(state, 0, goods={SUGAR: 3, TOBACCO: 1})
     set_player(state, 2, goods={COFFEE: 1})
     choose_role(state, 0, TRADER)
@@ -564,7 +568,7 @@ def test_ruling_15_one_sale_each_and_the_house_is_emptied_only_when_full() -> No
     assert state.actor == 2  # one sale only: the turn moves on (seat 1 holds nothing)
     events = play(state, 2, PASS_ACTION)
     assert of_type(events, TradingHouseCleared) == []
-    assert state.house == [CORN, INDIGO, SUGAR]  # 3 goods stay for the next trader phase
+    assert state.trading_house == [CORN, INDIGO, SUGAR]  # 3 goods stay for the next trader phase
     assert state.players[0].goods == [0, 0, 2, 1, 0]
     assert state.step == CHOOSE_ROLE
 
@@ -572,13 +576,13 @@ def test_ruling_15_one_sale_each_and_the_house_is_emptied_only_when_full() -> No
 def test_ruling_15_full_house_emptied_at_the_end_of_the_phase() -> None:
     """Ruling 15: a house holding exactly 4 goods at the end of the phase is emptied into the supply."""
     state = blank_game(4)
-    state.house = [CORN, INDIGO, SUGAR]
+    state.trading_house = [CORN, INDIGO, SUGAR]
     set_player(state, 1, goods={COFFEE: 1})
     supply = state.goods_supply[:]
     events = choose_role(state, 0, TRADER)  # seat 0 holds nothing: forced pass
     events += play(state, 1, SELL_ACTION[COFFEE])
     assert of_type(events, TradingHouseCleared) == [TradingHouseCleared()]
-    assert state.house == []
+    assert state.trading_house == []
     assert [now - before for now, before in zip(state.goods_supply, supply, strict=True)] == [1, 1, 1, 0, 1]
 
 
@@ -604,7 +608,7 @@ def test_ruling_16_corn_sells_for_zero_plus_bonuses(
     events = play(state, seller, SELL_ACTION[CORN])
     assert of_type(events, GoodSold) == [GoodSold(seller, CORN, revenue)]
     assert state.players[seller].doubloons == revenue
-    assert state.house == [CORN]
+    assert state.trading_house == [CORN]
 
 
 # --- Roles -----------------------------------------------------------------------------------
@@ -667,35 +671,39 @@ def test_ruling_19_refill_reshuffles_the_discards_when_the_stack_runs_out() -> N
     """Ruling 19: face-up tiles not taken are discarded; the refill reshuffles the discards when the
     stack runs out."""
     state = blank_game(4)
-    state.face_up = [CORN, INDIGO, SUGAR, TOBACCO, COFFEE]
-    state.stack = [SUGAR, SUGAR]
-    state.discards = [INDIGO]
+    state.face_up_plantations = [CORN, INDIGO, SUGAR, TOBACCO, COFFEE]
+    state.plantation_stack = [SUGAR, SUGAR]
+    state.plantation_discards = [INDIGO]
     choose_role(state, 0, SETTLER)
     play(state, 0, PLANTATION[CORN])
     events = finish_role(state)
     revealed = of_type(events, PlantationsRevealed)
     assert len(revealed) == 1
-    assert len(state.face_up) == 5
+    assert len(state.face_up_plantations) == 5
     # 2 sugar from the stack, then 3 of the 5 reshuffled discards; the other 2 form the new stack.
-    assert Counter(state.face_up) - Counter([SUGAR, SUGAR]) + Counter(state.stack) == Counter(
-        [INDIGO, INDIGO, SUGAR, TOBACCO, COFFEE]
-    )
-    assert len(state.stack) == 2
-    assert state.discards == []
-    assert list(revealed[0].tiles) == sorted(state.face_up)
+    assert Counter(state.face_up_plantations) - Counter([SUGAR, SUGAR]) + Counter(
+        state.plantation_stack
+    ) == Counter([INDIGO, INDIGO, SUGAR, TOBACCO, COFFEE])
+    assert len(state.plantation_stack) == 2
+    assert state.plantation_discards == []
+    assert list(revealed[0].tiles) == sorted(state.face_up_plantations)
 
 
 def test_ruling_19_fewer_tiles_revealed_when_still_short() -> None:
     """Ruling 19: if the stack and discards together are short, fewer tiles are revealed."""
     state = blank_game(4)
-    state.face_up = [CORN, INDIGO]
-    state.stack = []
-    state.discards = [TOBACCO]
+    state.face_up_plantations = [CORN, INDIGO]
+    state.plantation_stack = []
+    state.plantation_discards = [TOBACCO]
     choose_role(state, 0, SETTLER)
     play(state, 0, PLANTATION[CORN])
     events = finish_role(state)
     assert of_type(events, PlantationsRevealed) == [PlantationsRevealed((INDIGO, TOBACCO))]
-    assert (state.face_up, state.stack, state.discards) == ([INDIGO, TOBACCO], [], [])
+    assert (state.face_up_plantations, state.plantation_stack, state.plantation_discards) == (
+        [INDIGO, TOBACCO],
+        [],
+        [],
+    )
 
 
 # --- Builder phase and buildings -------------------------------------------------------------
@@ -821,7 +829,7 @@ def test_ruling_26_only_occupied_buildings_function() -> None:
     events = play(state, 1, LOAD_ACTION[CORN][ship_of(state, 5)])
     events += play(state, 1, LOAD_ACTION[COFFEE][ship_of(state, 6)])
     assert vp_events(events, 1) == [(2, VP_SHIPPING), (2, VP_SHIPPING)]  # no harbor VP
-    state.house = []
+    state.trading_house = []
     set_player(state, 1, goods={SUGAR: 1})
     choose_role(state, 1, TRADER)
     events = play(state, 1, SELL_ACTION[SUGAR])

@@ -124,8 +124,8 @@ def test_setup_per_player_count(n: int, seed: bytes) -> None:
     assert sorted(state.roles) == sorted(row.roles)
     assert state.role_doubloons == [0] * len(row.roles)
     assert sorted(legal(state)) == sorted(ROLE[r] for r in row.roles)
-    assert len(state.face_up) == n + 1
-    assert (state.quarries, state.discards, state.house) == (row.quarries, [], [])
+    assert len(state.face_up_plantations) == n + 1
+    assert (state.quarries, state.plantation_discards, state.trading_house) == (row.quarries, [], [])
     assert by_table_order(state.goods_supply) == row.goods
     # Starting plantations, one each in seat order from the governor, face up and unoccupied.
     for turn, tile in enumerate(row.start):
@@ -137,7 +137,7 @@ def test_setup_per_player_count(n: int, seed: bytes) -> None:
         assert player.buildings == {}
         assert player.goods == [0, 0, 0, 0, 0]
     # Every plantation in the game is on a board, face up or in the stack.
-    tiles = Counter(state.stack) + Counter(state.face_up)
+    tiles = Counter(state.plantation_stack) + Counter(state.face_up_plantations)
     for player in state.players:
         tiles.update({tile: count for tile, count in enumerate(player.tiles) if count})
     assert QUARRY not in tiles

@@ -31,7 +31,7 @@ HACIENDA_TILE = "boardgame.puertorico.v1.State.hacienda_tile"
 def drawn_tile_position() -> State:
     """Seat 0 has drawn a tobacco plantation with the hacienda and must place it (STEP_HACIENDA_PLACE)."""
     state = expansion_game()
-    state.stack = [INDIGO, TOBACCO]
+    state.plantation_stack = [INDIGO, TOBACCO]
     set_player(state, 0, buildings={HACIENDA: 1, FOREST_HOUSE: 1})
     choose_role(state, 0, SETTLER)
     play(state, 0, HACIENDA_ACTION)
@@ -58,7 +58,7 @@ def test_a_view_showing_the_drawn_tile_to_everyone_is_caught() -> None:
 
     def leaking(state: Any, seat: int | None) -> Message:
         view = original(state, seat)
-        view.hacienda_tile = state.pending_tile + 1
+        view.hacienda_tile = state.hacienda_tile + 1
         return view
 
     with pytest.raises(AssertionError, match="hacienda_tile"):
