@@ -14,7 +14,7 @@ differ from the default reading of its messages:
 - `Shape.names` renames a field's native attribute; `Shape.get` computes a field's native value from
   the message's native value (one call, for what the game keeps in another layout), and `Shape.put`
   stores it back on decoding; `Shape.layouts` gives both for the common other layouts (`Columns`,
-  `Tally`, `Keyed`, `Gather`). `options` is the shape of a game's options, `Union` that of a
+  `Tally`, `Keyed`, `Gather`, `Inline`). `options` is the shape of a game's options, `Union` that of a
   message of one oneof of enums read as one id.
 - A singular message field may hold bytes: that sub-message already encoded (to splice what several
   messages share, such as the table of every View).
@@ -312,6 +312,54 @@ class Gather(Layout):
             _refuse(f"one {self.attribute} entry per item of {self.items}")
         for item, entry in zip(items, value, strict=True):
             setattr(item, self.attribute, entry)
+
+
+class Inline(Layout):
+    """A singular sub-message whose fields are attributes of the message's own object (a turn kept
+    flat on the state, for the engine's speed): the field's native value is that object itself (the
+    sub-message's shape computes or names its fields from it, and its reader gives their values as a
+    tuple: `make=field_values`). Decoding calls reset(object), then, for a set sub-message, stores
+    each value in the attribute its field names, through `put`'s function for the fields named there,
+    and those of the sub-messages `inline` names in the same way (None: left as reset made them)."""
+
+    def __init__(
+        self,
+        message_class: type[Message],
+        reset: Callable[[Any], None],
+        put: Mapping[str, Callable[[Any, Any], None]] | None = None,
+        inline: Iterable[str] = (),
+    ) -> None:
+        self.reset, self._put, self._inline = reset, dict(put or {}), frozenset(inline)
+        self._fields = self._plan(message_class.DESCRIPTOR)
+
+    def _plan(self, descriptor: Descriptor) -> list[tuple[str, Any]]:
+        """(native attribute, the plan of an inlined sub-message or None) per field in field order."""
+        return [
+            (native_name(f.name), self._plan(f.message_type) if f.name in self._inline else None)
+            for f in sorted(descriptor.fields, key=lambda f: f.number)
+        ]
+
+    def get(self, native: Any) -> Any:
+        return native
+
+    def put(self, native: Any, value: Any) -> None:
+        self.reset(native)
+        if value is not None:
+            self._store(native, self._fields, value)
+
+    def _store(self, native: Any, fields: list[tuple[str, Any]], values: Any) -> None:
+        for (name, inner), value in zip(fields, values, strict=True):
+            if name in self._put:
+                self._put[name](native, value)
+            elif inner is None:
+                setattr(native, name, value)
+            elif value is not None:
+                self._store(native, inner, value)
+
+
+def field_values(*values: Any) -> tuple[Any, ...]:
+    """`Shape.make` giving a message's field values as a tuple in field order (see `Inline`)."""
+    return values
 
 
 def options(message_class: type[Message], native_class: type, always_written: Iterable[str] = ()) -> Shape:

@@ -15,6 +15,7 @@ from typing import Any
 from boardgame.glenmore.v1 import glenmore_pb2 as pb
 from boardgame.rules.v1 import rules_pb2
 
+from services.common import convert as cv
 from services.common.codec import Codec
 from services.common.convert import Converter, KindTuples, Shape
 from services.common.errors import MalformedRequest
@@ -23,7 +24,7 @@ from services.common.helpers import check_state
 from services.common.rng import Rng
 from services.glenmore import actions as act
 from services.glenmore import events as ev
-from services.glenmore.data import MAX_PLAYERS, PUBLIC_VP, STACK_TILES
+from services.glenmore.data import MAX_PLAYERS, STACK_TILES
 from services.glenmore.engine import check_seat
 from services.glenmore.labels import event_text
 from services.glenmore.state import DIE, NO_CELL, NO_PAYMENT, Config, Player, State, figure
@@ -32,11 +33,7 @@ from services.glenmore.validate import validate
 
 ENUM_OFFSETS = {pb.Resource: 1, pb.SpecialLocation: 1}
 TILE = {"tile": 1}  # a message's `tile` field holds a tile number, the native tile index + 1
-DEFAULT_CONFIG = Config()
 NO_CUBES = [0, 0, 0, 0, 0]
-# The State attributes holding a Turn's and a Payment's values, named as their fields.
-TURN = [f.name for f in pb.Turn.DESCRIPTOR.fields]
-PAYMENT = [f.name for f in pb.Payment.DESCRIPTOR.fields]
 
 # Decoding a state's encoding gives back an equal state, attribute by attribute, the legal-action memo
 # aside (services.common.game.exact_state_round_trip; the conformance suite checks it).
@@ -73,7 +70,7 @@ def _place(player: Player, territory: list[tuple[int, int | None, int, list[int]
     player.tiles, player.cells, player.grid, player.cubes = [], [], {}, []
     player.load, player.own, player.clans = [], [0, 0, 0, 0, 0], []
     for tile, c, clans, cubes in territory:
-        check_state(c is not None, "a territory tile without a cell")
+        check_state(c != NO_CELL, "a territory tile without a cell")
         check_state(c not in player.grid, "two tiles on one cell")
         slot = player.add_tile(tile, c, clans)
         cubes = cubes or NO_CUBES  # an unset ResourceCounts holds none, as protobuf reads it
@@ -93,42 +90,24 @@ def _market(state: State, rows: list[tuple[int, int]]) -> None:
     state.market = [filled for _, filled in rows]
 
 
-def _turn(state: State, turn: tuple[Any, ...] | None) -> None:
-    """The progress of the turn from a Turn's values, each in the State attribute its field names (an
-    absent cell as NO_CELL); the players and actor are already decoded."""
-    state.clear_turn()
-    if turn is None:
-        return
-    values = dict(zip(TURN, turn, strict=True))
-    payment, activated = values.pop("payment"), values.pop("activated")
-    if payment is not None:
-        values.update(zip(PAYMENT, payment, strict=True))
-    for name, value in values.items():
-        setattr(state, name, NO_CELL if value is None else value)
+def _activated(state: State, cells: list[int]) -> None:
+    """The actor's activated tiles, from their cells in slot order (the players and actor are decoded)."""
     grid = state.players[state.actor].grid if 0 <= state.actor < len(state.players) else {}
     last = -1
-    for activated_cell in activated:
+    for activated_cell in cells:
         slot = grid.get(activated_cell, -1)
         check_state(slot > last, "activated tiles")
         last = slot
         state.activated |= 1 << slot
 
 
-def _state(state: State | None, rng: Rng | None, stacks: list[list[int]]) -> tuple[State, list[int]]:
-    """The native state of a State message's values, and the stack sizes its table claims."""
-    check_state(state is not None, "no table")
-    assert state is not None
+def _stacks(state: State, stacks: list[list[int]]) -> None:
+    """The stacks, whose sizes the table claims (held in `stacks` until now, the last field decoded):
+    a false claim is refused after what `validate` refuses besides."""
     claimed, state.stacks = state.stacks, stacks
-    state.rng, state.legal = rng or Rng(0, 0), None
-    return state, claimed  # type: ignore[return-value]
-
-
-def _validated(decoded: tuple[State, list[int]]) -> State:
-    """The decoded state, consistent and with the stack sizes its table claims."""
-    state, claimed = decoded
-    validate(state)
-    check_state(claimed == [len(stack) for stack in state.stacks], "stack sizes")
-    return state
+    if claimed != [len(stack) for stack in stacks]:
+        validate(state)
+        check_state(False, "stack sizes")
 
 
 SEQUENCE = Shape(sequence=True)
@@ -137,14 +116,9 @@ CONVERTER = Converter(
     {
         # An option is written only when it differs from its default (so that a default config encodes
         # as it did before the options existed) and read as its default when unset (OP-23).
-        pb.Config: Shape(
-            get={"public_vp": lambda config: None if config.public_vp == PUBLIC_VP else config.public_vp},
-            make=lambda public_vp: Config(PUBLIC_VP if public_vp is None else public_vp),
-            frozen=True,
-            key=lambda config: config,
-        ),
+        pb.Config: cv.options(pb.Config, Config),
         pb.State: Shape(
-            get={"table": lambda s: s, "stacks": lambda s: [(k,) for k in s.stacks]}, make=_state
+            base="table", get={"stacks": lambda s: [(k,) for k in s.stacks]}, put={"stacks": _stacks}
         ),
         pb.TileStack: Shape(sequence=True, make=lambda tiles: tiles, offsets=TILE),
         pb.Table: Shape(
@@ -152,18 +126,14 @@ CONVERTER = Converter(
                 "track": lambda s: [TRACK_ENTRIES[e] for e in s.track],
                 "stack_sizes": lambda s: [len(stack) for stack in s.stacks],
                 "market": lambda s: enumerate(s.market),
-                "turn": lambda s: s,
             },
-            names={"player_count": "n"},
+            # The sizes the table claims wait in `stacks` for the State's stacks (see _stacks).
+            names={"player_count": "n", "stack_sizes": "stacks"},
             offsets={"discarded_tiles": 1},
+            layouts={"turn": cv.Inline(pb.Turn, State.clear_turn, {"activated": _activated}, ["payment"])},
             into=State,
-            put={
-                "config": lambda s, config: setattr(s, "config", config or DEFAULT_CONFIG),
-                # The sizes the table claims wait in `stacks` for the State's stacks (see _state).
-                "stack_sizes": lambda s, sizes: setattr(s, "stacks", sizes),
-                "market": _market,
-                "turn": _turn,
-            },
+            put={"market": _market},
+            constants={"legal": None},
         ),
         pb.TrackEntry: Shape(sequence=True, make=_entry, offsets=TILE),
         pb.DieFigure: SEQUENCE,
@@ -178,7 +148,7 @@ CONVERTER = Converter(
         ),
         pb.PlacedTile: Shape(sequence=True, offsets=TILE),
         pb.ResourceCounts: Shape(sequence=True, make=list),
-        pb.Cell: Shape(sequence=True, make=_cell),
+        pb.Cell: Shape(sequence=True, make=_cell, absent=lambda: NO_CELL),
         pb.Turn: Shape(
             get={
                 "cell": lambda s: xy(s.cell) if s.placed else None,
@@ -188,15 +158,15 @@ CONVERTER = Converter(
                 ],
             },
             offsets=TILE,
-            make=lambda *values: values,
+            make=cv.field_values,
         ),
         pb.Payment: Shape(
             get={
                 "activation_cell": lambda s: None if s.activation_cell == NO_CELL else xy(s.activation_cell)
             },
-            make=lambda *values: values,
+            make=cv.field_values,
         ),
-        rules_pb2.RngState: Shape(make=Rng),
+        rules_pb2.RngState: Shape(make=Rng, absent=lambda: Rng(0, 0)),
         pb.View: SEQUENCE,
         # Events: the tile numbers, and what the native events hold otherwise.
         pb.TilesDrawn: Shape(offsets={"tiles": 1}),
@@ -211,12 +181,6 @@ CONVERTER = Converter(
     ENUM_OFFSETS,
 )
 _write_view = CONVERTER.writer(pb.View)
-config_from_proto = CONVERTER.reader(pb.Config)  # the native config, an unset option at its default
-
-
-def config_to_proto(config: Config) -> pb.Config:
-    """The Config message (an option only where it differs from its default)."""
-    return pb.Config.FromString(CONVERTER.writer(pb.Config)(config))
 
 
 # Actions: a native action is (kind, arguments) in the order of the Action message's oneof.
@@ -280,7 +244,7 @@ def _view(state: State, seat: int | None, table: bytes) -> bytes:
 CODEC = Codec(
     Messages.of(pb),
     CONVERTER,
-    validate=_validated,
+    validate=validate,
     view=_view,
     check_seat=check_seat,
     seat_count=lambda state: state.n,
@@ -289,6 +253,7 @@ CODEC = Codec(
     event_audience=lambda e: (e.seat,) if isinstance(e, ev.VpGained) and not e.public else (),
     event_oneof="event",
 )
+config_from_proto, config_to_proto = CODEC.config_from_proto, CODEC.config_to_proto
 encode_state, state_to_proto, decode_state = CODEC.encode_state, CODEC.state_to_proto, CODEC.decode_state
 state_from_proto = CODEC.state_from_proto
 encode_views, view_to_proto, views_to_proto = CODEC.encode_views, CODEC.view_to_proto, CODEC.views_to_proto
