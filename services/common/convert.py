@@ -14,8 +14,8 @@ differ from the default reading of its messages:
 - `Shape.names` renames a field's native attribute; `Shape.get` computes a field's native value from
   the message's native value (one call, for what the game keeps in another layout), and `Shape.put`
   stores it back on decoding; `Shape.layouts` gives both for the common other layouts (`Columns`,
-  `Tally`, `Keyed`, `Gather`, `Inline`). `options` is the shape of a game's options, `Union` that of a
-  message of one oneof of enums read as one id.
+  `Tally`, `Keyed`, `Gather`, `Indexed`, `Inline`). `options` is the shape of a game's options,
+  `Union` that of a message of one oneof of enums read as one id.
 - A singular message field may hold bytes: that sub-message already encoded (to splice what several
   messages share, such as the table of every View).
 
@@ -312,6 +312,23 @@ class Gather(Layout):
             _refuse(f"one {self.attribute} entry per item of {self.items}")
         for item, entry in zip(items, value, strict=True):
             setattr(item, self.attribute, entry)
+
+
+class Indexed(Layout):
+    """Entries (index, value) kept as the list of their values, one entry per item in its order (a
+    market row per resource); decoding refuses an entry out of its place."""
+
+    def __init__(self, attribute: str) -> None:
+        self.attribute = attribute
+        self.attributes = (attribute,)
+
+    def get(self, native: Any) -> Any:
+        return enumerate(getattr(native, self.attribute))
+
+    def put(self, native: Any, value: Any) -> None:
+        if [index for index, _ in value] != list(range(len(value))):
+            _refuse(f"{self.attribute}: an entry out of its place")
+        setattr(native, self.attribute, [item for _, item in value])
 
 
 class Inline(Layout):

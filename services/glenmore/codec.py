@@ -17,7 +17,6 @@ from boardgame.rules.v1 import rules_pb2
 
 from services.common import convert as cv
 from services.common.codec import Codec
-from services.common.convert import Converter, KindTuples, Shape
 from services.common.errors import MalformedRequest
 from services.common.game import Messages
 from services.common.helpers import check_state
@@ -39,10 +38,11 @@ NO_CUBES = [0, 0, 0, 0, 0]
 # aside (services.common.game.exact_state_round_trip; the conformance suite checks it).
 EXACT_STATE_ROUND_TRIP = True
 
-# The TrackEntry values (tile, figure, die) of each chain entry.
+# The TrackEntry values (tile, figure, die) of each chain entry, and the chain entry of each.
 TRACK_ENTRIES: dict[int, tuple[Any, ...]] = {tile: (tile, None, None) for tile in range(STACK_TILES)}
 TRACK_ENTRIES |= {figure(seat): (None, seat, None) for seat in range(MAX_PLAYERS)}
 TRACK_ENTRIES[DIE] = (None, None, ())
+CHAIN_ENTRIES = {values: entry for entry, values in TRACK_ENTRIES.items()}
 
 
 # State.
@@ -53,16 +53,11 @@ def _cell(x: int, y: int) -> int:
     return cell(x, y)
 
 
-def _entry(tile: int | None, seat: int | None, die: object) -> int:
-    """The chain entry of a TrackEntry."""
-    if tile is not None:
-        check_state(0 <= tile < STACK_TILES, "a track tile is not a stack tile")
-        return tile
-    if seat is not None:
-        check_state(0 <= seat < MAX_PLAYERS, "a figure of no seat")
-        return figure(seat)
-    check_state(die is not None, "a track entry holding nothing")
-    return DIE
+def _entry(*values: Any) -> int:
+    """The chain entry of a TrackEntry's values."""
+    entry = CHAIN_ENTRIES.get(values)
+    check_state(entry is not None, "a track entry holding no stack tile, seat's figure or die")
+    return entry  # type: ignore[return-value]
 
 
 def _place(player: Player, territory: list[tuple[int, int | None, int, list[int]]]) -> None:
@@ -85,11 +80,6 @@ def _territory(p: Player) -> list[tuple[int, tuple[int, int], int, list[int]]]:
     return [(t, xy(c), clans[s], cubes[5 * s : 5 * s + 5]) for s, (t, c) in enumerate(zip(p.tiles, p.cells))]  # noqa: B905
 
 
-def _market(state: State, rows: list[tuple[int, int]]) -> None:
-    check_state([resource for resource, _ in rows] == [0, 1, 2, 3, 4], "market row")
-    state.market = [filled for _, filled in rows]
-
-
 def _activated(state: State, cells: list[int]) -> None:
     """The actor's activated tiles, from their cells in slot order (the players and actor are decoded)."""
     grid = state.players[state.actor].grid if 0 <= state.actor < len(state.players) else {}
@@ -110,35 +100,34 @@ def _stacks(state: State, stacks: list[list[int]]) -> None:
         check_state(False, "stack sizes")
 
 
-SEQUENCE = Shape(sequence=True)
-CONVERTER = Converter(
+CONVERTER = cv.Converter(
     [pb.Config, pb.State, pb.View, pb.Action, pb.Event],
     {
         # An option is written only when it differs from its default (so that a default config encodes
         # as it did before the options existed) and read as its default when unset (OP-23).
         pb.Config: cv.options(pb.Config, Config),
-        pb.State: Shape(
+        pb.State: cv.Shape(
             base="table", get={"stacks": lambda s: [(k,) for k in s.stacks]}, put={"stacks": _stacks}
         ),
-        pb.TileStack: Shape(sequence=True, make=lambda tiles: tiles, offsets=TILE),
-        pb.Table: Shape(
+        pb.TileStack: cv.Shape(sequence=True, make=lambda tiles: tiles, offsets=TILE),
+        pb.Table: cv.Shape(
             get={
                 "track": lambda s: [TRACK_ENTRIES[e] for e in s.track],
                 "stack_sizes": lambda s: [len(stack) for stack in s.stacks],
-                "market": lambda s: enumerate(s.market),
             },
             # The sizes the table claims wait in `stacks` for the State's stacks (see _stacks).
             names={"player_count": "n", "stack_sizes": "stacks"},
             offsets={"discarded_tiles": 1},
-            layouts={"turn": cv.Inline(pb.Turn, State.clear_turn, {"activated": _activated}, ["payment"])},
+            layouts={
+                "market": cv.Indexed("market"),
+                "turn": cv.Inline(pb.Turn, State.clear_turn, {"activated": _activated}, ["payment"]),
+            },
             into=State,
-            put={"market": _market},
             constants={"legal": None},
         ),
-        pb.TrackEntry: Shape(sequence=True, make=_entry, offsets=TILE),
-        pb.DieFigure: SEQUENCE,
-        pb.MarketRow: SEQUENCE,
-        pb.Player: Shape(
+        pb.TrackEntry: cv.Shape(sequence=True, make=_entry, offsets=TILE),
+        **dict.fromkeys((pb.DieFigure, pb.MarketRow, pb.View), cv.Shape(sequence=True)),
+        pb.Player: cv.Shape(
             get={"territory": _territory, "vp_hidden": lambda p: False},
             into=Player,
             put={
@@ -146,10 +135,10 @@ CONVERTER = Converter(
                 "vp_hidden": lambda p, hidden: check_state(not hidden, "hidden VP in a state"),
             },
         ),
-        pb.PlacedTile: Shape(sequence=True, offsets=TILE),
-        pb.ResourceCounts: Shape(sequence=True, make=list),
-        pb.Cell: Shape(sequence=True, make=_cell, absent=lambda: NO_CELL),
-        pb.Turn: Shape(
+        pb.PlacedTile: cv.Shape(sequence=True, offsets=TILE),
+        pb.ResourceCounts: cv.Shape(sequence=True, make=list),
+        pb.Cell: cv.Shape(sequence=True, make=_cell, absent=lambda: NO_CELL),
+        pb.Turn: cv.Shape(
             get={
                 "cell": lambda s: xy(s.cell) if s.placed else None,
                 "payment": lambda s: None if s.purpose == NO_PAYMENT else s,
@@ -160,23 +149,22 @@ CONVERTER = Converter(
             offsets=TILE,
             make=cv.field_values,
         ),
-        pb.Payment: Shape(
+        pb.Payment: cv.Shape(
             get={
                 "activation_cell": lambda s: None if s.activation_cell == NO_CELL else xy(s.activation_cell)
             },
             make=cv.field_values,
         ),
-        rules_pb2.RngState: Shape(make=Rng, absent=lambda: Rng(0, 0)),
-        pb.View: SEQUENCE,
+        rules_pb2.RngState: cv.Shape(make=Rng, absent=lambda: Rng(0, 0)),
         # Events: the tile numbers, and what the native events hold otherwise.
-        pb.TilesDrawn: Shape(offsets={"tiles": 1}),
+        pb.TilesDrawn: cv.Shape(offsets={"tiles": 1}),
         **dict.fromkeys(
-            (pb.TileTaken, pb.TileDiscarded, pb.TilePlaced, pb.TileActivated), Shape(offsets=TILE)
+            (pb.TileTaken, pb.TileDiscarded, pb.TilePlaced, pb.TileActivated), cv.Shape(offsets=TILE)
         ),
-        pb.CubeGained: Shape(get={"lost": lambda e: e.cell is None}),
+        pb.CubeGained: cv.Shape(get={"lost": lambda e: e.cell is None}),
         # A NamedTuple's field may not be named `count` (tuple.count): the events name what they count.
-        **dict.fromkeys((pb.WhiskySpent, pb.WhiskyGained), Shape(names={"count": "barrels"})),
-        pb.ClanMembersGained: Shape(names={"count": "members"}),
+        **dict.fromkeys((pb.WhiskySpent, pb.WhiskyGained), cv.Shape(names={"count": "barrels"})),
+        pb.ClanMembersGained: cv.Shape(names={"count": "members"}),
     },
     ENUM_OFFSETS,
 )
@@ -185,11 +173,14 @@ _write_view = CONVERTER.writer(pb.View)
 
 # Actions: a native action is (kind, arguments) in the order of the Action message's oneof.
 
-ACTIONS = KindTuples(
+ACTIONS = cv.KindTuples(
     pb.Action,
     "move",
     act.Action,
-    {pb.TakeTile: Shape(offsets=TILE), pb.Activate: Shape(offsets={"resource": 0})},  # resource: kind + 1
+    {
+        pb.TakeTile: cv.Shape(offsets=TILE),
+        pb.Activate: cv.Shape(offsets={"resource": 0}),
+    },  # resource: kind + 1
     ENUM_OFFSETS,
 )
 RESOURCE_KINDS = {act.BUY_CUBE, act.CHOOSE_CUBE, act.SELL}

@@ -1,13 +1,16 @@
-"""The converter's Inline layout: a sub-message (and a sub-message of it) kept flat on the object of
-the message that holds it, on messages made for the test."""
+"""The converter's Inline layout (a sub-message, and a sub-message of it, kept flat on the object of
+the message that holds it) and Indexed layout (entries (index, value) kept as a list of the values),
+on messages made for the test."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
-from services.common.convert import Converter, Inline, Shape, field_values
+from services.common.convert import Converter, Indexed, Inline, Shape, field_values
+from services.common.errors import MalformedRequest
 
 FD = descriptor_pb2.FieldDescriptorProto
 # message -> (field, number, type, message type, repeated)
@@ -18,7 +21,12 @@ PROTO: dict[str, list[tuple[str, int, int, str | None, bool]]] = {
         ("payment", 2, FD.TYPE_MESSAGE, "Payment", False),
         ("marks", 3, FD.TYPE_INT32, None, True),
     ],
-    "Table": [("round", 1, FD.TYPE_INT32, None, False), ("turn", 2, FD.TYPE_MESSAGE, "Turn", False)],
+    "Row": [("index", 1, FD.TYPE_INT32, None, False), ("count", 2, FD.TYPE_INT32, None, False)],
+    "Table": [
+        ("round", 1, FD.TYPE_INT32, None, False),
+        ("turn", 2, FD.TYPE_MESSAGE, "Turn", False),
+        ("rows", 3, FD.TYPE_MESSAGE, "Row", True),
+    ],
 }
 
 
@@ -49,6 +57,7 @@ class Table:
     owed: int
     kinds: list[int]
     marked: int
+    counts: list[int]
 
     def clear_turn(self) -> None:
         self.tile, self.owed, self.kinds, self.marked = -1, 0, [], 0
@@ -62,8 +71,13 @@ CONVERTER = Converter(
     [M["Table"]],
     {
         M["Table"]: Shape(
-            layouts={"turn": Inline(M["Turn"], Table.clear_turn, {"marks": _mark}, ["payment"])}, into=Table
+            layouts={
+                "turn": Inline(M["Turn"], Table.clear_turn, {"marks": _mark}, ["payment"]),
+                "rows": Indexed("counts"),
+            },
+            into=Table,
         ),
+        M["Row"]: Shape(sequence=True),
         M["Turn"]: Shape(
             get={
                 "payment": lambda t: t if t.owed else None,
@@ -80,7 +94,7 @@ read = CONVERTER.reader(M["Table"])
 
 def _table(**values: Any) -> Table:
     table = Table.__new__(Table)
-    table.round = 3
+    table.round, table.counts = 3, []
     table.clear_turn()
     for name, value in values.items():
         setattr(table, name, value)
@@ -88,7 +102,7 @@ def _table(**values: Any) -> Table:
 
 
 def _attributes(table: Table) -> dict[str, Any]:
-    return {name: getattr(table, name) for name in ("round", "tile", "owed", "kinds", "marked")}
+    return {name: getattr(table, name) for name in ("round", "tile", "owed", "kinds", "marked", "counts")}
 
 
 def test_an_inline_sub_message_is_written_from_the_holders_object_and_read_back_onto_it() -> None:
@@ -107,3 +121,13 @@ def test_an_unset_inline_sub_message_reads_as_what_reset_makes() -> None:
     assert not message.turn.HasField("payment")
     assert _attributes(decode(write(no_payment))) == _attributes(no_payment)
     assert _attributes(decode(M["Table"](round=3).SerializeToString())) == _attributes(_table())
+
+
+def test_indexed_entries_are_written_one_per_item_and_refused_out_of_their_place() -> None:
+    table = _table(counts=[2, 0, 5])
+    message = M["Table"].FromString(write(table))
+    assert [(row.index, row.count) for row in message.rows] == [(0, 2), (1, 0), (2, 5)]
+    assert decode(write(table)).counts == [2, 0, 5]
+    message.rows[1].index = 2
+    with pytest.raises(MalformedRequest, match="counts: an entry out of its place"):
+        decode(message.SerializeToString())
