@@ -954,7 +954,9 @@ class KindTuples:
     member, then that member's value; one that sets none is refused. A member that `kinds` names n
     times in a row takes n kinds, the index of its own oneof's set member choosing among them (a
     colonist placed on a tile or on a building). With `refuse_unset`, an enum argument whose enum
-    has an offset (an id) is refused when unset (its 0, a negative native id)."""
+    has an offset (an id) is refused when unset (its 0, a negative native id). `ranges` gives, per
+    message type, the native values its fields may hold (a tile index, a coordinate): another is
+    refused (an unset sub-message's fields hold 0)."""
 
     def __init__(
         self,
@@ -967,8 +969,10 @@ class KindTuples:
         kinds: Sequence[str] | None = None,
         special: Mapping[str, Special] | None = None,
         refuse_unset: bool = False,
+        ranges: Mapping[type[Message], Mapping[str, range]] | None = None,
     ) -> None:
         descriptor: Descriptor = message_class.DESCRIPTOR
+        self._ranges = {cls.DESCRIPTOR.full_name: dict(r) for cls, r in (ranges or {}).items()}
         self._message_class, self._oneof, self._native = message_class, oneof, native
         members = descriptor.oneofs_by_name[oneof].fields
         self._names = [f.name for f in members]
@@ -1044,10 +1048,26 @@ class KindTuples:
             return self._special[name].read(value)
         if member.type != F.TYPE_MESSAGE:
             return self._native(self._kind_of[name], value)
+        if self._ranges:
+            self._within(member, value)
         flat = _flatten(member, value, self._ids)
         if self._spread[name]:
             return self._native(self._kind_of[name] + flat[0], *flat[1:])
         return self._native(self._kind_of[name], *flat)
+
+    def _within(self, f: FieldDescriptor, value: Any) -> None:
+        """Refuse a field value of a member's nested tuple outside its range (see `ranges`)."""
+        ranges = self._ranges.get(f.message_type.full_name, {})
+        one_oneof = _choice(f.message_type) is not None
+        for position, sub in enumerate(sorted(f.message_type.fields, key=lambda s: s.number)):
+            part = None if value is None else value[position]
+            if one_oneof and part is None:
+                continue
+            if sub.type == F.TYPE_MESSAGE:
+                self._within(sub, part)
+            elif sub.name in ranges and (part or 0) not in ranges[sub.name]:
+                where = f"{f.message_type.name}.{sub.name}"
+                raise MalformedRequest(f"invalid action: {where} holds {part}, out of range", field=where)
 
 
 def _choice(descriptor: Descriptor) -> Any:

@@ -17,7 +17,6 @@ from boardgame.rules.v1 import rules_pb2
 
 from services.common import convert as cv
 from services.common.codec import Codec
-from services.common.errors import MalformedRequest
 from services.common.game import Messages
 from services.common.helpers import check_state
 from services.common.rng import Rng
@@ -27,7 +26,7 @@ from services.glenmore.data import MAX_PLAYERS, STACK_TILES
 from services.glenmore.engine import check_seat
 from services.glenmore.labels import event_text
 from services.glenmore.state import DIE, NO_CELL, NO_PAYMENT, Config, Player, State, figure
-from services.glenmore.territory import cell, in_range, xy
+from services.glenmore.territory import MAX_COORDINATE, cell, in_range, xy
 from services.glenmore.validate import validate
 
 ENUM_OFFSETS = {pb.Resource: 1, pb.SpecialLocation: 1}
@@ -173,34 +172,28 @@ _write_view = CONVERTER.writer(pb.View)
 
 # Actions: a native action is (kind, arguments) in the order of the Action message's oneof.
 
+COORDINATES = range(-MAX_COORDINATE, MAX_COORDINATE + 1)
+# An Activate's resource is read as its number (a kind + 1, 0: none).
+ACTION_SHAPES = {pb.TakeTile: cv.Shape(offsets=TILE), pb.Activate: cv.Shape(offsets={"resource": 0})}
 ACTIONS = cv.KindTuples(
     pb.Action,
     "move",
     act.Action,
-    {
-        pb.TakeTile: cv.Shape(offsets=TILE),
-        pb.Activate: cv.Shape(offsets={"resource": 0}),
-    },  # resource: kind + 1
+    ACTION_SHAPES,
     ENUM_OFFSETS,
+    refuse_unset=True,
+    ranges={
+        pb.TakeTile: {"tile": range(STACK_TILES)},
+        pb.Cell: dict.fromkeys("xy", COORDINATES),
+        pb.Activate: {"count": range(6)},
+    },
 )
-RESOURCE_KINDS = {act.BUY_CUBE, act.CHOOSE_CUBE, act.SELL}
-CELL_KINDS = {act.PLACE_TILE, act.PAY_CUBE, act.PAY_CLAN, act.ACTIVATE, act.MAKE_CHIEFTAIN}
 
 
 def action_from_proto(message: pb.Action) -> act.Action:
-    """The native action; MalformedRequest if no move is set or a value is out of range."""
-    action = ACTIONS.read(message)
-    kind, a, b, c, d = action
-    if not (
-        (kind != act.TAKE_TILE or 0 <= a < STACK_TILES)
-        and (kind not in CELL_KINDS or in_range(a, b))
-        and (kind != act.MOVE_CLAN or (in_range(a, b) and in_range(c, d)))
-        and (kind != act.ACTIVATE or (0 <= c <= 5 and 0 <= d <= 5))
-        and (kind not in RESOURCE_KINDS or a >= 0)
-        and (kind != act.PAY_CUBE or c >= 0)
-    ):
-        raise MalformedRequest(f"invalid action: a value out of range in {action}")
-    return act.Action(*action)
+    """The native action; MalformedRequest if no move is set, a resource is unset or a value is out
+    of range."""
+    return act.Action(*ACTIONS.read(message))
 
 
 def action_to_proto(action: act.Action) -> pb.Action:
