@@ -19,6 +19,7 @@ from services.common import convert as cv
 from services.common.codec import Codec
 from services.common.game import Messages
 from services.common.helpers import check_state
+from services.common.masking import masked
 from services.common.rng import Rng
 from services.glenmore import actions as act
 from services.glenmore import events as ev
@@ -31,7 +32,6 @@ from services.glenmore.validate import validate
 
 ENUM_OFFSETS = {pb.Resource: 1, pb.SpecialLocation: 1}
 TILE = {"tile": 1}  # a message's `tile` field holds a tile number, the native tile index + 1
-NO_CUBES = [0, 0, 0, 0, 0]
 
 # Decoding a state's encoding gives back an equal state, attribute by attribute, the legal-action memo
 # aside (services.common.game.exact_state_round_trip; the conformance suite checks it).
@@ -67,7 +67,6 @@ def _place(player: Player, territory: list[tuple[int, int | None, int, list[int]
         check_state(c != NO_CELL, "a territory tile without a cell")
         check_state(c not in player.grid, "two tiles on one cell")
         slot = player.add_tile(tile, c, clans)
-        cubes = cubes or NO_CUBES  # an unset ResourceCounts holds none, as protobuf reads it
         player.cubes[5 * slot : 5 * slot + 5] = cubes
         player.load[slot] = sum(cubes)
         for kind, count in enumerate(cubes):
@@ -135,7 +134,8 @@ CONVERTER = cv.Converter(
             },
         ),
         pb.PlacedTile: cv.Shape(sequence=True, offsets=TILE),
-        pb.ResourceCounts: cv.Shape(sequence=True, make=list),
+        # An unset ResourceCounts holds none, as protobuf reads it.
+        pb.ResourceCounts: cv.Shape(sequence=True, make=list, absent=lambda: [0, 0, 0, 0, 0]),
         pb.Cell: cv.Shape(sequence=True, make=_cell, absent=lambda: NO_CELL),
         pb.Turn: cv.Shape(
             get={
@@ -203,6 +203,8 @@ def action_to_proto(action: act.Action) -> pb.Action:
 
 # Views.
 
+VP_HIDDEN = {"vp": 0, "scoring_vp": 0, "vp_hidden": True}  # a Player's VP, hidden from the viewer
+
 
 def vp_visible(state: State, viewer: int | None, seat: int) -> bool:
     """Whether `viewer` (None: a spectator) may see `seat`'s VP: always with the option public_vp
@@ -211,18 +213,10 @@ def vp_visible(state: State, viewer: int | None, seat: int) -> bool:
 
 
 def _view(state: State, seat: int | None, table: bytes) -> bytes:
-    """A View: the State's table field without the VP of the seats whose VP `seat` (None: a
-    spectator) may not see, and the seat."""
+    """A View: the State's table field, the VP of the seats whose VP `seat` (None: a spectator) may
+    not see hidden (VP_HIDDEN), and the seat."""
     hidden = [s for s in range(state.n) if not vp_visible(state, seat, s)]
-    if not hidden:
-        return table + _write_view((None, seat))
-    view = pb.View.FromString(table)
-    for s in hidden:
-        player = view.table.players[s]
-        player.vp, player.scoring_vp, player.vp_hidden = 0, 0, True
-    if seat is not None:
-        view.seat = seat
-    return bytes(view.SerializeToString(deterministic=True))
+    return masked(pb.View, table, "table.players", hidden, VP_HIDDEN) + _write_view((None, seat))
 
 
 CODEC = Codec(
