@@ -14,8 +14,8 @@ differ from the default reading of its messages:
 - `Shape.names` renames a field's native attribute; `Shape.get` computes a field's native value from
   the message's native value (one call, for what the game keeps in another layout), and `Shape.put`
   stores it back on decoding; `Shape.layouts` gives both for the common other layouts (`Columns`,
-  `Tally`, `Keyed`, `Gather`). `options` is the shape of a game's options, `Union` that of a
-  message of one oneof of enums read as one id.
+  `Tally`, `Keyed`, `Gather`, `Indexed`, `Inline`). `options` is the shape of a game's options,
+  `Union` that of a message of one oneof of enums read as one id.
 - A singular message field may hold bytes: that sub-message already encoded (to splice what several
   messages share, such as the table of every View).
 
@@ -312,6 +312,71 @@ class Gather(Layout):
             _refuse(f"one {self.attribute} entry per item of {self.items}")
         for item, entry in zip(items, value, strict=True):
             setattr(item, self.attribute, entry)
+
+
+class Indexed(Layout):
+    """Entries (index, value) kept as the list of their values, one entry per item in its order (a
+    market row per resource); decoding refuses an entry out of its place."""
+
+    def __init__(self, attribute: str) -> None:
+        self.attribute = attribute
+        self.attributes = (attribute,)
+
+    def get(self, native: Any) -> Any:
+        return enumerate(getattr(native, self.attribute))
+
+    def put(self, native: Any, value: Any) -> None:
+        if [index for index, _ in value] != list(range(len(value))):
+            _refuse(f"{self.attribute}: an entry out of its place")
+        setattr(native, self.attribute, [item for _, item in value])
+
+
+class Inline(Layout):
+    """A singular sub-message whose fields are attributes of the message's own object (a turn kept
+    flat on the state, for the engine's speed): the field's native value is that object itself (the
+    sub-message's shape computes or names its fields from it, and its reader gives their values as a
+    tuple: `make=field_values`). Decoding calls reset(object), then, for a set sub-message, stores
+    each value in the attribute its field names, through `put`'s function for the fields named there,
+    and those of the sub-messages `inline` names in the same way (None: left as reset made them)."""
+
+    def __init__(
+        self,
+        message_class: type[Message],
+        reset: Callable[[Any], None],
+        put: Mapping[str, Callable[[Any, Any], None]] | None = None,
+        inline: Iterable[str] = (),
+    ) -> None:
+        self.reset, self._put, self._inline = reset, dict(put or {}), frozenset(inline)
+        self._fields = self._plan(message_class.DESCRIPTOR)
+
+    def _plan(self, descriptor: Descriptor) -> list[tuple[str, Any]]:
+        """(native attribute, the plan of an inlined sub-message or None) per field in field order."""
+        return [
+            (native_name(f.name), self._plan(f.message_type) if f.name in self._inline else None)
+            for f in sorted(descriptor.fields, key=lambda f: f.number)
+        ]
+
+    def get(self, native: Any) -> Any:
+        return native
+
+    def put(self, native: Any, value: Any) -> None:
+        self.reset(native)
+        if value is not None:
+            self._store(native, self._fields, value)
+
+    def _store(self, native: Any, fields: list[tuple[str, Any]], values: Any) -> None:
+        for (name, inner), value in zip(fields, values, strict=True):
+            if name in self._put:
+                self._put[name](native, value)
+            elif inner is None:
+                setattr(native, name, value)
+            elif value is not None:
+                self._store(native, inner, value)
+
+
+def field_values(*values: Any) -> tuple[Any, ...]:
+    """`Shape.make` giving a message's field values as a tuple in field order (see `Inline`)."""
+    return values
 
 
 def options(message_class: type[Message], native_class: type, always_written: Iterable[str] = ()) -> Shape:
@@ -889,7 +954,9 @@ class KindTuples:
     member, then that member's value; one that sets none is refused. A member that `kinds` names n
     times in a row takes n kinds, the index of its own oneof's set member choosing among them (a
     colonist placed on a tile or on a building). With `refuse_unset`, an enum argument whose enum
-    has an offset (an id) is refused when unset (its 0, a negative native id)."""
+    has an offset (an id) is refused when unset (its 0, a negative native id). `ranges` gives, per
+    message type, the native values its fields may hold (a tile index, a coordinate): another is
+    refused (an unset sub-message's fields hold 0)."""
 
     def __init__(
         self,
@@ -902,8 +969,10 @@ class KindTuples:
         kinds: Sequence[str] | None = None,
         special: Mapping[str, Special] | None = None,
         refuse_unset: bool = False,
+        ranges: Mapping[type[Message], Mapping[str, range]] | None = None,
     ) -> None:
         descriptor: Descriptor = message_class.DESCRIPTOR
+        self._ranges = {cls.DESCRIPTOR.full_name: dict(r) for cls, r in (ranges or {}).items()}
         self._message_class, self._oneof, self._native = message_class, oneof, native
         members = descriptor.oneofs_by_name[oneof].fields
         self._names = [f.name for f in members]
@@ -979,10 +1048,26 @@ class KindTuples:
             return self._special[name].read(value)
         if member.type != F.TYPE_MESSAGE:
             return self._native(self._kind_of[name], value)
+        if self._ranges:
+            self._within(member, value)
         flat = _flatten(member, value, self._ids)
         if self._spread[name]:
             return self._native(self._kind_of[name] + flat[0], *flat[1:])
         return self._native(self._kind_of[name], *flat)
+
+    def _within(self, f: FieldDescriptor, value: Any) -> None:
+        """Refuse a field value of a member's nested tuple outside its range (see `ranges`)."""
+        ranges = self._ranges.get(f.message_type.full_name, {})
+        one_oneof = _choice(f.message_type) is not None
+        for position, sub in enumerate(sorted(f.message_type.fields, key=lambda s: s.number)):
+            part = None if value is None else value[position]
+            if one_oneof and part is None:
+                continue
+            if sub.type == F.TYPE_MESSAGE:
+                self._within(sub, part)
+            elif sub.name in ranges and (part or 0) not in ranges[sub.name]:
+                where = f"{f.message_type.name}.{sub.name}"
+                raise MalformedRequest(f"invalid action: {where} holds {part}, out of range", field=where)
 
 
 def _choice(descriptor: Descriptor) -> Any:

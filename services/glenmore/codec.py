@@ -15,37 +15,33 @@ from typing import Any
 from boardgame.glenmore.v1 import glenmore_pb2 as pb
 from boardgame.rules.v1 import rules_pb2
 
+from services.common import convert as cv
 from services.common.codec import Codec
-from services.common.convert import Converter, KindTuples, Shape
-from services.common.errors import MalformedRequest
 from services.common.game import Messages
 from services.common.helpers import check_state
+from services.common.masking import masked
 from services.common.rng import Rng
 from services.glenmore import actions as act
 from services.glenmore import events as ev
-from services.glenmore.data import MAX_PLAYERS, PUBLIC_VP, STACK_TILES
+from services.glenmore.data import MAX_PLAYERS, STACK_TILES
 from services.glenmore.engine import check_seat
 from services.glenmore.labels import event_text
 from services.glenmore.state import DIE, NO_CELL, NO_PAYMENT, Config, Player, State, figure
-from services.glenmore.territory import cell, in_range, xy
+from services.glenmore.territory import MAX_COORDINATE, cell, in_range, xy
 from services.glenmore.validate import validate
 
 ENUM_OFFSETS = {pb.Resource: 1, pb.SpecialLocation: 1}
 TILE = {"tile": 1}  # a message's `tile` field holds a tile number, the native tile index + 1
-DEFAULT_CONFIG = Config()
-NO_CUBES = [0, 0, 0, 0, 0]
-# The State attributes holding a Turn's and a Payment's values, named as their fields.
-TURN = [f.name for f in pb.Turn.DESCRIPTOR.fields]
-PAYMENT = [f.name for f in pb.Payment.DESCRIPTOR.fields]
 
 # Decoding a state's encoding gives back an equal state, attribute by attribute, the legal-action memo
 # aside (services.common.game.exact_state_round_trip; the conformance suite checks it).
 EXACT_STATE_ROUND_TRIP = True
 
-# The TrackEntry values (tile, figure, die) of each chain entry.
+# The TrackEntry values (tile, figure, die) of each chain entry, and the chain entry of each.
 TRACK_ENTRIES: dict[int, tuple[Any, ...]] = {tile: (tile, None, None) for tile in range(STACK_TILES)}
 TRACK_ENTRIES |= {figure(seat): (None, seat, None) for seat in range(MAX_PLAYERS)}
 TRACK_ENTRIES[DIE] = (None, None, ())
+CHAIN_ENTRIES = {values: entry for entry, values in TRACK_ENTRIES.items()}
 
 
 # State.
@@ -56,16 +52,11 @@ def _cell(x: int, y: int) -> int:
     return cell(x, y)
 
 
-def _entry(tile: int | None, seat: int | None, die: object) -> int:
-    """The chain entry of a TrackEntry."""
-    if tile is not None:
-        check_state(0 <= tile < STACK_TILES, "a track tile is not a stack tile")
-        return tile
-    if seat is not None:
-        check_state(0 <= seat < MAX_PLAYERS, "a figure of no seat")
-        return figure(seat)
-    check_state(die is not None, "a track entry holding nothing")
-    return DIE
+def _entry(*values: Any) -> int:
+    """The chain entry of a TrackEntry's values."""
+    entry = CHAIN_ENTRIES.get(values)
+    check_state(entry is not None, "a track entry holding no stack tile, seat's figure or die")
+    return entry  # type: ignore[return-value]
 
 
 def _place(player: Player, territory: list[tuple[int, int | None, int, list[int]]]) -> None:
@@ -73,10 +64,9 @@ def _place(player: Player, territory: list[tuple[int, int | None, int, list[int]
     player.tiles, player.cells, player.grid, player.cubes = [], [], {}, []
     player.load, player.own, player.clans = [], [0, 0, 0, 0, 0], []
     for tile, c, clans, cubes in territory:
-        check_state(c is not None, "a territory tile without a cell")
+        check_state(c != NO_CELL, "a territory tile without a cell")
         check_state(c not in player.grid, "two tiles on one cell")
         slot = player.add_tile(tile, c, clans)
-        cubes = cubes or NO_CUBES  # an unset ResourceCounts holds none, as protobuf reads it
         player.cubes[5 * slot : 5 * slot + 5] = cubes
         player.load[slot] = sum(cubes)
         for kind, count in enumerate(cubes):
@@ -88,87 +78,54 @@ def _territory(p: Player) -> list[tuple[int, tuple[int, int], int, list[int]]]:
     return [(t, xy(c), clans[s], cubes[5 * s : 5 * s + 5]) for s, (t, c) in enumerate(zip(p.tiles, p.cells))]  # noqa: B905
 
 
-def _market(state: State, rows: list[tuple[int, int]]) -> None:
-    check_state([resource for resource, _ in rows] == [0, 1, 2, 3, 4], "market row")
-    state.market = [filled for _, filled in rows]
-
-
-def _turn(state: State, turn: tuple[Any, ...] | None) -> None:
-    """The progress of the turn from a Turn's values, each in the State attribute its field names (an
-    absent cell as NO_CELL); the players and actor are already decoded."""
-    state.clear_turn()
-    if turn is None:
-        return
-    values = dict(zip(TURN, turn, strict=True))
-    payment, activated = values.pop("payment"), values.pop("activated")
-    if payment is not None:
-        values.update(zip(PAYMENT, payment, strict=True))
-    for name, value in values.items():
-        setattr(state, name, NO_CELL if value is None else value)
+def _activated(state: State, cells: list[int]) -> None:
+    """The actor's activated tiles, from their cells in slot order (the players and actor are decoded)."""
     grid = state.players[state.actor].grid if 0 <= state.actor < len(state.players) else {}
     last = -1
-    for activated_cell in activated:
+    for activated_cell in cells:
         slot = grid.get(activated_cell, -1)
         check_state(slot > last, "activated tiles")
         last = slot
         state.activated |= 1 << slot
 
 
-def _state(state: State | None, rng: Rng | None, stacks: list[list[int]]) -> tuple[State, list[int]]:
-    """The native state of a State message's values, and the stack sizes its table claims."""
-    check_state(state is not None, "no table")
-    assert state is not None
+def _stacks(state: State, stacks: list[list[int]]) -> None:
+    """The stacks, whose sizes the table claims (held in `stacks` until now, the last field decoded):
+    a false claim is refused after what `validate` refuses besides."""
     claimed, state.stacks = state.stacks, stacks
-    state.rng, state.legal = rng or Rng(0, 0), None
-    return state, claimed  # type: ignore[return-value]
+    if claimed != [len(stack) for stack in stacks]:
+        validate(state)
+        check_state(False, "stack sizes")
 
 
-def _validated(decoded: tuple[State, list[int]]) -> State:
-    """The decoded state, consistent and with the stack sizes its table claims."""
-    state, claimed = decoded
-    validate(state)
-    check_state(claimed == [len(stack) for stack in state.stacks], "stack sizes")
-    return state
-
-
-SEQUENCE = Shape(sequence=True)
-CONVERTER = Converter(
+CONVERTER = cv.Converter(
     [pb.Config, pb.State, pb.View, pb.Action, pb.Event],
     {
         # An option is written only when it differs from its default (so that a default config encodes
         # as it did before the options existed) and read as its default when unset (OP-23).
-        pb.Config: Shape(
-            get={"public_vp": lambda config: None if config.public_vp == PUBLIC_VP else config.public_vp},
-            make=lambda public_vp: Config(PUBLIC_VP if public_vp is None else public_vp),
-            frozen=True,
-            key=lambda config: config,
+        pb.Config: cv.options(pb.Config, Config),
+        pb.State: cv.Shape(
+            base="table", get={"stacks": lambda s: [(k,) for k in s.stacks]}, put={"stacks": _stacks}
         ),
-        pb.State: Shape(
-            get={"table": lambda s: s, "stacks": lambda s: [(k,) for k in s.stacks]}, make=_state
-        ),
-        pb.TileStack: Shape(sequence=True, make=lambda tiles: tiles, offsets=TILE),
-        pb.Table: Shape(
+        pb.TileStack: cv.Shape(sequence=True, make=lambda tiles: tiles, offsets=TILE),
+        pb.Table: cv.Shape(
             get={
                 "track": lambda s: [TRACK_ENTRIES[e] for e in s.track],
                 "stack_sizes": lambda s: [len(stack) for stack in s.stacks],
-                "market": lambda s: enumerate(s.market),
-                "turn": lambda s: s,
             },
-            names={"player_count": "n"},
+            # The sizes the table claims wait in `stacks` for the State's stacks (see _stacks).
+            names={"player_count": "n", "stack_sizes": "stacks"},
             offsets={"discarded_tiles": 1},
-            into=State,
-            put={
-                "config": lambda s, config: setattr(s, "config", config or DEFAULT_CONFIG),
-                # The sizes the table claims wait in `stacks` for the State's stacks (see _state).
-                "stack_sizes": lambda s, sizes: setattr(s, "stacks", sizes),
-                "market": _market,
-                "turn": _turn,
+            layouts={
+                "market": cv.Indexed("market"),
+                "turn": cv.Inline(pb.Turn, State.clear_turn, {"activated": _activated}, ["payment"]),
             },
+            into=State,
+            constants={"legal": None},
         ),
-        pb.TrackEntry: Shape(sequence=True, make=_entry, offsets=TILE),
-        pb.DieFigure: SEQUENCE,
-        pb.MarketRow: SEQUENCE,
-        pb.Player: Shape(
+        pb.TrackEntry: cv.Shape(sequence=True, make=_entry, offsets=TILE),
+        **dict.fromkeys((pb.DieFigure, pb.MarketRow, pb.View), cv.Shape(sequence=True)),
+        pb.Player: cv.Shape(
             get={"territory": _territory, "vp_hidden": lambda p: False},
             into=Player,
             put={
@@ -176,10 +133,11 @@ CONVERTER = Converter(
                 "vp_hidden": lambda p, hidden: check_state(not hidden, "hidden VP in a state"),
             },
         ),
-        pb.PlacedTile: Shape(sequence=True, offsets=TILE),
-        pb.ResourceCounts: Shape(sequence=True, make=list),
-        pb.Cell: Shape(sequence=True, make=_cell),
-        pb.Turn: Shape(
+        pb.PlacedTile: cv.Shape(sequence=True, offsets=TILE),
+        # An unset ResourceCounts holds none, as protobuf reads it.
+        pb.ResourceCounts: cv.Shape(sequence=True, make=list, absent=lambda: [0, 0, 0, 0, 0]),
+        pb.Cell: cv.Shape(sequence=True, make=_cell, absent=lambda: NO_CELL),
+        pb.Turn: cv.Shape(
             get={
                 "cell": lambda s: xy(s.cell) if s.placed else None,
                 "payment": lambda s: None if s.purpose == NO_PAYMENT else s,
@@ -188,64 +146,54 @@ CONVERTER = Converter(
                 ],
             },
             offsets=TILE,
-            make=lambda *values: values,
+            make=cv.field_values,
         ),
-        pb.Payment: Shape(
+        pb.Payment: cv.Shape(
             get={
                 "activation_cell": lambda s: None if s.activation_cell == NO_CELL else xy(s.activation_cell)
             },
-            make=lambda *values: values,
+            make=cv.field_values,
         ),
-        rules_pb2.RngState: Shape(make=Rng),
-        pb.View: SEQUENCE,
+        rules_pb2.RngState: cv.Shape(make=Rng, absent=lambda: Rng(0, 0)),
         # Events: the tile numbers, and what the native events hold otherwise.
-        pb.TilesDrawn: Shape(offsets={"tiles": 1}),
+        pb.TilesDrawn: cv.Shape(offsets={"tiles": 1}),
         **dict.fromkeys(
-            (pb.TileTaken, pb.TileDiscarded, pb.TilePlaced, pb.TileActivated), Shape(offsets=TILE)
+            (pb.TileTaken, pb.TileDiscarded, pb.TilePlaced, pb.TileActivated), cv.Shape(offsets=TILE)
         ),
-        pb.CubeGained: Shape(get={"lost": lambda e: e.cell is None}),
+        pb.CubeGained: cv.Shape(get={"lost": lambda e: e.cell is None}),
         # A NamedTuple's field may not be named `count` (tuple.count): the events name what they count.
-        **dict.fromkeys((pb.WhiskySpent, pb.WhiskyGained), Shape(names={"count": "barrels"})),
-        pb.ClanMembersGained: Shape(names={"count": "members"}),
+        **dict.fromkeys((pb.WhiskySpent, pb.WhiskyGained), cv.Shape(names={"count": "barrels"})),
+        pb.ClanMembersGained: cv.Shape(names={"count": "members"}),
     },
     ENUM_OFFSETS,
 )
 _write_view = CONVERTER.writer(pb.View)
-config_from_proto = CONVERTER.reader(pb.Config)  # the native config, an unset option at its default
-
-
-def config_to_proto(config: Config) -> pb.Config:
-    """The Config message (an option only where it differs from its default)."""
-    return pb.Config.FromString(CONVERTER.writer(pb.Config)(config))
 
 
 # Actions: a native action is (kind, arguments) in the order of the Action message's oneof.
 
-ACTIONS = KindTuples(
+COORDINATES = range(-MAX_COORDINATE, MAX_COORDINATE + 1)
+# An Activate's resource is read as its number (a kind + 1, 0: none).
+ACTION_SHAPES = {pb.TakeTile: cv.Shape(offsets=TILE), pb.Activate: cv.Shape(offsets={"resource": 0})}
+ACTIONS = cv.KindTuples(
     pb.Action,
     "move",
     act.Action,
-    {pb.TakeTile: Shape(offsets=TILE), pb.Activate: Shape(offsets={"resource": 0})},  # resource: kind + 1
+    ACTION_SHAPES,
     ENUM_OFFSETS,
+    refuse_unset=True,
+    ranges={
+        pb.TakeTile: {"tile": range(STACK_TILES)},
+        pb.Cell: dict.fromkeys("xy", COORDINATES),
+        pb.Activate: {"count": range(6)},
+    },
 )
-RESOURCE_KINDS = {act.BUY_CUBE, act.CHOOSE_CUBE, act.SELL}
-CELL_KINDS = {act.PLACE_TILE, act.PAY_CUBE, act.PAY_CLAN, act.ACTIVATE, act.MAKE_CHIEFTAIN}
 
 
 def action_from_proto(message: pb.Action) -> act.Action:
-    """The native action; MalformedRequest if no move is set or a value is out of range."""
-    action = ACTIONS.read(message)
-    kind, a, b, c, d = action
-    if not (
-        (kind != act.TAKE_TILE or 0 <= a < STACK_TILES)
-        and (kind not in CELL_KINDS or in_range(a, b))
-        and (kind != act.MOVE_CLAN or (in_range(a, b) and in_range(c, d)))
-        and (kind != act.ACTIVATE or (0 <= c <= 5 and 0 <= d <= 5))
-        and (kind not in RESOURCE_KINDS or a >= 0)
-        and (kind != act.PAY_CUBE or c >= 0)
-    ):
-        raise MalformedRequest(f"invalid action: a value out of range in {action}")
-    return act.Action(*action)
+    """The native action; MalformedRequest if no move is set, a resource is unset or a value is out
+    of range."""
+    return act.Action(*ACTIONS.read(message))
 
 
 def action_to_proto(action: act.Action) -> pb.Action:
@@ -255,6 +203,8 @@ def action_to_proto(action: act.Action) -> pb.Action:
 
 # Views.
 
+VP_HIDDEN = {"vp": 0, "scoring_vp": 0, "vp_hidden": True}  # a Player's VP, hidden from the viewer
+
 
 def vp_visible(state: State, viewer: int | None, seat: int) -> bool:
     """Whether `viewer` (None: a spectator) may see `seat`'s VP: always with the option public_vp
@@ -263,24 +213,16 @@ def vp_visible(state: State, viewer: int | None, seat: int) -> bool:
 
 
 def _view(state: State, seat: int | None, table: bytes) -> bytes:
-    """A View: the State's table field without the VP of the seats whose VP `seat` (None: a
-    spectator) may not see, and the seat."""
+    """A View: the State's table field, the VP of the seats whose VP `seat` (None: a spectator) may
+    not see hidden (VP_HIDDEN), and the seat."""
     hidden = [s for s in range(state.n) if not vp_visible(state, seat, s)]
-    if not hidden:
-        return table + _write_view((None, seat))
-    view = pb.View.FromString(table)
-    for s in hidden:
-        player = view.table.players[s]
-        player.vp, player.scoring_vp, player.vp_hidden = 0, 0, True
-    if seat is not None:
-        view.seat = seat
-    return bytes(view.SerializeToString(deterministic=True))
+    return masked(pb.View, table, "table.players", hidden, VP_HIDDEN) + _write_view((None, seat))
 
 
 CODEC = Codec(
     Messages.of(pb),
     CONVERTER,
-    validate=_validated,
+    validate=validate,
     view=_view,
     check_seat=check_seat,
     seat_count=lambda state: state.n,
@@ -289,6 +231,7 @@ CODEC = Codec(
     event_audience=lambda e: (e.seat,) if isinstance(e, ev.VpGained) and not e.public else (),
     event_oneof="event",
 )
+config_from_proto, config_to_proto = CODEC.config_from_proto, CODEC.config_to_proto
 encode_state, state_to_proto, decode_state = CODEC.encode_state, CODEC.state_to_proto, CODEC.decode_state
 state_from_proto = CODEC.state_from_proto
 encode_views, view_to_proto, views_to_proto = CODEC.encode_views, CODEC.view_to_proto, CODEC.views_to_proto

@@ -100,3 +100,32 @@ def test_a_placed_tile_without_its_cubes_message_holds_none():
     player.territory[1].ClearField("cubes")
     state = codec.state_from_proto(message)
     assert state.players[seat].cubes[5:10] == [0, 0, 0, 0, 0]
+
+
+# name -> (an Action the codec must refuse, what the refusal names)
+MALFORMED_ACTIONS = {
+    "a tile number of no stack tile": (pb.Action(take_tile=pb.TakeTile(tile=99)), "TakeTile.tile"),
+    "an unset tile number": (pb.Action(take_tile=pb.TakeTile()), "TakeTile.tile"),
+    "a cell beyond any territory": (pb.Action(place_tile=pb.PlaceTile(cell=pb.Cell(x=101))), "Cell.x"),
+    "a clan member moved off the map": (
+        pb.Action(move_clan_member=pb.MoveClanMember(to=pb.Cell(y=-101))),
+        "Cell.y",
+    ),
+    "an activation repeated six times": (pb.Action(activate=pb.Activate(count=6)), "Activate.count"),
+    "a cube bought of no resource": (pb.Action(buy_cube=pb.BuyCube()), "BuyCube.resource"),
+    "a cube paid of no resource": (pb.Action(pay_cube=pb.PayCube()), "PayCube.resource"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED_ACTIONS))
+def test_actions_out_of_range_are_refused(name):
+    message, where = MALFORMED_ACTIONS[name]
+    with pytest.raises(MalformedRequest, match=where):
+        codec.action_from_proto(message)
+
+
+def test_actions_in_range_are_read():
+    assert codec.action_from_proto(pb.Action(take_tile=pb.TakeTile(tile=1))).a == 0
+    assert codec.action_from_proto(pb.Action(activate=pb.Activate(count=5))).c == 5
+    move = codec.action_from_proto(pb.Action(move_clan_member=pb.MoveClanMember(to=pb.Cell(x=100, y=-100))))
+    assert (move.c, move.d) == (100, -100)
