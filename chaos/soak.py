@@ -56,10 +56,14 @@ class Bound:
     `ceiling`: a pool that grows to the most it needed at once and keeps that (a connection pool),
     never past the ceiling, so it is bounded while below it. `window_hours`: what it holds expires
     this long after it came, so it fills for that long and stays there: bounded, its plateau the
-    growth per hour times the window. `parts`: a sum of other series, bounded when they are."""
+    growth per hour times the window. `drains`: a queue, its depth in bursts, which keeps up while it
+    comes back down: bounded if its lowest depth in the last third of the samples after the warm-up is
+    at most its lowest in their first third (`floors`). `parts`: a sum of other series, bounded when
+    they are."""
 
     ceiling: float | None = None
     window_hours: float | None = None
+    drains: bool = False
     parts: bool = False
 
 
@@ -250,7 +254,7 @@ def series(running: Suite) -> dict[str, Series]:
             lambda: sum(fds(pid) for pid in gateway_pids()) - redis_connections()
         ),
         "worker's open fds": Series(lambda: sum(fds(pid) for pid in worker_pids())),
-        "Celery queue depth": Series(lambda: float(client.llen(QUEUE))),
+        "Celery queue depth": Series(lambda: float(client.llen(QUEUE)), Bound(drains=True)),
     }
 
 
@@ -281,6 +285,12 @@ def growth_per_hour(times: list[float], values: list[float]) -> float:
     return (statistics.median(values[last]) - statistics.median(values[first])) / elapsed * 3600
 
 
+def floors(values: list[float]) -> tuple[float, float]:
+    """The lowest of `values` in their first third and in their last third."""
+    third = max(1, len(values) // 3)
+    return min(values[:third]), min(values[-third:])
+
+
 def plot(names: list[str], rows: list[list[float]], path: Path, title: str) -> None:
     """A PNG with one panel per series over the minutes of the run."""
     import matplotlib
@@ -301,10 +311,15 @@ def plot(names: list[str], rows: list[list[float]], path: Path, title: str) -> N
     pyplot.close(figure)
 
 
-def judge(bound: Bound, growth: float, mean: float, highest: float) -> tuple[bool | None, str]:
-    """A series' verdict by its bound (None for a sum, judged by its parts) and what limits it."""
+def judge(bound: Bound, values: list[float], growth: float, highest: float) -> tuple[bool | None, str]:
+    """A series' verdict by its bound (None for a sum, judged by its parts) and what limits it, from
+    its `values` after the warm-up, their growth per hour and the highest of the run."""
+    mean = statistics.fmean(values) or 1.0
     if bound.parts:
         return None, "the two below"
+    if bound.drains:
+        first, last = floors(values)
+        return last <= first, f"drains: lowest {first:,.0f} then {last:,.0f}"
     if bound.ceiling is not None:
         return highest <= bound.ceiling, f"a pool: at most {bound.ceiling:,.0f}"
     if bound.window_hours is not None:
@@ -326,7 +341,7 @@ def report(
         growth = growth_per_hour(times, values)
         mean = statistics.fmean(values) or 1.0
         highest = max(row[index] for row in rows)
-        bounded, limit = judge(measured.bound, growth, mean, highest)
+        bounded, limit = judge(measured.bound, values, growth, highest)
         every = every and bounded is not False
         lines.append(
             [

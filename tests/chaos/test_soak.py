@@ -57,3 +57,13 @@ def test_spikes_of_a_noisy_series_are_not_growth() -> None:
     times = [float(t) for t in range(0, 180, 3)]
     depth = [14.0 if i % 7 == 3 else float(i % 3) for i in range(len(times))]  # a queue, bursts
     assert abs(soak.growth_per_hour(times, depth)) < 1e-9
+
+
+def test_a_queue_that_keeps_emptying_drains_and_one_that_falls_behind_does_not() -> None:
+    times = [float(t) for t in range(0, 180, 3)]
+    bursts = [[t, 14.0 if i % 7 == 3 else float(i % 3)] for i, t in enumerate(times)]  # back to 0
+    behind = [[t, row[1] + i] for i, (t, row) in enumerate(zip(times, bursts, strict=True))]  # rising
+    queue = series(soak.Bound(drains=True))
+    assert soak.report(queue, bursts, 100.0, soak.Load(), 180)[1]
+    text, bounded = soak.report(queue, behind, 100.0, soak.Load(), 180)
+    assert not bounded, text
