@@ -13,7 +13,7 @@ import asyncio
 import time
 import uuid
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 import grpc
@@ -105,11 +105,17 @@ async def guest(gateways: Gateways, name: str) -> Auth:
     return (("authorization", f"Bearer {reply.session.token}"),)
 
 
-async def open_game(gateways: Gateways, plan: Plan, number: int) -> tuple[str, list[Auth]]:
+async def open_game(
+    gateways: Gateways, plan: Plan, number: int, regulars: Sequence[Auth] = ()
+) -> tuple[str, list[Auth]]:
     """Gather a lobby as planned and start its game: the host alone with bots on every seat (its own
-    last), or one guest per seat but the last `bot_seats`. The game's id and its human players (the
-    host first)."""
-    host = await guest(gateways, f"chaos host {number}")
+    last), or one player per seat but the last `bot_seats`. The players are `regulars` (the host first)
+    as far as they go, new guests after them. The game's id and its human players (the host first)."""
+
+    async def player(index: int, name: str) -> Auth:
+        return regulars[index] if index < len(regulars) else await guest(gateways, name)
+
+    host = await player(0, f"chaos host {number}")
     request = gateway_pb2.CreateLobbyRequest(
         title=plan.title, seat_count=plan.seats, options=plan.options, seating=gateway_pb2.SEATING_FIXED
     )
@@ -117,10 +123,10 @@ async def open_game(gateways: Gateways, plan: Plan, number: int) -> tuple[str, l
     players = [host]
     for seat in range(1, plan.seats):
         if plan.humans and seat < plan.seats - plan.bot_seats:
-            player = await guest(gateways, f"chaos {number}.{seat}")
+            joiner = await player(seat, f"chaos {number}.{seat}")
             join = gateway_pb2.JoinLobbyRequest(lobby_id=lobby.lobby_id)
-            await gateways.call(Lobbies, "JoinLobby", join, player)
-            players.append(player)
+            await gateways.call(Lobbies, "JoinLobby", join, joiner)
+            players.append(joiner)
         else:
             bot = gateway_pb2.AddBotRequest(lobby_id=lobby.lobby_id, strength=plan.strength, seat=seat)
             await gateways.call(Lobbies, "AddBot", bot, host)

@@ -4,13 +4,15 @@ for a long while, its resources sampled, to show that none grows without bound.
 First the capacity is measured: TABLES games of every registered title (scripted clients in every
 seat but the last, a bot there, so the worker works too) played as fast as they go for
 CAPACITY_SECONDS, a new game whenever one ends; the figure is the clients' acknowledged moves per
-second. Then the same tables play for the soak's length, paced to LOAD_SHARE of that rate. Every
-sample takes Redis's used memory, the resident memory of the gateways and of the worker (its main
-process and pool), their open file descriptors, and the Celery queue's depth. The harness prints each
-series' first, last and highest value and its growth per hour (over the samples after the first
-WARMUP_SHARE of the run, the warm-up; see `growth_per_hour`), bounded if that is at most
-BOUNDED_SHARE_PER_HOUR of its mean, and writes a PNG plot of them all (soak.png in the current
-folder unless --plot says where).
+second. Then the same tables play for the soak's length, paced to LOAD_SHARE of that rate, each with
+the same players game after game (a steady population: what grows with new players is not a leak).
+Every sample takes Redis's used memory (split into the keys that expire within the hour, such as
+finished games in their recent window, and the rest), the resident memory of the gateways and of the
+worker (its main process and pool), their open file descriptors (the gateways' split into their
+connections to Redis and the rest), and the Celery queue's depth. The harness prints each series'
+first, last and highest value and its growth per hour (over the samples after the first WARMUP_SHARE
+of the run, the warm-up; see `growth_per_hour`) and whether it is bounded (`Bound`), and writes a PNG
+plot of them all (soak.png in the current folder unless --plot says where).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import asyncio
 import contextlib
 import dataclasses
 import itertools
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -29,8 +32,10 @@ import redis
 
 from bench import table, verdict
 from chaos import games, suite
-from chaos.gateways import Gateways
+from chaos.gateways import Auth, Gateways
 from chaos.suite import Suite
+from live.archive import RECENT_SECONDS
+from live.settings import Settings
 
 TABLES = 12
 PLAN_CYCLE = 24  # games a table cycles over: every title, player count and config
@@ -41,6 +46,36 @@ SAMPLES = 60  # per run; one every 10 s at least
 QUEUE = "celery"
 # Growth per hour, as a share of the series' mean after the warm-up, that still counts as bounded.
 BOUNDED_SHARE_PER_HOUR = 0.10
+SCAN_BATCH = 1000  # keys per SCAN and per pipeline when Redis's expiring keys are weighed
+
+
+@dataclass(frozen=True)
+class Bound:
+    """Why a series cannot grow without end, and so how its verdict is reached. `steady` (neither
+    below): its growth per hour after the warm-up is at most BOUNDED_SHARE_PER_HOUR of its mean.
+    `ceiling`: a pool that grows to the most it needed at once and keeps that (a connection pool),
+    never past the ceiling, so it is bounded while below it. `window_hours`: what it holds expires
+    this long after it came, so it fills for that long and stays there: bounded, its plateau the
+    growth per hour times the window. `drains`: a queue, its depth in bursts, which keeps up while it
+    comes back down: bounded if its lowest depth in the last third of the samples after the warm-up is
+    at most its lowest in their first third (`floors`). `parts`: a sum of other series, bounded when
+    they are."""
+
+    ceiling: float | None = None
+    window_hours: float | None = None
+    drains: bool = False
+    parts: bool = False
+
+
+STEADY = Bound()
+
+
+@dataclass(frozen=True)
+class Series:
+    """One thing each sample measures, and its bound."""
+
+    measure: Callable[[], float]
+    bound: Bound = STEADY
 
 
 @dataclass
@@ -61,8 +96,9 @@ class Load:
         await asyncio.sleep(moment - now)
 
 
-async def keep_playing(running: Suite, load: Load, until: float, slot: int) -> None:
-    """One table: open a game, play it, count its acknowledged moves, and again until `until`."""
+async def keep_playing(running: Suite, load: Load, until: float, slot: int, regulars: list[Auth]) -> None:
+    """One table: open a game, play it, count its acknowledged moves, and again until `until`, with
+    the same players (`regulars`) each time."""
     host = Gateways(running.gateways, first=slot)
     cycle = [dataclasses.replace(plan, bot_seats=1) for plan in games.plans(0, PLAN_CYCLE)]
     try:
@@ -70,7 +106,7 @@ async def keep_playing(running: Suite, load: Load, until: float, slot: int) -> N
             if time.monotonic() >= until:
                 return
             plan = cycle[number % len(cycle)]
-            game_id, players = await games.open_game(host, plan, number)
+            game_id, players = await games.open_game(host, plan, number, regulars)
             played = games.Played(plan, game_id, players[0])
             task = asyncio.create_task(games.play(running.gateways, played, players, number, 0.0, load))
             with contextlib.suppress(TimeoutError):
@@ -84,10 +120,26 @@ async def keep_playing(running: Suite, load: Load, until: float, slot: int) -> N
         await host.close()
 
 
+async def seat_players(running: Suite) -> list[list[Auth]]:
+    """Each table's players: a guest per seat of its largest game."""
+    host = Gateways(running.gateways)
+    seats = max(plan.seats for plan in games.plans(0, PLAN_CYCLE))
+    try:
+        return [
+            [await games.guest(host, f"soak table {slot} seat {seat}") for seat in range(seats)]
+            for slot in range(TABLES)
+        ]
+    finally:
+        await host.close()
+
+
 async def drive(running: Suite, load: Load, seconds: float) -> None:
-    """TABLES tables playing under `load` for `seconds`."""
+    """TABLES tables, their players seated first, playing under `load` for `seconds`."""
+    tables = await seat_players(running)
     until = time.monotonic() + seconds
-    await asyncio.gather(*(keep_playing(running, load, until, slot) for slot in range(TABLES)))
+    await asyncio.gather(
+        *(keep_playing(running, load, until, slot, regulars) for slot, regulars in enumerate(tables))
+    )
 
 
 def rss_kb(pid: int) -> int:
@@ -106,6 +158,52 @@ def fds(pid: int) -> int:
     return 0
 
 
+def socket_inodes(pid: int) -> set[str]:
+    """The inodes of a process's open sockets; none once it is gone."""
+    found = set()
+    with contextlib.suppress(OSError):
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                target = os.readlink(fd)
+                if target.startswith("socket:["):
+                    found.add(target[len("socket:[") : -1])
+    return found
+
+
+def connections_to(pids: list[int], port: int) -> int:
+    """How many TCP connections the processes `pids` hold to `port` (any host), from /proc/net."""
+    inodes = set().union(*(socket_inodes(pid) for pid in pids))
+    count = 0
+    for table_name in ("tcp", "tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/net/{table_name}").read_text().splitlines()[1:]:
+                fields = line.split()
+                remote_port = int(fields[2].rsplit(":", 1)[1], 16)
+                count += remote_port == port and fields[9] in inodes
+    return count
+
+
+def expiring_bytes(client: redis.Redis, within: int) -> int:
+    """The bytes (MEMORY USAGE) of the keys of `client` that expire within `within` seconds."""
+    total = 0
+    batch: list[bytes] = []
+
+    def weigh(names: list[bytes]) -> int:
+        with client.pipeline(transaction=False) as pipe:
+            for name in names:
+                pipe.ttl(name)
+            soon = [name for name, ttl in zip(names, pipe.execute(), strict=True) if 0 < ttl <= within]
+            for name in soon:
+                pipe.memory_usage(name)
+            return sum(size or 0 for size in pipe.execute())
+
+    for name in client.scan_iter(count=SCAN_BATCH):
+        batch.append(name)
+        if len(batch) >= SCAN_BATCH:
+            total, batch = total + weigh(batch), []
+    return total + weigh(batch) if batch else total
+
+
 def tree(pid: int) -> list[int]:
     """A process and its descendants."""
     found = [pid]
@@ -116,9 +214,12 @@ def tree(pid: int) -> list[int]:
     return found
 
 
-def series(running: Suite) -> dict[str, Callable[[], float]]:
+def series(running: Suite) -> dict[str, Series]:
     """What each sample measures, by name."""
     client = redis.Redis.from_url(running.redis_url)
+    redis_port = int(running.environ["REDIS_PORT"])
+    pool = Settings.from_env(running.environ).redis_max_connections + 1  # and the fan-out's pub/sub
+    window = Bound(window_hours=RECENT_SECONDS / 3600)
 
     def gateway_pids() -> list[int]:
         return [pid for name in running.gateway_rows() if (pid := running.pid(name)) is not None]
@@ -127,23 +228,48 @@ def series(running: Suite) -> dict[str, Callable[[], float]]:
         pid = running.pid("workers")
         return tree(pid) if pid is not None else []
 
+    weighed: dict[str, float] = {}  # this sample's Redis figures: the rest is the used less the expiring
+
+    def used() -> float:
+        weighed["used"] = int(client.info("memory")["used_memory"]) / 2**20
+        return weighed["used"]
+
+    def expiring() -> float:
+        weighed["expiring"] = expiring_bytes(client, RECENT_SECONDS) / 2**20
+        return weighed["expiring"]
+
+    def redis_connections() -> float:
+        return connections_to(gateway_pids(), redis_port)
+
     return {
-        "Redis used memory, MB": lambda: int(client.info("memory")["used_memory"]) / 2**20,
-        "gateways' RSS, MB": lambda: sum(rss_kb(pid) for pid in gateway_pids()) / 1024,
-        "worker's RSS (main and pool), MB": lambda: sum(rss_kb(pid) for pid in worker_pids()) / 1024,
-        "gateways' open fds": lambda: sum(fds(pid) for pid in gateway_pids()),
-        "worker's open fds": lambda: sum(fds(pid) for pid in worker_pids()),
-        "Celery queue depth": lambda: float(client.llen(QUEUE)),
+        "Redis used memory, MB": Series(used, Bound(parts=True)),
+        "Redis: keys expiring within the hour, MB": Series(expiring, window),
+        "Redis: the rest, MB": Series(lambda: weighed["used"] - weighed["expiring"]),  # after those two
+        "gateways' RSS, MB": Series(lambda: sum(rss_kb(pid) for pid in gateway_pids()) / 1024),
+        "worker's RSS (main and pool), MB": Series(lambda: sum(rss_kb(pid) for pid in worker_pids()) / 1024),
+        "gateways' connections to Redis": Series(
+            redis_connections, Bound(ceiling=pool * len(running.gateway_rows()))
+        ),
+        "gateways' other open fds": Series(
+            lambda: sum(fds(pid) for pid in gateway_pids()) - redis_connections()
+        ),
+        "worker's open fds": Series(lambda: sum(fds(pid) for pid in worker_pids())),
+        "Celery queue depth": Series(lambda: float(client.llen(QUEUE)), Bound(drains=True)),
     }
 
 
-async def sample(measures: dict[str, Callable[[], float]], every: float, until: float) -> list[list[float]]:
-    """Rows of (seconds since the start, each measure) every `every` seconds until `until`."""
+async def sample(measures: dict[str, Series], every: float, until: float) -> list[list[float]]:
+    """Rows of (seconds since the start, each measure) every `every` seconds until `until`, each row
+    measured in a thread (weighing Redis's keys takes a while) while the clients play on."""
     started, rows = time.monotonic(), []
-    while (now := time.monotonic()) < until:
-        rows.append([now - started, *(measure() for measure in measures.values())])
+
+    def row() -> list[float]:
+        return [time.monotonic() - started, *(series.measure() for series in measures.values())]
+
+    while time.monotonic() < until:
+        rows.append(await asyncio.to_thread(row))
         await asyncio.sleep(min(every, max(0.0, until - time.monotonic())))
-    rows.append([time.monotonic() - started, *(measure() for measure in measures.values())])
+    rows.append(await asyncio.to_thread(row))
     return rows
 
 
@@ -157,6 +283,12 @@ def growth_per_hour(times: list[float], values: list[float]) -> float:
     first, last = slice(0, third), slice(len(times) - third, len(times))
     elapsed = statistics.median(times[last]) - statistics.median(times[first])
     return (statistics.median(values[last]) - statistics.median(values[first])) / elapsed * 3600
+
+
+def floors(values: list[float]) -> tuple[float, float]:
+    """The lowest of `values` in their first third and in their last third."""
+    third = max(1, len(values) // 3)
+    return min(values[:third]), min(values[-third:])
 
 
 def plot(names: list[str], rows: list[list[float]], path: Path, title: str) -> None:
@@ -179,36 +311,55 @@ def plot(names: list[str], rows: list[list[float]], path: Path, title: str) -> N
     pyplot.close(figure)
 
 
+def judge(bound: Bound, values: list[float], growth: float, highest: float) -> tuple[bool | None, str]:
+    """A series' verdict by its bound (None for a sum, judged by its parts) and what limits it, from
+    its `values` after the warm-up, their growth per hour and the highest of the run."""
+    mean = statistics.fmean(values) or 1.0
+    if bound.parts:
+        return None, "the two below"
+    if bound.drains:
+        first, last = floors(values)
+        return last <= first, f"drains: lowest {first:,.0f} then {last:,.0f}"
+    if bound.ceiling is not None:
+        return highest <= bound.ceiling, f"a pool: at most {bound.ceiling:,.0f}"
+    if bound.window_hours is not None:
+        hours = bound.window_hours
+        return True, f"expires: plateau ~{max(0.0, growth) * hours:,.1f} after {hours:g} h"
+    return growth <= BOUNDED_SHARE_PER_HOUR * mean, f"growth <= {BOUNDED_SHARE_PER_HOUR:.0%}/h of mean"
+
+
 def report(
-    names: list[str], rows: list[list[float]], capacity: float, load: Load, seconds: float
+    measures: dict[str, Series], rows: list[list[float]], capacity: float, load: Load, seconds: float
 ) -> tuple[str, bool]:
-    """The soak's table (each series' first, last and highest value, growth per hour, bounded or not)
-    and whether every series stayed bounded."""
+    """The soak's table (each series' first, last and highest value, growth per hour, bounded or not,
+    and by what) and whether every series stayed bounded."""
     kept = rows[int(len(rows) * WARMUP_SHARE) :] or rows
     times = [row[0] for row in kept]
     lines, every = [], True
-    for index, name in enumerate(names, start=1):
+    for index, (name, measured) in enumerate(measures.items(), start=1):
         values = [row[index] for row in kept]
         growth = growth_per_hour(times, values)
         mean = statistics.fmean(values) or 1.0
-        bounded = growth <= BOUNDED_SHARE_PER_HOUR * mean
-        every = every and bounded
+        highest = max(row[index] for row in rows)
+        bounded, limit = judge(measured.bound, values, growth, highest)
+        every = every and bounded is not False
         lines.append(
             [
                 name,
                 f"{rows[0][index]:,.1f}",
                 f"{rows[-1][index]:,.1f}",
-                f"{max(row[index] for row in rows):,.1f}",
+                f"{highest:,.1f}",
                 f"{growth:+,.1f}",
                 f"{100 * growth / mean:+.0f}%",
                 verdict(bounded),
+                limit,
             ]
         )
     title = (
         f"soak: {seconds / 60:.1f} min at {LOAD_SHARE:.0%} of {capacity:,.0f} moves/s (measured), "
         f"{load.moves:,} client moves ({load.moves / seconds:,.0f}/s), {len(rows)} samples"
     )
-    headers = ["series", "first", "last", "max", "growth/h", "growth/h of mean", "bounded"]
+    headers = ["series", "first", "last", "max", "growth/h", "growth/h of mean", "bounded", "by"]
     return table(title, headers, lines), every
 
 
@@ -225,9 +376,8 @@ async def run(running: Suite, minutes: float, plot_path: Path) -> tuple[str, boo
     )
     await drive(running, load, seconds)
     rows = await sampling
-    names = list(measures)
-    text, bounded = report(names, rows, capacity, load, seconds)
-    plot(names, rows, plot_path, text.splitlines()[0])
+    text, bounded = report(measures, rows, capacity, load, seconds)
+    plot(list(measures), rows, plot_path, text.splitlines()[0])
     return f"{text}\n\nplot: {plot_path}", bounded
 
 

@@ -3,27 +3,44 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from pathlib import Path
 
 from chaos import soak
 
 
+def series(*bounds: soak.Bound) -> dict[str, soak.Series]:
+    return {f"series {i}": soak.Series(lambda: 0.0, bound) for i, bound in enumerate(bounds)}
+
+
 def test_a_flat_series_is_bounded_and_a_growing_one_is_not(tmp_path: Path) -> None:
-    names = ["flat after warming up", "growing"]
+    measures = series(soak.STEADY, soak.STEADY)
     rows = [[float(t), 100.0 + (50.0 if t > 30 else t), 10.0 + t] for t in range(0, 121, 10)]
     text, bounded = soak.report(
-        names, rows, capacity=100.0, load=soak.Load(rate=80.0, moves=8000), seconds=120
+        measures, rows, capacity=100.0, load=soak.Load(rate=80.0, moves=8000), seconds=120
     )
-    flat, growing = (line.split() for line in text.splitlines()[3:])
-    assert flat[-1] == "yes" and float(flat[-3].replace(",", "")) == 0.0
-    assert growing[-1] == "NO" and float(growing[-3].replace(",", "")) == 3600.0  # 1 a second
+    flat, growing = (re.split(r"\s{2,}", line.strip()) for line in text.splitlines()[3:])  # cells
+    assert flat[6] == "yes" and float(flat[4].replace(",", "")) == 0.0
+    assert growing[6] == "NO" and float(growing[4].replace(",", "")) == 3600.0  # 1 a second
     assert not bounded
-    _, bounded = soak.report(names[:1], [row[:2] for row in rows], 100.0, soak.Load(), 120)
+    _, bounded = soak.report(series(soak.STEADY), [row[:2] for row in rows], 100.0, soak.Load(), 120)
     assert bounded
     path = tmp_path / "soak.png"
-    soak.plot(names, rows, path, "a soak")
+    soak.plot(list(measures), rows, path, "a soak")
     assert path.read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_pool_is_bounded_below_its_ceiling_and_a_window_by_its_expiry() -> None:
+    rows = [[float(t), 20.0 + t, 1.0 + t / 100] for t in range(0, 121, 10)]  # both grow throughout
+    pool, window = soak.Bound(ceiling=200.0), soak.Bound(window_hours=1.0)
+    text, bounded = soak.report(series(pool, window), rows, 100.0, soak.Load(), 120)
+    assert bounded, text
+    assert "at most 200" in text and "plateau ~36.0 after 1 h" in text  # 0.01 a second for an hour
+    _, bounded = soak.report(
+        series(soak.Bound(ceiling=100.0)), [row[:2] for row in rows], 100.0, soak.Load(), 120
+    )
+    assert not bounded  # 140 connections: past its ceiling, so not the pool it claims to be
 
 
 def test_the_pace_spaces_moves_at_its_rate() -> None:
@@ -40,3 +57,13 @@ def test_spikes_of_a_noisy_series_are_not_growth() -> None:
     times = [float(t) for t in range(0, 180, 3)]
     depth = [14.0 if i % 7 == 3 else float(i % 3) for i in range(len(times))]  # a queue, bursts
     assert abs(soak.growth_per_hour(times, depth)) < 1e-9
+
+
+def test_a_queue_that_keeps_emptying_drains_and_one_that_falls_behind_does_not() -> None:
+    times = [float(t) for t in range(0, 180, 3)]
+    bursts = [[t, 14.0 if i % 7 == 3 else float(i % 3)] for i, t in enumerate(times)]  # back to 0
+    behind = [[t, row[1] + i] for i, (t, row) in enumerate(zip(times, bursts, strict=True))]  # rising
+    queue = series(soak.Bound(drains=True))
+    assert soak.report(queue, bursts, 100.0, soak.Load(), 180)[1]
+    text, bounded = soak.report(queue, behind, 100.0, soak.Load(), 180)
+    assert not bounded, text
