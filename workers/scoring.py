@@ -36,7 +36,7 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from openskill.models import PlackettLuce
 
-from live import keys, mygames
+from live import guests, keys, mygames
 from live.games import full_record
 from live.store import STATUS_FINISHED
 from live.table import Table
@@ -293,6 +293,7 @@ async def finalize(app: Table, game_id: str) -> bool:
     # marks the scoring done.
     ratings = {p: (plan.before[p].ordinal, plan.after[p].ordinal) for p in plan.after}
     await mygames.scored(app.redis, record, version, plan.player_ranks, ratings)
+    await guests.game_changed(app, record)  # its guests expire again once idle, new ratings too
     if not await record_result(app, game, plan):
         return False
     metrics.GAMES_FINALIZED.labels(record.title).inc()
