@@ -1,17 +1,20 @@
 """A guest's game played to its end by a real worker: its scoring renews the guest (its first rating
-and history expire with it), and the game still reads once the guest is gone."""
+and history expire with it) and leaves it off the leaderboard, and the game still reads once the guest
+is gone."""
 
 from __future__ import annotations
 
 import grpc
+import pytest
 import redis
 from boardgame.gateway.v1 import gateway_pb2
 
-from live import guests, keys
+from live import guests, keys, matchmaking
 from live.settings import Settings
 from tests.gateway.support import Client, GatewayProcess
 from tests.titles import GAME, TITLE
 from tests.workers.support import STRENGTHS, finalized, wait_for
+from workers import scoring
 
 
 def test_a_finished_guest_expires_with_its_ratings_and_its_games_still_read(
@@ -40,6 +43,14 @@ def test_a_finished_guest_expires_with_its_ratings_and_its_games_still_read(
         assert all(idle - 60 < redis_client.ttl(key) <= idle for key in own), {
             key: redis_client.ttl(key) for key in own
         }
+
+        assert redis_client.zscore(keys.leaderboard(TITLE), player.player_id) is None, "temporary: not shown"
+        assert redis_client.hget(keys.leaderboard_games(TITLE), player.player_id) is None
+        result = gateway.run(scoring.result(gateway.app.redis, game_id))  # type: ignore[union-attr]
+        searched = gateway.run(matchmaking.rating(gateway.app.redis, TITLE, player.player_id))  # type: ignore[union-attr]
+        assert searched == pytest.approx(result["ratings"][player.player_id]["after"][2]), (
+            "its searches use it"
+        )
 
         redis_client.delete(*own)  # what its expiry does, 30 days on
         record = reader.games.GetGameRecord(
