@@ -71,10 +71,12 @@ class AccountService(gateway_pb2_grpc.AccountServiceServicer):
     async def CreateGuest(
         self, request: gateway_pb2.CreateGuestRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.CreateGuestResponse:
-        """A new guest, signed in (counted per client address)."""
+        """A new guest, signed in (counted per client address); its keys expire once it idles
+        (`live.guests`)."""
         await limits.count(self.app, keys.address_subject(limits.client_address(context, self.app.settings)))
         name = self._name(request.display_name)
         player = await auth.create_player(self.app, name, guest=True)
+        await self.app.guests.seen(self.app, player)
         return gateway_pb2.CreateGuestResponse(session=await auth.new_session(self.app, player.player_id))
 
     @rpc

@@ -154,7 +154,7 @@ def principal(app: Table, caller: Credentials, reply: list[object]) -> Principal
     if reply[0] == b"unknown":
         raise unauthenticated("the token is unknown, expired or signed out")
     if reply[0] == b"gone":
-        raise unauthenticated("the token's player no longer exists")
+        raise unauthenticated("the token's player no longer exists (a guest expires once it idles)")
     calls, flat = cast(int, reply[1]), cast(list[bytes], reply[2])
     limit = app.settings.rate_limit(caller.rate_class)
     if calls > limit:
@@ -173,9 +173,12 @@ def checked_caller(app: Table, caller: Credentials) -> Caller:
 
 
 async def authenticate(app: Table, context: grpc.aio.ServicerContext) -> Principal:
-    """The caller signed in by the call's bearer token, after counting the call against its rate limit."""
+    """The caller signed in by the call's bearer token, after counting the call against its rate limit
+    (a guest's keys renewed: `live.guests`)."""
     caller = credentials(context)
-    return principal(app, caller, await app.script(AUTHENTICATE_SCRIPT)(keys=caller.keys()))
+    signed_in = principal(app, caller, await app.script(AUTHENTICATE_SCRIPT)(keys=caller.keys()))
+    await app.guests.seen(app, signed_in.player)
+    return signed_in
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2, descriptor, message, symbol_database
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from live import clocks, keys, mygames
+from live import clocks, guests, keys, mygames
 from live.clocks import Commit, Known
 from live.errors import invalid
 from live.replies import blob, text
@@ -216,6 +216,7 @@ async def _tell(app: Table, meta: Meta, planned: clocks.Plan, known: Known) -> N
         record, 0, meta.acting_seats, False, deadline, deadline_seat, pace=meta.clock.pace
     )
     await mygames.after_commit(app.redis, change)
+    await guests.game_changed(app, record)  # kept while the game is live
     await app.dispatcher.after_commit(Commit(record.game_id, 0, meta.acting_seats, False, known))
 
 

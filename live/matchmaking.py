@@ -233,10 +233,21 @@ def facts(player_id: str, rating: float, bots_after_ms: int, bot_strength: int) 
     return f"{player_id}|{rating!r}|{bots_after_ms}|{bot_strength}"
 
 
+def displayed(mu: float, sigma: float) -> float:
+    """The displayed rating of a rating (openskill's ordinal, a conservative estimate): mu - 3 sigma."""
+    return mu - 3 * sigma
+
+
 async def rating(redis: aioredis.Redis, title: str, player_id: str) -> float:
-    """The rating a search uses: the player's displayed rating on the title (0, the prior's, if new)."""
-    score = await redis.zscore(keys.leaderboard(title), player_id)
-    return float(score) if score is not None else 0.0
+    """The rating a search uses: the player's displayed rating on the title, as the leaderboard shows
+    it or, for a guest (which it does not show), from its rating; 0, the prior's, if new."""
+    async with redis.pipeline(transaction=False) as pipe:
+        pipe.zscore(keys.leaderboard(title), player_id)
+        pipe.hmget(keys.rating(title, player_id), ["mu", "sigma"])
+        score, (mu, sigma) = await pipe.execute()
+    if score is not None:
+        return float(score)
+    return displayed(float(mu), float(sigma)) if mu is not None and sigma is not None else 0.0
 
 
 async def join(

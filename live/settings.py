@@ -13,6 +13,7 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 # Calls gRPC core holds for the gateway before its event loop takes them: core's own default (1,000,
 # refusing more and more of the calls beyond it up to 3,000) drops part of a reconnect storm.
 DEFAULT_MAX_PENDING_CALLS = 20_000
+TOKEN_TTL_SECONDS = 30 * 24 * 3600
 CERT_REQS = {"required": ssl.CERT_REQUIRED, "optional": ssl.CERT_OPTIONAL, "none": ssl.CERT_NONE}
 CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
 TLS_FILES = {"ssl_ca_certs": "ca_file", "ssl_certfile": "cert_file", "ssl_keyfile": "key_file"}
@@ -103,7 +104,10 @@ class Settings:
     address: str = DEFAULT_ADDRESS
     redis_url: str = DEFAULT_REDIS_URL
     rules_addresses: tuple[str, ...] = ()
-    token_ttl_seconds: int = 30 * 24 * 3600
+    token_ttl_seconds: int = TOKEN_TTL_SECONDS
+    # A guest's keys expire this long after its last activity, unless it sits in a live game
+    # (`live.guests`); registered accounts are kept.
+    guest_idle_seconds: int = TOKEN_TTL_SECONDS
     rate_limits: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_RATE_LIMITS))  # per class
     max_pending_calls: int = DEFAULT_MAX_PENDING_CALLS
     redis_max_connections: int = 256

@@ -17,6 +17,7 @@ from live.archive import Archive
 from live.clocks import Commit
 from live.connection import async_client, register_script
 from live.dispatch import dispatcher_from_settings
+from live.guests import Renewals
 from live.rules import RulesDirectory
 from live.settings import Settings
 from live.store import GameStore
@@ -80,7 +81,7 @@ class Background:
 @dataclass
 class Table:
     """What the gateway's servicers and the workers' tasks share: settings, Redis, the rules services, the
-    dispatcher and the write path's scripts."""
+    dispatcher, the write path's scripts and the guests' renewals."""
 
     settings: Settings
     redis: aioredis.Redis
@@ -88,6 +89,7 @@ class Table:
     dispatcher: Dispatcher = field(default_factory=NoDispatch)
     scripts: dict[str, AsyncScript] = field(default_factory=dict)
     archive: Archive | None = None  # finished games in PostgreSQL, when DATABASE_URL names one
+    guests: Renewals = field(default_factory=Renewals)  # when this process last renewed each guest
 
     @functools.cached_property
     def store(self) -> GameStore:

@@ -12,7 +12,7 @@ connection) is finished by the next, and leaves nothing half-done once it has:
    again from the rating now and the opponents' as planned, and the plan rewritten, so no update is
    lost;
 3. the leaderboard (the title's slot): each player's displayed rating, unless it already shows a
-   later one (it keeps the games count of what it shows);
+   later one (it keeps the games count of what it shows); guests, who are temporary, are not shown;
 4. the title's history;
 5. the result (the game's slot), written last and once, which marks the game finalized and drops the
    plan: a run that finds it does nothing.
@@ -36,7 +36,7 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from openskill.models import PlackettLuce
 
-from live import keys, mygames
+from live import guests, keys, matchmaking, mygames
 from live.games import full_record
 from live.store import STATUS_FINISHED
 from live.table import Table
@@ -83,8 +83,8 @@ class Rating:
 
     @property
     def ordinal(self) -> float:
-        """The displayed rating: mu - 3 sigma."""
-        return self.mu - 3 * self.sigma
+        """The displayed rating (`live.matchmaking.displayed`)."""
+        return matchmaking.displayed(self.mu, self.sigma)
 
 
 def _float(value: bytes | str | None, default: float) -> float:
@@ -236,8 +236,10 @@ async def rate_player(app: Table, game: Finished, plan: Plan, player_id: str) ->
 
 
 async def show_ratings(app: Table, game: Finished, plan: Plan) -> None:
-    """Step 3: the players' displayed ratings on the title's leaderboard (never over a later one)."""
-    shown = [item for p, r in plan.after.items() for item in (p, r.games, r.ordinal)]
+    """Step 3: the players' displayed ratings on the title's leaderboard (never over a later one). A
+    guest is rated but not shown: it is temporary (`live.guests`), and the board would outlive it."""
+    passing = set(guests.guests_of(game.record))
+    shown = [item for p, r in plan.after.items() if p not in passing for item in (p, r.games, r.ordinal)]
     await app.script(SHOW_RATINGS)(
         keys=[keys.leaderboard(game.title), keys.leaderboard_games(game.title)], args=shown
     )
@@ -293,6 +295,7 @@ async def finalize(app: Table, game_id: str) -> bool:
     # marks the scoring done.
     ratings = {p: (plan.before[p].ordinal, plan.after[p].ordinal) for p in plan.after}
     await mygames.scored(app.redis, record, version, plan.player_ranks, ratings)
+    await guests.game_changed(app, record)  # its guests expire again once idle, new ratings too
     if not await record_result(app, game, plan):
         return False
     metrics.GAMES_FINALIZED.labels(record.title).inc()
