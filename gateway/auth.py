@@ -296,12 +296,6 @@ async def delete_player(app: Table, player_id: str) -> None:
     await app.redis.delete(keys.player(player_id), keys.password(player_id))
 
 
-async def create_bot_player(app: Table, strength: int) -> gateway_pb2.Player:
-    """A new bot player named after its strength, such as "Random bot 3f2a"."""
-    kind = BOT_NAMES.get(strength, BOT_NAMES[gateway_pb2.BOT_STRENGTH_RANDOM])
-    return await create_player(app, f"{kind} {secrets.token_hex(2)}", guest=False, bot=True)
-
-
 def _scrypt_now(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
     return hashlib.scrypt(
         password.encode(), salt=salt, n=n, r=r, p=p, maxmem=SCRYPT_MAXMEM, dklen=SCRYPT_KEY_BYTES

@@ -23,7 +23,7 @@ import redis.exceptions
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from gateway import auth, paging
+from gateway import auth, bots, paging
 from gateway.auth import Principal
 from gateway.errors import rpc
 from live import clocks, games, keys
@@ -360,8 +360,9 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
     async def AddBot(
         self, request: gateway_pb2.AddBotRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.AddBotResponse:
-        """Seat a new bot of the asked strength (host only): on an open seat, or on the host's own seat
-        when asked for it by number, so a host may fill every seat with bots and watch."""
+        """Seat a bot of the asked strength (host only), the lowest-numbered one not seated yet
+        (`gateway.bots`): on an open seat, or on the host's own seat when asked for it by number, so a
+        host may fill every seat with bots and watch."""
         principal = await auth.authenticate(self.app, context)
         strength = request.strength or gateway_pb2.BOT_STRENGTH_RANDOM
         wanted = request.seat if request.HasField("seat") else None
@@ -374,19 +375,25 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
                 return own  # the host hands its own seat to the bot and stays host, as a spectator
             return _open_seat(lobby, wanted)
 
-        check(await self._load(request.lobby_id))  # refuse before creating the bot's record
-        bot = await auth.create_bot_player(self.app, strength)
+        def free_bot(lobby: Lobby) -> gateway_pb2.Player:
+            return bots.lineup(strength, 1, (seat.player.player_id for seat in lobby.seats))[0]
+
+        # Refused before anything is stored; the bot's record stored before it is seated.
+        loaded = await self._load(request.lobby_id)
+        check(loaded)
+        expected = free_bot(loaded)
+        await bots.create(self.app, [expected])
+        seated: list[gateway_pb2.Player] = []
 
         def seat_bot(lobby: Lobby) -> None:
             seat = check(lobby)
-            seat.player.CopyFrom(bot)
+            seated[:] = [free_bot(lobby)]  # another call may have seated the expected bot meanwhile
+            seat.player.CopyFrom(seated[0])
             seat.bot_strength = strength
 
-        try:
-            lobby = await self._update(request.lobby_id, seat_bot)
-        except BaseException:
-            await auth.delete_player(self.app, bot.player_id)
-            raise
+        lobby = await self._update(request.lobby_id, seat_bot)
+        if seated[0] != expected:
+            await bots.create(self.app, seated)
         return gateway_pb2.AddBotResponse(lobby=lobby)
 
     @rpc

@@ -23,7 +23,7 @@ from typing import cast
 import grpc
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 
-from gateway import auth
+from gateway import auth, bots
 from gateway.errors import rpc, stream_rpc
 from live import clocks, games, keys, matchmaking
 from live.errors import invalid, precondition
@@ -136,13 +136,14 @@ class Matcher:
     async def _seats(
         self, seat_count: int, players: list[gateway_pb2.Player], bot_strength: int
     ) -> list[gateway_pb2.GameSeat]:
-        """The players and new bots of `bot_strength` on the game's seats, shuffled."""
+        """The players and the bots of `bot_strength` (`gateway.bots`) on the game's seats, shuffled."""
         strength = cast(gateway_pb2.BotStrength, bot_strength or gateway_pb2.BOT_STRENGTH_RANDOM)
+        seated_bots = bots.lineup(strength, seat_count - len(players))
+        await bots.create(self.app, seated_bots)
         occupants: list[tuple[gateway_pb2.Player, gateway_pb2.BotStrength]] = [
             (player, gateway_pb2.BOT_STRENGTH_UNSPECIFIED) for player in players
         ]
-        for _ in range(seat_count - len(players)):
-            occupants.append((await auth.create_bot_player(self.app, strength), strength))
+        occupants += [(player, strength) for player in seated_bots]
         secrets.SystemRandom().shuffle(occupants)
         return [
             gateway_pb2.GameSeat(seat=index, player=player, bot_strength=bot)

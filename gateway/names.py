@@ -1,7 +1,7 @@
-"""Names no player may take: the bots' (a bot is named after its strength, such as "Heuristic bot
-3f2a", so a player named so would pass for one) and the configured RESERVED_NAMES. Names are compared
-by their letters and digits alone, case and compatibility forms (full-width letters) folded, so
-"heuristic_bot" or "HEURISTIC-BOT" is a bot's name too."""
+"""Names no player may take: the bots' (a bot is named after its strength and numbered, such as
+"Heuristic bot 2" (`gateway.bots`), so a player named so would pass for one) and the configured
+RESERVED_NAMES. Names are compared by their letters and digits alone, case and compatibility forms
+(full-width letters) folded, so "heuristic_bot" or "HEURISTIC-BOT" is a bot's name too."""
 
 from __future__ import annotations
 

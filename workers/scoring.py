@@ -20,7 +20,8 @@ connection) is finished by the next, and leaves nothing half-done once it has:
 Ratings are openskill's Plackett-Luce model, per title, multiplayer with ties. Ranks come from the
 rules service's scores (tied seats share a rank); players who resigned or forfeited rank last, tied
 among themselves. A player holding several seats is rated once, on their best seat. Bots are players
-too and are rated like anyone. The leaderboard shows openskill's ordinal (mu - 3 sigma), a conservative
+too and are rated like anyone: each of the few bots (`gateway.bots`) keeps one rating per title over
+all its games. The leaderboard shows openskill's ordinal (mu - 3 sigma), a conservative
 estimate that only rises with evidence.
 """
 

@@ -329,7 +329,7 @@ def test_the_catalogue_lists_every_title_by_name(client: Client, rules: dict[str
 @pytest.mark.parametrize(
     "name",
     [
-        "Heuristic bot 3f2a",
+        "Heuristic bot 2",
         "random BOT",
         "Search_bot",
         "\uff33\uff25\uff21\uff32\uff23\uff28 \uff22\uff2f\uff34 1",  # full-width letters

@@ -277,7 +277,34 @@ def test_only_the_host_adds_bots_and_a_refusal_leaves_no_bot_behind(
 
         code, info = refused(host.lobbies.AddBot, bot, host.auth)
         assert (code, info.reason) == (PRECONDITION, "LOBBY_FULL")
-        assert len(sorted(own.store.scan_iter(match="player:*"))) == len(players_before) + 1
+        players_after = set(own.store.scan_iter(match="player:*"))
+        assert players_after - set(players_before) <= {keys.player(seat.player.player_id).encode()}
+
+
+def test_games_with_bots_seat_the_same_few_bots_and_store_no_more_players(
+    new_client,  # type: ignore[no-untyped-def]
+    redis_url: str,
+) -> None:
+    """Bots are a fixed few of each strength, numbered, seated game after game: however many games
+    bots play, Redis holds the same player records (a new bot player at every AddBot grew it without
+    end)."""
+    store = sync_client(redis_url)
+    host = guest(new_client, "host")
+    player_records, lineups = [], []
+    for _ in range(4):
+        lobby = create(host, 3)
+        add_bot(host, lobby.lobby_id, strength=gateway_pb2.BOT_STRENGTH_HEURISTIC)
+        add_bot(host, lobby.lobby_id)
+        full = add_bot(host, lobby.lobby_id, seat=0, strength=gateway_pb2.BOT_STRENGTH_HEURISTIC)
+        view = game_view(host, start(host, full).game_id)
+        lineups.append(sorted((seat.player.display_name, seat.player.player_id) for seat in view.seats))
+        player_records.append(sum(1 for _ in store.scan_iter(match="player:*", count=1000)))
+    assert player_records == [player_records[0]] * 4, "no player record more after the first game"
+    names = [name for name, _ in lineups[0]]
+    assert names == ["Heuristic bot 1", "Heuristic bot 2", "Random bot 1"]
+    assert all(lineup == lineups[0] for lineup in lineups), "the same bots in every game"
+    for _, player_id in lineups[0]:
+        assert store.hget(keys.player(player_id), "bot") == b"1"
 
 
 def test_a_bot_of_unset_strength_plays_at_random(client: Client) -> None:

@@ -126,6 +126,8 @@ def test_200_players_at_once_are_each_matched_once_within_their_bands(
         assert humans == set(members)
         bots = SEATS - len(members)
         assert all(int(results[p].get("bots", 0)) == bots for p in members)
+        bot_names = sorted(s.player.display_name for s in seats if s.player.bot)
+        assert bot_names == [f"Random bot {n}" for n in range(1, bots + 1)], "the same few bots every game"
         for player_id in members:
             result = results[player_id]
             waited = max(int(result.get("waited_ms", 0)), 0)  # the matcher's clock may lag the joiner's

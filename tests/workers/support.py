@@ -4,6 +4,7 @@ real worker (celery.contrib.testing, not eager mode) and a real beat, and game h
 from __future__ import annotations
 
 import contextlib
+import secrets
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -54,9 +55,11 @@ def wait_for(predicate: Callable[[], Any], timeout: float, what: str) -> Any:
 
 
 def bot_seat(gateway: GatewayProcess, seat: int, strength: str) -> gateway_pb2.GameSeat:
-    """A new bot player of `strength` on `seat`."""
+    """A bot of `strength` on `seat`, a new player of the test's own (not one of the shared bots of
+    `gateway.bots`), so its rating starts from the prior whatever other tests played."""
     value = STRENGTHS[strength]
-    player = gateway.run(auth.create_bot_player(gateway.app, value))  # type: ignore[arg-type]
+    name = f"{strength} test bot {secrets.token_hex(4)}"
+    player = gateway.run(auth.create_player(gateway.app, name, guest=False, bot=True))  # type: ignore[arg-type]
     return gateway_pb2.GameSeat(seat=seat, player=player, bot_strength=value)
 
 

@@ -12,6 +12,7 @@ import redis
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 
+from gateway import bots
 from live import keys
 from live.games import full_record
 from live.moves import load_meta
@@ -176,6 +177,29 @@ def test_a_rating_that_moved_since_the_plan_is_rated_again_from_where_it_stands(
         [expected.mu, expected.sigma, expected.wins]
     )
     assert redis_client.zscore(keys.leaderboard(TITLE), player_id) == pytest.approx(rating.ordinal)
+
+
+def test_the_shared_bots_keep_one_rating_each_over_their_games(
+    quiet_gateway: GatewayProcess, redis_client: redis.Redis
+) -> None:
+    """The few bots seated game after game (`gateway.bots`) are rated on every game, each on one rating
+    and one leaderboard entry of the title."""
+    app = quiet_gateway.app
+    assert app is not None
+    random = gateway_pb2.BOT_STRENGTH_RANDOM
+    lineup = bots.lineup(random, 3)
+    quiet_gateway.run(bots.create(app, lineup))
+    before = {player.player_id: stored_rating(redis_client, player.player_id).games for player in lineup}
+    board = set(redis_client.zrange(keys.leaderboard(TITLE), 0, -1))
+    for _ in range(2):
+        seated = [gateway_pb2.GameSeat(seat=s, player=p, bot_strength=random) for s, p in enumerate(lineup)]
+        assert quiet_gateway.run(scoring.finalize(app, played_out(quiet_gateway, seated))) is True
+    for player_id, games in before.items():
+        rating = stored_rating(redis_client, player_id)
+        assert rating.games == games + 2
+        assert redis_client.zscore(keys.leaderboard(TITLE), player_id) == pytest.approx(rating.ordinal)
+    board_after = set(redis_client.zrange(keys.leaderboard(TITLE), 0, -1))
+    assert board_after - board <= {player.player_id.encode() for player in lineup}
 
 
 def test_a_finalize_that_lost_redis_midway_is_run_again_by_the_worker_and_finishes(
