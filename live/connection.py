@@ -29,6 +29,34 @@ def node_url(url: str) -> str:
     return url
 
 
+class _ClosedWhileWriting:
+    """A connection on which a write that meets the connection closed under it (by a concurrent
+    disconnect, as the cluster client does to a node's connections while it reloads the slot map)
+    fails as the ConnectionError redis-py retries, not as the AttributeError or TypeError that
+    asyncio's torn-down writer raises (redis-py 8.1, redis/redis-py#4287), which escaped every retry
+    and reached clients as INTERNAL."""
+
+    async def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+        try:
+            await super().send_packed_command(command, check_health)  # type: ignore[misc]
+        except (AttributeError, TypeError) as error:
+            raise redis.exceptions.ConnectionError(
+                f"the connection closed while writing to it: {error}"
+            ) from error
+
+
+class Connection(_ClosedWhileWriting, aioredis.Connection):
+    """A plain connection of the gateway's and workers' clients (`_ClosedWhileWriting`)."""
+
+
+class SSLConnection(_ClosedWhileWriting, aioredis.SSLConnection):
+    """A TLS connection of the gateway's and workers' clients (`_ClosedWhileWriting`)."""
+
+
+def _connection_class(url: str) -> type[aioredis.Connection]:
+    return SSLConnection if url.startswith("rediss://") else Connection
+
+
 def async_client(settings: Settings) -> aioredis.Redis:
     """The gateway's and workers' client of the settings' Redis: at most REDIS_MAX_CONNECTIONS
     connections (per node on a Cluster). On one node a command finding them all busy waits for a free
@@ -36,13 +64,19 @@ def async_client(settings: Settings) -> aioredis.Redis:
     a thousand games' watchers reading at once need more."""
     url = node_url(settings.redis_url)
     tls = settings.redis_tls.options(settings.redis_url)
+    connection_class = _connection_class(url)
     if settings.cluster:
         client = RedisCluster.from_url(url, max_connections=settings.redis_max_connections, **tls)
+        # The nodes it knows and those it will discover make their connections of this class.
+        client.nodes_manager.connection_kwargs["connection_class"] = connection_class
+        for node in client.nodes_manager.startup_nodes.values():
+            node.connection_class = connection_class
         return cast(aioredis.Redis, client)  # the same commands, routed by slot (see the docstring)
     pool = aioredis.BlockingConnectionPool.from_url(
         url,
         max_connections=settings.redis_max_connections,
         timeout=settings.redis_pool_timeout_seconds,
+        connection_class=connection_class,
         **tls,
     )
     return aioredis.Redis.from_pool(pool)

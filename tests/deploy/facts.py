@@ -8,6 +8,8 @@ import re
 from functools import cache
 from pathlib import Path
 
+from live.settings import variables as settings_variables
+
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 IMAGE = "boardgame-backend"
@@ -33,8 +35,9 @@ def python_sources() -> list[Path]:
 
 @cache
 def env_vars_read() -> frozenset[str]:
-    """Names of the environment variables some process reads (os.environ / getenv with a literal)."""
-    names: set[str] = set()
+    """Names of the environment variables some process reads: os.environ / getenv with a literal, and
+    the plain settings' (each read by its field's name, `live.settings.variables`)."""
+    names: set[str] = {name for name, _ in settings_variables()}
     for path in python_sources():
         names.update(ENV_READ.findall(path.read_text()))
     return frozenset(names)

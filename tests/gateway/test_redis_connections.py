@@ -1,0 +1,56 @@
+"""The gateway's and workers' Redis connections: a write that meets its connection closed under it (a
+concurrent disconnect, as the cluster client does while it reloads its slot map) fails as a
+ConnectionError, which redis-py retries, never as the AttributeError of asyncio's torn-down writer,
+which reached clients as INTERNAL (a burst of CreateGuest on a Cluster did)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from live.connection import Connection, async_client, node_url
+from live.settings import Settings
+
+
+async def write_while_closed(connection_class: type[aioredis.Connection], url: str) -> BaseException | None:
+    """What a PING written while another task disconnects the connection raises (its write is
+    scheduled as a task of its own when the connection has a socket timeout, so the disconnect runs
+    between the check that the connection is open and the write)."""
+    pool = aioredis.ConnectionPool.from_url(node_url(url), connection_class=connection_class, socket_timeout=5)
+    connection = pool.make_connection()
+    await connection.connect()
+    outcomes = await asyncio.gather(
+        connection.send_packed_command(connection.pack_command("PING")),
+        connection.disconnect(nowait=True),  # as on an error elsewhere: closed without waiting
+        return_exceptions=True,
+    )
+    await connection.disconnect()
+    await pool.aclose()
+    return outcomes[0] if isinstance(outcomes[0], BaseException) else None
+
+
+@pytest.mark.redis_modes("single")
+def test_a_write_meeting_its_connection_closed_is_a_connection_error(redis_url: str) -> None:
+    plain = asyncio.run(write_while_closed(aioredis.Connection, redis_url))
+    assert isinstance(plain, AttributeError | TypeError), f"redis-py's own connection raised {plain!r}"
+    ours = asyncio.run(write_while_closed(Connection, redis_url))
+    assert isinstance(ours, RedisConnectionError), ours
+    assert "closed while writing" in str(ours)
+
+
+async def connection_classes(url: str) -> set[type]:
+    client = async_client(Settings(redis_url=url))
+    try:
+        await client.ping()
+        if hasattr(client, "get_nodes"):  # a Cluster: every node it found
+            return {node.connection_class for node in client.get_nodes()}
+        return {client.connection_pool.connection_class}
+    finally:
+        await client.aclose()
+
+
+def test_every_connection_of_the_clients_is_of_that_kind(redis_url: str) -> None:
+    assert asyncio.run(connection_classes(redis_url)) == {Connection}
