@@ -19,7 +19,9 @@ async def write_while_closed(connection_class: type[aioredis.Connection], url: s
     """What a PING written while another task disconnects the connection raises (its write is
     scheduled as a task of its own when the connection has a socket timeout, so the disconnect runs
     between the check that the connection is open and the write)."""
-    pool = aioredis.ConnectionPool.from_url(node_url(url), connection_class=connection_class, socket_timeout=5)
+    pool = aioredis.ConnectionPool.from_url(
+        node_url(url), connection_class=connection_class, socket_timeout=5
+    )
     connection = pool.make_connection()
     await connection.connect()
     outcomes = await asyncio.gather(
