@@ -26,7 +26,7 @@ from services.goldencity import GAME, dataset
 from tests.common.test_server import read_json_line
 from tests.gateway.support import GatewayProcess, gateway_settings
 from tests.goldencity.datasets import BOARD, BONUS, GOODS, SCORING, copy_v0, edit
-from tests.workers.test_web_client import chromium
+from tests.workers.test_web_client import run_driver
 
 TITLE = GAME.info.name
 WEB_CLIENT = WEB_CLIENT_DIR.parent
@@ -132,24 +132,11 @@ def game_on(gateway: GatewayProcess, data_set: str) -> str:
 
 def drawn(gateway: GatewayProcess, games: list[str]) -> list[dict[str, Any]]:
     env = {
-        **os.environ,
         "E2E_URL": gateway.web_url + "/",
-        "E2E_CHROMIUM": chromium(),
         "E2E_GAMES": json.dumps(games),
         "E2E_LOOK_FOR": json.dumps(LOOK_FOR),
     }
-    node = shutil.which("node")
-    assert node, "node is not installed"
-    done = subprocess.run(
-        [node, str(DRIVER)],
-        cwd=WEB_CLIENT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=DRIVER_TIMEOUT_SECONDS,
-    )
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout.strip().splitlines()[-1])
+    report = run_driver(DRIVER, env, DRIVER_TIMEOUT_SECONDS)
     assert report["errors"] == [], "\n".join(report["errors"])
     return report["boards"]
 

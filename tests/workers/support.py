@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -15,6 +16,7 @@ from celery.beat import EmbeddedService
 from celery.contrib.testing.worker import start_worker
 
 from cli.app import STRENGTHS
+from deploy import throwaway
 from gateway import auth
 from live import keys
 from live.games import start_game
@@ -86,3 +88,14 @@ def new_game(
 def finalized(client: redis.Redis, game_id: str) -> bool:
     """Whether `finalize` recorded the game's result."""
     return bool(client.exists(keys.game_result(game_id)))
+
+
+def start_bot_worker(
+    settings: Settings, search_seconds: float, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """`python -m workers` in its own session (so it can be killed whole) on the settings' Redis and
+    broker, with the settings a user gets but the bot's search budget (and `env`)."""
+    variables = {"BOT_SEARCH_SECONDS": str(search_seconds), **(env or {})}
+    if settings.celery_broker_url:
+        variables["CELERY_BROKER_URL"] = settings.celery_broker_url
+    return throwaway.start_worker_process(settings.redis_url, ",".join(settings.rules_addresses), variables)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
 from collections.abc import Iterator
 
 import pytest
@@ -19,11 +18,12 @@ from live.connection import sync_client
 from live.settings import Settings
 from tests.gateway.support import GatewayProcess, gateway_settings
 from tests.titles import TITLE
-from tests.workers.support import bot_seat, finalized, new_game, wait_for
+from tests.workers.support import bot_seat, finalized, new_game, start_bot_worker, wait_for
 from workers import scoring
 
 SLOW_SEARCH_SECONDS = 3.0
 VISIBILITY_TIMEOUT_SECONDS = 3
+KILL_TEST_ENV = {"VISIBILITY_TIMEOUT_SECONDS": str(VISIBILITY_TIMEOUT_SECONDS)}
 
 
 @pytest.fixture(scope="module")
@@ -38,18 +38,6 @@ def own_gateway(own_settings: Settings) -> Iterator[GatewayProcess]:
         yield process
 
 
-def start_worker_process(settings: Settings, search_seconds: float) -> subprocess.Popen[bytes]:
-    """`python -m workers` in its own session (so it can be killed whole), one child process."""
-    return throwaway.start_worker_process(
-        settings.redis_url,
-        ",".join(settings.rules_addresses),
-        {
-            "BOT_SEARCH_SECONDS": str(search_seconds),
-            "VISIBILITY_TIMEOUT_SECONDS": str(VISIBILITY_TIMEOUT_SECONDS),
-        },
-    )
-
-
 def running_tasks(client: redis.Redis) -> list[str]:
     """The names of the tasks delivered and not yet acknowledged (kombu's `unacked` hash)."""
     return [json.loads(value)[0]["headers"]["task"] for value in client.hvals("unacked")]
@@ -59,7 +47,7 @@ def test_a_worker_killed_in_a_bot_turn_loses_nothing_and_applies_nothing_twice(
     own_settings: Settings, own_gateway: GatewayProcess
 ) -> None:
     client = sync_client(own_settings.redis_url)
-    first = start_worker_process(own_settings, SLOW_SEARCH_SECONDS)
+    first = start_bot_worker(own_settings, SLOW_SEARCH_SECONDS, KILL_TEST_ENV)
     second = None
     try:
         seats = [bot_seat(own_gateway, 0, "search"), bot_seat(own_gateway, 1, "search")]
@@ -72,7 +60,7 @@ def test_a_worker_killed_in_a_bot_turn_loses_nothing_and_applies_nothing_twice(
         assert int(client.get(keys.game_version(game_id))) == version, "the turn finished before the kill"
         assert "workers.take_turn" in running_tasks(client)
 
-        second = start_worker_process(own_settings, 0.002)
+        second = start_bot_worker(own_settings, 0.002, KILL_TEST_ENV)
         wait_for(lambda: finalized(client, game_id), 240, "the game to be finished by the second worker")
         final = int(client.get(keys.game_version(game_id)))
         requests = client.hgetall(keys.game_requests(game_id))

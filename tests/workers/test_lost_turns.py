@@ -23,7 +23,7 @@ from live.settings import Settings
 from tests import redis_modes
 from tests.gateway.support import GatewayProcess, gateway_settings
 from tests.titles import TITLE
-from tests.workers.support import bot_seat, new_game, wait_for
+from tests.workers.support import bot_seat, new_game, start_bot_worker, wait_for
 from tests.workers.test_kill import running_tasks
 from workers import recovery
 
@@ -42,14 +42,6 @@ def own_settings(redis_mode: str, rules: dict[str, str]) -> Iterator[Settings]:
 def own_gateway(own_settings: Settings) -> Iterator[GatewayProcess]:
     with GatewayProcess(own_settings) as process:
         yield process
-
-
-def start_worker_process(settings: Settings, search_seconds: float) -> subprocess.Popen[bytes]:
-    """`python -m workers` (one pool process, beat) with the settings a user gets but the bot budget."""
-    env = {"BOT_SEARCH_SECONDS": str(search_seconds)}
-    if settings.celery_broker_url:
-        env["CELERY_BROKER_URL"] = settings.celery_broker_url
-    return throwaway.start_worker_process(settings.redis_url, ",".join(settings.rules_addresses), env)
 
 
 def session_pids(session: int) -> list[int]:
@@ -74,7 +66,7 @@ def stop_worker(process: subprocess.Popen[bytes], signum: int) -> None:
 
 
 def test_the_pool_and_beat_processes_die_with_the_main_process(own_settings: Settings) -> None:
-    worker = start_worker_process(own_settings, QUICK_SEARCH_SECONDS)
+    worker = start_bot_worker(own_settings, QUICK_SEARCH_SECONDS)
     try:
         wait_for(lambda: len(session_pids(worker.pid)) == 3, 60, "the main, pool and beat processes")
         os.kill(worker.pid, signal.SIGKILL)
@@ -89,7 +81,7 @@ def test_a_worker_started_after_a_main_process_kill_resumes_its_bot_turn_at_once
 ) -> None:
     client = sync_client(own_settings.redis_url)
     broker = redis.Redis.from_url(own_settings.broker_url)
-    first = start_worker_process(own_settings, SLOW_SEARCH_SECONDS)
+    first = start_bot_worker(own_settings, SLOW_SEARCH_SECONDS)
     second = None
     try:
         seats = [bot_seat(own_gateway, 0, "search"), bot_seat(own_gateway, 1, "search")]
@@ -103,7 +95,7 @@ def test_a_worker_started_after_a_main_process_kill_resumes_its_bot_turn_at_once
         assert int(client.get(keys.game_version(game_id))) == version, "the turn finished before the kill"
         assert clocks.TAKE_TURN in running_tasks(broker), "the killed worker's turn is not held"
 
-        second = start_worker_process(own_settings, QUICK_SEARCH_SECONDS)
+        second = start_bot_worker(own_settings, QUICK_SEARCH_SECONDS)
         wait_for(
             lambda: int(client.get(keys.game_version(game_id))) > version,
             killed + RESUME_SECONDS - time.monotonic(),

@@ -66,29 +66,33 @@ def board_game(gateway: GatewayProcess, title: str) -> str:
     return new_game(gateway, title, seats)
 
 
-def drive(gateway: GatewayProcess, out: Path, boards: list[dict[str, str]]) -> dict[str, Any]:
+def run_driver(driver: Path, env: dict[str, str], timeout: float) -> dict[str, Any]:
+    """Run a Chromium driver of the web client's (`clients/web/test/*.mjs`) with `env` added to the
+    environment (its E2E_* settings) and the Chromium found; the report of its last output line."""
     assert (WEB_CLIENT_DIR / "app.js").exists(), "the web client is not built: run `make setup`"
-    env = {
-        **os.environ,
-        "E2E_URL": gateway.web_url + "/",
-        "E2E_CHROMIUM": chromium(),
-        "E2E_TITLE": TITLE,
-        "E2E_OUT": str(out),
-        "E2E_BOARDS": json.dumps(boards),
-    }
     node = shutil.which("node")
     assert node, "node is not installed"
     done = subprocess.run(
-        [node, str(DRIVER)],
+        [node, str(driver)],
         cwd=WEB_CLIENT,
-        env=env,
+        env={**os.environ, "E2E_CHROMIUM": chromium(), **env},
         capture_output=True,
         text=True,
-        timeout=DRIVER_TIMEOUT_SECONDS,
+        timeout=timeout,
         check=False,
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def drive(gateway: GatewayProcess, out: Path, boards: list[dict[str, str]]) -> dict[str, Any]:
+    env = {
+        "E2E_URL": gateway.web_url + "/",
+        "E2E_TITLE": TITLE,
+        "E2E_OUT": str(out),
+        "E2E_BOARDS": json.dumps(boards),
+    }
+    return run_driver(DRIVER, env, DRIVER_TIMEOUT_SECONDS)
 
 
 def test_a_whole_game_spectated_and_replayed_and_every_board_drawn(
