@@ -24,14 +24,17 @@ var finalWatchCodes = map[codes.Code]bool{
 
 // Seat plays the seats one session holds in one game, following its watch stream.
 type Seat struct {
-	session  *Session
-	gameID   string
-	choose   *rand.Rand
-	seen     int64 // the last version a view came with: where a reopened stream resumes
-	acted    int64 // the last version this seat chose an action for
-	Moves    int
-	Reopened int
-	Refusal  *Refusal // the refusal provoked on purpose, once
+	session     *Session
+	gameID      string
+	choose      *rand.Rand
+	seen        int64      // the last version a view came with: where a reopened stream resumes
+	acted       int64      // the last version this seat's action for was applied (or overtaken)
+	chosen      *anypb.Any // the action chosen at choseAt (its label: chosenLabel), sent again after a failed try
+	chosenLabel string
+	choseAt     int64
+	Moves       int
+	Reopened    int
+	Refusal     *Refusal // the refusal provoked on purpose, once
 }
 
 func newSeat(session *Session, gameID string, choose *rand.Rand) *Seat {
@@ -109,27 +112,33 @@ func (s *Seat) act(ctx context.Context, view *gatewayv1.GameView) error {
 	if len(legal) == 0 || view.GetVersion() <= s.acted {
 		return nil
 	}
-	s.acted = view.GetVersion()
-	pick := legal[s.choose.Intn(len(legal))]
+	if s.chosen == nil || s.choseAt != view.GetVersion() {
+		pick := legal[s.choose.Intn(len(legal))]
+		s.chosen, s.chosenLabel, s.choseAt = pick.GetAction(), pick.GetLabel(), view.GetVersion()
+	}
 	if s.Refusal == nil {
-		if err := s.provokeRefusal(ctx, view, pick.GetAction()); err != nil {
+		if err := s.provokeRefusal(ctx, view, s.chosen); err != nil {
 			return err
 		}
 	}
 	request := &gatewayv1.SubmitActionRequest{
 		GameId:          s.gameID,
-		Action:          pick.GetAction(),
+		Action:          s.chosen,
 		ExpectedVersion: view.GetVersion(),
 		RequestId:       fmt.Sprintf("%s-%d", s.session.PlayerID, view.GetVersion()),
 	}
 	if _, err := call(ctx, s.session, s.session.Games.SubmitAction, request); err != nil {
 		if refusalOf(err).Code == codes.Aborted {
+			s.acted = view.GetVersion()
 			return nil // another seat moved first: the stream brings the newer view to choose from
 		}
+		// Not marked acted: the reopened stream's view of this version is answered again, under the
+		// same request id, so a move that did go through is not applied twice.
 		return fmt.Errorf("SubmitAction: %w", err)
 	}
+	s.acted = view.GetVersion()
 	s.Moves++
-	fmt.Fprintf(os.Stderr, "played v%d: %s\n", view.GetVersion(), pick.GetLabel())
+	fmt.Fprintf(os.Stderr, "played v%d: %s\n", view.GetVersion(), s.chosenLabel)
 	return nil
 }
 
