@@ -69,14 +69,22 @@ def _rules_error_classes(trees: list[ast.Module]) -> dict[str, tuple[str, str]]:
                 }
                 raw[node.name] = ([b for b in map(_name, node.bases) if b], attrs)
 
-    def resolve(name: str, attr: str) -> str | None:
+    # Classes are known by name only, and names repeat across modules (`class Connection(
+    # aioredis.Connection)`): a base already on the way is not followed again.
+    def resolve(name: str, attr: str, seen: frozenset[str] = frozenset()) -> str | None:
         bases, attrs = raw[name]
         if attr in attrs:
             return attrs[attr]
-        return next((v for b in bases if b in raw and (v := resolve(b, attr))), None)
+        on_way = seen | {name}
+        return next(
+            (v for b in bases if b in raw and b not in on_way and (v := resolve(b, attr, on_way))), None
+        )
 
-    def is_rules_error(name: str) -> bool:
-        return name == RULES_ERROR_BASE or any(b in raw and is_rules_error(b) for b in raw[name][0])
+    def is_rules_error(name: str, seen: frozenset[str] = frozenset()) -> bool:
+        on_way = seen | {name}
+        return name == RULES_ERROR_BASE or any(
+            b in raw and b not in on_way and is_rules_error(b, on_way) for b in raw[name][0]
+        )
 
     return {
         name: (resolve(name, "code") or "", resolve(name, "reason") or "")
