@@ -1,4 +1,5 @@
-"""masking.masked sets fields of chosen entries of an encoded message's repeated field."""
+"""masking.masked sets fields of chosen entries of an encoded message's repeated field (on Glen More's
+View, whose players' VP it hides)."""
 
 from __future__ import annotations
 
