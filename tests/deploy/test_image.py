@@ -36,8 +36,25 @@ def test_base_image_is_pinned_python_of_the_project() -> None:
     assert re.fullmatch(
         rf"python:{re.escape(minor.group(1))}\.\d+-slim-bookworm(@sha256:[0-9a-f]{{64}})?", image
     )
-    stages = re.findall(r"^FROM (\S+)", DOCKERFILE, re.M)
-    assert len(stages) >= 2 and set(stages) == {"${PYTHON_IMAGE}"}
+    stages = re.findall(r"^FROM (\S+)(?: AS (\w+))?$", DOCKERFILE, re.M)
+    # The web client is built on a pinned Node.js image (tests/clients/test_node_packages.py), the
+    # rest on the Python one.
+    assert {image for image, name in stages if name != "web"} == {"${PYTHON_IMAGE}"}
+    assert ("${NODE_IMAGE}", "web") in stages and len(stages) >= 3
+
+
+def test_the_web_stage_makes_every_file_the_web_build_generates() -> None:
+    """The Makefile builds the web client after `npm run generate` and `deploy.web_boards` (the boards'
+    data, imported by the boards' code): the image's web stage must have both, or tsc fails there."""
+    makefile = (facts.ROOT / "Makefile").read_text()
+    assert "-m deploy.web_boards $(WEB_CLIENT)/src/gen/boards.ts" in makefile
+    board_data = re.search(r"python -m deploy\.web_boards (\S+)", DOCKERFILE)
+    assert board_data, "the build stage writes the boards' data"
+    web = DOCKERFILE.split(" AS web\n", 1)[1].split("\nFROM ", 1)[0]
+    assert f"COPY --from=build {board_data.group(1)} " in web
+    assert re.search(r"npm run generate && cp \S+ src/gen/boards\.ts && npm run build", web)
+    assert "deploy/web_boards.py" in {line.lstrip("!") for line in IGNORE}
+    assert DOCKERFILE.index(" AS build") < DOCKERFILE.index(" AS web"), "a stage copies from an earlier one"
 
 
 def test_final_stage_runs_as_a_numeric_non_root_user() -> None:
