@@ -2,8 +2,8 @@
 three primaries and three replicas (with a plain Redis as the Celery broker, as a Cluster deployment
 has). Every test using the session's Redis runs against both; one that needs one node only (a Redis
 database of its own, a TLS server, a node it stops) says `@ONE_NODE` (or its module `pytestmark =
-ONE_NODE`). Each conftest parametrizes its session's `redis_mode` with `parametrize` and starts the
-servers with `throwaway`."""
+ONE_NODE`). Each conftest imports `pytest_generate_tests` and the `redis_mode` fixture from here and starts
+the servers with `throwaway`."""
 
 from __future__ import annotations
 
@@ -20,6 +20,17 @@ BOTH = pytest.mark.redis_modes(SINGLE, CLUSTER)
 ONE_NODE = pytest.mark.redis_modes(SINGLE)
 
 _brokers: dict[str, str] = {}  # a throwaway Cluster's URL -> the plain Redis that is its broker
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A conftest's hook (imported there): `parametrize`."""
+    parametrize(metafunc)
+
+
+@pytest.fixture(scope="session")
+def redis_mode(request: pytest.FixtureRequest) -> str:
+    """The mode of the session's Redis (a conftest imports this fixture with the hook)."""
+    return str(request.param)
 
 
 def parametrize(metafunc: pytest.Metafunc) -> None:

@@ -13,14 +13,8 @@ from tests import redis_modes
 from tests.gateway.patience import patient_channel
 from tests.gateway.support import Client, GatewayProcess, gateway_settings
 
-
-def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    redis_modes.parametrize(metafunc)
-
-
-@pytest.fixture(scope="session")
-def redis_mode(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
+# The modes' hook and the session's `redis_mode` fixture, shared by every suite that runs on both.
+pytest_generate_tests, redis_mode = redis_modes.pytest_generate_tests, redis_modes.redis_mode
 
 
 @pytest.fixture(scope="session")

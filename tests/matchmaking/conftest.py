@@ -17,16 +17,10 @@ from deploy.throwaway import (
 from tests import redis_modes
 from tests.workers.support import wait_for
 
+# The modes' hook and the session's `redis_mode` fixture, shared by every suite that runs on both.
+pytest_generate_tests, redis_mode = redis_modes.pytest_generate_tests, redis_modes.redis_mode
+
 GATEWAYS = 2
-
-
-def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    redis_modes.parametrize(metafunc)
-
-
-@pytest.fixture(scope="session")
-def redis_mode(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
 
 
 @pytest.fixture(scope="module")

@@ -17,16 +17,10 @@ from tests.gateway.support import GatewayProcess, gateway_settings
 from tests.workers.support import worker
 from workers.settings import WorkerSettings
 
+# The modes' hook and the session's `redis_mode` fixture, shared by every suite that runs on both.
+pytest_generate_tests, redis_mode = redis_modes.pytest_generate_tests, redis_modes.redis_mode
+
 SEARCH_SECONDS = 0.01  # small budgets keep the suite quick on a shared machine
-
-
-def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    redis_modes.parametrize(metafunc)
-
-
-@pytest.fixture(scope="session")
-def redis_mode(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
 
 
 @pytest.fixture(scope="session")
