@@ -2,8 +2,7 @@
 REDIS_CLUSTER for a Cluster).
 
 python -m gateway.admin create-api-key --operator NAME   prints a new API key (shown only once)
-python -m gateway.admin revoke-api-key --key KEY         revokes one, and the tokens it issued
-python -m gateway.admin revoke-api-key --key KEY         revokes one
+python -m gateway.admin revoke-api-key --key=KEY         revokes one, and the tokens it issued
 python -m gateway.admin migrate-keys                     renames the keys an older version wrote (on upgrade)
 """
 

@@ -329,13 +329,22 @@ async def check_password(password: str, stored: str | None) -> bool:
     return hmac.compare_digest(derived, expected_bytes)
 
 
+def command_line_secret(nbytes: int) -> str:
+    """`secrets.token_urlsafe(nbytes)` that never begins with '-', which a command line reads as an
+    option (`revoke-api-key --key -Xy...`, `bg join --code -Xy...`): such a draw is drawn again, so
+    the secret is uniform over the rest, one character in 64 fewer at its first place."""
+    while (secret := secrets.token_urlsafe(nbytes)).startswith("-"):
+        pass
+    return secret
+
+
 async def create_api_key(redis: aioredis.Redis, operator: str) -> str:
     """A new API key for the operator; only its SHA-256 is stored, so the key is shown this once."""
     # ':' separates the operator from its user's id in keys.external_player; a name holding one
     # could claim another operator's users.
     if not operator.strip() or ":" in operator:
         raise ValueError("an operator name must be non-empty and have no ':'")
-    key = secrets.token_urlsafe(TOKEN_BYTES)
+    key = command_line_secret(TOKEN_BYTES)
     await redis.set(keys.api_key(digest(key)), operator.strip())
     return key
 

@@ -196,7 +196,7 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
             created_at=created_at,
         )
         if lobby.visibility == gateway_pb2.VISIBILITY_PRIVATE:
-            lobby.invite_code = secrets.token_urlsafe(INVITE_CODE_BYTES)
+            lobby.invite_code = auth.command_line_secret(INVITE_CODE_BYTES)
         lobby.seats[0].player.CopyFrom(principal.player)
         await self.open(lobby)
         return gateway_pb2.CreateLobbyResponse(lobby=lobby)

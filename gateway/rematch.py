@@ -7,14 +7,13 @@ a rematch works however long ago the game was played, its lobby and keys long go
 
 from __future__ import annotations
 
-import secrets
 import time
 import uuid
 
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from gateway import lobbies
+from gateway import auth, lobbies
 from gateway.auth import Principal
 from live import games, inbox, keys, moves
 from live.errors import permission_denied, precondition
@@ -66,7 +65,7 @@ async def rematch(
         seat_count=record.player_count,
         options=games.options_of(info, record.config),
         visibility=gateway_pb2.VISIBILITY_PRIVATE,
-        invite_code=secrets.token_urlsafe(lobbies.INVITE_CODE_BYTES),
+        invite_code=auth.command_line_secret(lobbies.INVITE_CODE_BYTES),
         clock=meta.clock,
         seating=await _seating(app, meta.lobby_id),
         host_player_id=principal.player_id,

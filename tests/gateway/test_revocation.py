@@ -109,7 +109,7 @@ def test_revoking_an_operator_key_signs_out_every_token_it_issued(
     game_id = new_game(gateway, TITLE, [players[0], survivor])
     stream = watch(players[0], game_id)
     done = subprocess.run(
-        [sys.executable, "-m", "gateway.admin", "revoke-api-key", "--key", revoked],
+        [sys.executable, "-m", "gateway.admin", "revoke-api-key", f"--key={revoked}"],
         env={**os.environ, "REDIS_URL": redis_url},
         capture_output=True,
         text=True,
