@@ -94,11 +94,11 @@ GUEST_BUILDING = tuple(Action(GUEST_TO_BUILDING, b) for b in range(len(BUILDINGS
 BUILDING_SPACE = TILE_KINDS
 SPACES = (*CIRCLE_TILES, *(BUILDING_SPACE + b for b in range(len(BUILDINGS))))
 MOVE = {(a, b): Action(MOVE_COLONIST, a, b) for a in SPACES for b in SPACES if a != b}
-
-
-def place_on(space: int) -> Action:
-    """Place a colonist from San Juan on a space."""
-    return ON_TILE[space] if space < BUILDING_SPACE else ON_BUILDING[space - BUILDING_SPACE]
+# The same by space number, for the mayor's legal actions: PLACE[space] places a colonist from San
+# Juan on it, MOVE_FROM[source][target] moves one (None from a space to itself or off the board).
+SPACE_NUMBERS = range(BUILDING_SPACE + len(BUILDINGS))
+PLACE = (*ON_TILE, *ON_BUILDING)
+MOVE_FROM = tuple(tuple(MOVE.get((a, b)) for b in SPACE_NUMBERS) for a in SPACE_NUMBERS)
 
 
 def small_wharf_goods(good: int, count: int) -> Action:

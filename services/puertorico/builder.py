@@ -30,6 +30,7 @@ from services.puertorico.board import award_vp, colonist_available, privilege, t
 from services.puertorico.data import (
     BLACK_MARKET,
     BLACK_MARKET_COLONIST_SOURCE,
+    BUILDING_CITY_SPACES,
     BUILDINGS,
     CHURCH,
     CHURCH_VP_BY_COL,
@@ -83,15 +84,30 @@ def _forest_discount(player: Player) -> int:
     return forests // FOREST_DISCOUNT_PER if works else 0
 
 
+# What each building costs less its occupied quarries, by quarries (COST_AFTER_QUARRIES[q][building]):
+# a building takes at most its column of quarries off, so quarries beyond the highest column count
+# as that many.
+MOST_QUARRIES = max(info.col for info in BUILDINGS)
+COST_AFTER_QUARRIES = tuple(
+    tuple(info.cost - min(quarries, info.col) for info in BUILDINGS) for quarries in range(MOST_QUARRIES + 1)
+)
+
+
+def _costs(state: State, seat: int) -> tuple[tuple[int, ...], int]:
+    """`seat`'s price of each building before the discounts that are the same for every building,
+    and those discounts: the forest discount and, as the builder, the privilege (doubled by a library)."""
+    player = state.players[seat]
+    discount = _forest_discount(player)
+    if seat == state.role_selector:
+        discount += BUILDER_PRIVILEGE * privilege(state, seat)
+    return COST_AFTER_QUARRIES[min(player.occupied[QUARRY], MOST_QUARRIES)], discount
+
+
 def price(state: State, seat: int, building: int) -> int:
     """What `seat` pays for `building` before any black market items: cost less the privilege (doubled
     by a library), occupied quarries up to its column, and the forest discount."""
-    info = BUILDINGS[building]
-    player = state.players[seat]
-    discount = min(player.occupied[QUARRY], info.col) + _forest_discount(player)
-    if seat == state.role_selector:
-        discount += BUILDER_PRIVILEGE * privilege(state, seat)
-    return max(0, info.cost - discount)
+    costs, discount = _costs(state, seat)
+    return max(0, costs[building] - discount)
 
 
 def _colonist_sources(player: Player) -> list[Action]:
@@ -130,13 +146,15 @@ def legal_build(state: State) -> list[Action]:
     player = state.players[seat]
     free = CITY_SPACES - player.city_used()
     budget = player.doubloons + _market_reach(player)
+    costs, discount = _costs(state, seat)
+    owned = player.buildings
     actions = [
         BUILD_ACTION[b]
         for b, copies in enumerate(state.stock)
         if copies
-        and b not in player.buildings
-        and BUILDINGS[b].spaces <= free
-        and price(state, seat, b) <= budget
+        and b not in owned
+        and BUILDING_CITY_SPACES[b] <= free
+        and max(0, costs[b] - discount) <= budget
     ]
     actions.append(PASS_ACTION)
     return actions

@@ -130,6 +130,9 @@ BUILDINGS: tuple[BuildingInfo, ...] = (
 )
 BUILDING_IDS = {info.name: index for index, info in enumerate(BUILDINGS)}
 BASE_BUILDINGS = tuple(i for i, info in enumerate(BUILDINGS) if not info.expansion)
+# Each building's circles and city spaces, by id (what the hot paths look up).
+BUILDING_CIRCLES = tuple(info.circles for info in BUILDINGS)
+BUILDING_CITY_SPACES = tuple(info.spaces for info in BUILDINGS)
 
 SMALL_INDIGO_PLANT = BUILDING_IDS["small indigo plant"]
 SMALL_SUGAR_MILL = BUILDING_IDS["small sugar mill"]

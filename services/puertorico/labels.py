@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from services.common.helpers import plural
 from services.puertorico import actions as act
 from services.puertorico import events as ev
@@ -114,42 +116,80 @@ def _space(space: int) -> str:
     return f"the {BUILDINGS[space - act.BUILDING_SPACE].name}"
 
 
+def _returned(source: int, where: int) -> str:
+    """Returning a colonist to the supply with the black market, from San Juan, a tile or a building."""
+    if source == act.FROM_SAN_JUAN:
+        return "Return a colonist from San Juan"
+    if source == act.FROM_TILE:
+        return f"Return the colonist from {_a(TILE_NAMES[where])}"
+    return f"Return the colonist from the {BUILDINGS[where].name}"
+
+
 def _ship(state: State, ship: int) -> str:
     return f"the {state.ship_cap[ship]}-hold ship"
 
 
+# The labels that depend on the action alone, by kind: each is worded once per action (REMEMBERED).
+ACTION_WORDS: dict[int, Callable[[int, int], str]] = {
+    act.TAKE_PLANTATION: lambda tile, _: f"Take {_a(TILE_NAMES[tile])}",
+    act.TAKE_QUARRY: lambda *_: "Take a quarry",
+    act.HACIENDA_DRAW: lambda *_: "Draw a hidden plantation with the hacienda",
+    act.MAYOR_PRIVILEGE: lambda *_: "Take 1 extra colonist from the supply",
+    act.PLACE_ON_TILE: lambda tile, _: f"Place a colonist from San Juan on {_a(TILE_NAMES[tile])}",
+    act.PLACE_ON_BUILDING: lambda building, _: (
+        f"Place a colonist from San Juan on the {BUILDINGS[building].name}"
+    ),
+    act.MOVE_COLONIST: lambda source, target: f"Move a colonist from {_space(source)} to {_space(target)}",
+    act.CRAFTSMAN_BONUS: lambda good, _: f"Take 1 extra {GOOD_NAMES[good]}",
+    act.STORE_IN_WAREHOUSE: lambda good, _: f"Keep all {GOOD_NAMES[good]} in a warehouse",
+    act.KEEP_SINGLE: lambda good, _: f"Keep 1 {GOOD_NAMES[good]}",
+    act.DRAFT_COST: lambda cost, _: (
+        f"Fill a violet slot of cost {cost} ({plural(DRAFT_SLOTS[cost], 'slot')} of that cost)"
+    ),
+    act.DRAFT_BUILDING: lambda building, _: f"Draft the {BUILDINGS[building].name}",
+    act.TAKE_FOREST: lambda tile, _: f"Take {_a(TILE_NAMES[tile])} as a face-down forest",
+    act.BLACK_MARKET_COLONIST: lambda *_: f"Return a colonist to the supply ({MARKET_WORDS})",
+    act.BLACK_MARKET_GOOD: lambda good, _: f"Return 1 {GOOD_NAMES[good]} to the supply ({MARKET_WORDS})",
+    act.BLACK_MARKET_VP: lambda *_: f"Return 1 VP to the pool ({MARKET_WORDS})",
+    act.RETURN_COLONIST: _returned,
+    act.USE_SMALL_WHARF: lambda *_: "Ship goods of any kinds with the small wharf (1 VP per 2 goods)",
+    act.GUEST_TO_TILE: lambda tile, _: f"Move a guest to {_a(TILE_NAMES[tile])}",
+    act.GUEST_TO_BUILDING: lambda building, _: f"Move a guest to the {BUILDINGS[building].name}",
+}
+# The ACTION_WORDS labels worded so far, by action (at most LABEL_MEMO; the legal ones are far fewer).
+REMEMBERED: dict[act.Action, str] = {}
+LABEL_MEMO = 4096
+
+
 def label(state: State, action: act.Action) -> str:
     """What a legal action does, in the words of the game."""
+    text = REMEMBERED.get(action)
+    if text is None:
+        words = ACTION_WORDS.get(action[0])
+        if words is None:
+            return _state_label(state, action)
+        if len(REMEMBERED) >= LABEL_MEMO:
+            REMEMBERED.clear()
+        text = REMEMBERED[action] = words(action[1], action[2])
+    return text
+
+
+def _state_label(state: State, action: act.Action) -> str:
+    """The label of an action whose words depend on the state (its price, amount, bonus or step)."""
     kind, arg, arg2 = action
     player = state.players[state.actor]
     if kind == act.CHOOSE_ROLE:
         doubloons = state.role_doubloons[state.roles.index(arg)] if arg in state.roles else 0
         bonus = f" (+{plural(doubloons, 'doubloon')})" if doubloons else ""
         return f"Choose the {ROLE_NAMES[arg]}{bonus}"
-    if kind == act.TAKE_PLANTATION:
-        return f"Take {_a(TILE_NAMES[arg])}"
-    if kind == act.TAKE_QUARRY:
-        return "Take a quarry"
-    if kind == act.HACIENDA_DRAW:
-        return "Draw a hidden plantation with the hacienda"
     if kind == act.HOSPICE_COLONIST:
         return f"Put a colonist on the new {TILE_NAMES[state.tile_taken]} (hospice)"
-    if kind == act.MAYOR_PRIVILEGE:
-        return "Take 1 extra colonist from the supply"
-    if kind == act.PLACE_ON_TILE:
-        return f"Place a colonist from San Juan on {_a(TILE_NAMES[arg])}"
-    if kind == act.PLACE_ON_BUILDING:
-        return f"Place a colonist from San Juan on the {BUILDINGS[arg].name}"
-    if kind == act.MOVE_COLONIST:
-        return f"Move a colonist from {_space(arg)} to {_space(arg2)}"
     if kind == act.BUILD:
         cost = price(state, state.actor, arg)
         short = " less black market items" if cost > player.doubloons else ""
         return f"Build the {BUILDINGS[arg].name} for {plural(cost, 'doubloon')}{short}"
     if kind == act.UNIVERSITY_COLONIST:
         return f"Put a colonist on the new {BUILDINGS[state.just_built].name} (university)"
-    if kind == act.CRAFTSMAN_BONUS:
-        return f"Take 1 extra {GOOD_NAMES[arg]}"
     if kind == act.SELL:
         return f"Sell 1 {GOOD_NAMES[arg]} for {plural(revenue(state, state.actor, arg), 'doubloon')}"
     if kind == act.LOAD:
@@ -157,44 +197,15 @@ def label(state: State, action: act.Action) -> str:
         return f"Load {amount} {GOOD_NAMES[arg]} onto {_ship(state, arg2)}"
     if kind == act.SHIP_WITH_WHARF:
         return f"Ship {player.goods[arg]} {GOOD_NAMES[arg]} with the wharf"
-    if kind == act.STORE_IN_WAREHOUSE:
-        return f"Keep all {GOOD_NAMES[arg]} in a warehouse"
-    if kind == act.KEEP_SINGLE:
-        return f"Keep 1 {GOOD_NAMES[arg]}"
     if kind == act.PASS:
         if state.step == BLACK_MARKET_STEP:
             left = state.pending_price - len(state.black_market_items)
             return f"Pay {plural(left, 'doubloon')} and build the {BUILDINGS[state.pending_build].name}"
         return PASS_LABELS.get(state.step, "Pass")
-    return _expansion_label(state, action)
-
-
-def _expansion_label(state: State, action: act.Action) -> str:
-    kind, arg, arg2 = action
-    if kind == act.DRAFT_COST:
-        return f"Fill a violet slot of cost {arg} ({plural(DRAFT_SLOTS[arg], 'slot')} of that cost)"
-    if kind == act.DRAFT_BUILDING:
-        return f"Draft the {BUILDINGS[arg].name}"
-    if kind == act.TAKE_FOREST:
-        return f"Take {_a(TILE_NAMES[arg])} as a face-down forest"
     if kind == act.PLACE_DRAWN_TILE:
         tile = TILE_NAMES[state.hacienda_tile]
         return f"Place the drawn {tile} face down as a forest" if arg else f"Place the drawn {tile} face up"
-    if kind == act.BLACK_MARKET_COLONIST:
-        return f"Return a colonist to the supply ({MARKET_WORDS})"
-    if kind == act.BLACK_MARKET_GOOD:
-        return f"Return 1 {GOOD_NAMES[arg]} to the supply ({MARKET_WORDS})"
-    if kind == act.BLACK_MARKET_VP:
-        return f"Return 1 VP to the pool ({MARKET_WORDS})"
-    if kind == act.RETURN_COLONIST:
-        if arg == act.FROM_SAN_JUAN:
-            return "Return a colonist from San Juan"
-        if arg == act.FROM_TILE:
-            return f"Return the colonist from {_a(TILE_NAMES[arg2])}"
-        return f"Return the colonist from the {BUILDINGS[arg2].name}"
-    if kind == act.USE_SMALL_WHARF:
-        return "Ship goods of any kinds with the small wharf (1 VP per 2 goods)"
-    if kind == act.SMALL_WHARF_GOODS:
+    if kind == act.SMALL_WHARF_GOODS:  # its count is not bounded by a table: worded each time
         return f"Put {arg2} {GOOD_NAMES[arg]} on the small wharf"
     if kind == act.SHIP_SMALL_WHARF:
         chosen = tuple(state.small_wharf_goods)
@@ -202,10 +213,6 @@ def _expansion_label(state: State, action: act.Action) -> str:
     if kind == act.SELL_TO_TRADING_POST:
         amount = post_revenue(state, state.actor, arg)
         return f"Sell 1 {GOOD_NAMES[arg]} to the trading post for {plural(amount, 'doubloon')}"
-    if kind == act.GUEST_TO_TILE:
-        return f"Move a guest to {_a(TILE_NAMES[arg])}"
-    if kind == act.GUEST_TO_BUILDING:
-        return f"Move a guest to the {BUILDINGS[arg].name}"
     raise ValueError(f"no label for {action!r}")
 
 

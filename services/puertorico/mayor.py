@@ -10,18 +10,18 @@ from __future__ import annotations
 
 from services.puertorico.actions import (
     BUILDING_SPACE,
-    MOVE,
     MOVE_COLONIST,
+    MOVE_FROM,
     PASS,
     PASS_ACTION,
+    PLACE,
     PLACE_ON_BUILDING,
     PLACE_ON_TILE,
     PRIVILEGE_ACTION,
     Action,
-    place_on,
 )
 from services.puertorico.board import privilege, trigger_end
-from services.puertorico.data import BUILDINGS, CIRCLE_TILES
+from services.puertorico.data import BUILDING_CIRCLES, BUILDINGS, CIRCLE_TILES
 from services.puertorico.events import (
     FROM_PRIVILEGE,
     FROM_SHIP,
@@ -121,29 +121,45 @@ def circles_on(player: Player, space: int) -> int:
     return BUILDINGS[building].circles if building in player.buildings else 0
 
 
-def _spaces(player: Player) -> list[int]:
-    """The player's spaces with circles, tiles first, then buildings in id order."""
-    spaces = [t for t in CIRCLE_TILES if player.tiles[t]]
-    spaces.extend(BUILDING_SPACE + b for b in sorted(player.buildings) if BUILDINGS[b].circles)
-    return spaces
-
-
 def legal_place(state: State) -> list[Action]:
     """Colonists in San Juan go on empty circles first; then move one colonist or keep the arrangement.
 
     No colonist is moved onto a space a colonist was moved off this turn: every arrangement stays
     reachable, and each move fills an empty circle of a space not moved off, of which there are fewer
     after every move, so a turn has at most as many moves as empty circles.
+
+    Spaces come tiles first (CIRCLE_TILES order), then buildings in id order.
     """
     player = state.players[state.actor]
-    spaces = _spaces(player)
-    empty = [s for s in spaces if colonists_on(player, s) < circles_on(player, s)]
+    tiles, occupied, buildings = player.tiles, player.occupied, player.buildings
+    empty: list[int] = []  # spaces with an empty circle
+    sources: list[int] = []  # spaces with a colonist (a tile's never outnumber its tiles)
+    for tile in CIRCLE_TILES:
+        if occupied[tile] < tiles[tile]:
+            empty.append(tile)
+        if occupied[tile]:
+            sources.append(tile)
+    for building in sorted(buildings):
+        circles = BUILDING_CIRCLES[building]
+        if circles:
+            colonists = buildings[building]
+            if colonists < circles:
+                empty.append(BUILDING_SPACE + building)
+            if colonists:
+                sources.append(BUILDING_SPACE + building)
     if player.san_juan:
-        return [place_on(s) for s in empty]
-    moved_off = {source for source, _ in state.colonist_moves}
-    sources = [s for s in spaces if colonists_on(player, s)]
-    targets = [s for s in empty if s not in moved_off]
-    return [PASS_ACTION, *(MOVE[a, b] for a in sources for b in targets if a != b)]
+        return [PLACE[space] for space in empty]
+    legal = [PASS_ACTION]
+    if state.colonist_moves:
+        moved_off = {source for source, _ in state.colonist_moves}
+        empty = [space for space in empty if space not in moved_off]
+    if empty:
+        for source in sources:
+            moves = MOVE_FROM[source]
+            for target in empty:
+                if target != source:
+                    legal.append(moves[target])  # type: ignore[arg-type]
+    return legal
 
 
 def play_place(state: State, action: Action, events: list) -> bool:  # type: ignore[type-arg]

@@ -7,7 +7,7 @@ values, one record per seat, nothing listed twice) is the codec's.
 
 from __future__ import annotations
 
-from operator import le
+from operator import itemgetter, le
 
 from services.common.errors import InvalidConfig, MalformedRequest
 from services.common.helpers import MAX_COUNT
@@ -15,6 +15,8 @@ from services.puertorico import actions as act
 from services.puertorico import builder, draft
 from services.puertorico.data import (
     BUILDER,
+    BUILDING_CIRCLES,
+    BUILDING_CITY_SPACES,
     BUILDING_SET_DRAFT,
     BUILDINGS,
     CAPTAIN,
@@ -90,9 +92,11 @@ STEP_ROLE = {
 GUEST_STEP_ROLES = frozenset((*GUESTHOUSE_WINDOW_ROLES, NO_ROLE))
 DRAFT_STEPS = (DRAFT_COST, DRAFT_BUILDING)
 MARKET_STEPS = (BLACK_MARKET_STEP, BLACK_MARKET_COLONIST_STEP)
-CIRCLES = tuple(b.circles for b in BUILDINGS)
-SPACES = tuple(b.spaces for b in BUILDINGS)
 EXPANSION = frozenset(b for b, building in enumerate(BUILDINGS) if building.expansion)
+EXPANSION_STOCK = itemgetter(*sorted(EXPANSION))  # the stock of each Expansion I building
+# What every state of a player count has (§2.1), as the state holds it.
+ROLES_IN_PLAY = {n: list(setup.roles) for n, setup in SETUPS.items()}
+CARGO_SHIPS = {n: list(setup.ships) for n, setup in SETUPS.items()}
 PLANTATIONS = GOOD_SET = frozenset(GOODS)  # a plantation tile kind is its good's id
 VIOLET = frozenset(b for b, building in enumerate(BUILDINGS) if building.violet)
 
@@ -111,16 +115,15 @@ def validate(state: State) -> State:
         check_config(n, state.config)
     except InvalidConfig as error:
         raise MalformedRequest(f"invalid state: {error.message}") from error
-    setup = SETUPS[n]
     if not (1 <= state.round <= MAX_COUNT):
         bad("round")
     if not (0 <= state.governor < n and 0 <= state.actor < n and 0 <= state.role_selector < n):
         bad("seat out of range")
-    if state.roles != list(setup.roles):
+    if state.roles != ROLES_IN_PLAY[n]:
         bad("roles in play")
     if not (min(state.role_doubloons) >= 0 and max(state.role_doubloons) <= MAX_COUNT):
         bad("doubloons on a role out of range")
-    if not (0 <= state.picks <= setup.picks_per_round):
+    if not (0 <= state.picks <= SETUPS[n].picks_per_round):
         bad("picks")
     step = state.step
     if step == 0:
@@ -156,7 +159,7 @@ def validate(state: State) -> State:
         bad("kept goods out of range")
     if not (len(state.trading_house) <= TRADING_HOUSE_CAPACITY):
         bad("trading house overfull")
-    if state.ship_cap != list(setup.ships):
+    if state.ship_cap != CARGO_SHIPS[n]:
         bad("cargo ships")
     for capacity, good, count in zip(state.ship_cap, state.ship_good, state.ship_count, strict=True):
         if not (0 <= count <= capacity and (count == 0) == (good < 0)):
@@ -174,18 +177,31 @@ def validate(state: State) -> State:
 
 
 def _player(player: Player) -> None:
-    tiles, occupied, buildings, forests = player.tiles, player.occupied, player.buildings, player.forests
-    colonists = buildings.values()
-    holdings = (player.doubloons, player.vp, player.san_juan, *player.goods)
-    if not (min(holdings) >= 0 and max(holdings) <= MAX_COUNT):
+    tiles, occupied, buildings, forests, goods = (
+        player.tiles,
+        player.occupied,
+        player.buildings,
+        player.forests,
+        player.goods,
+    )
+    if not (
+        0 <= player.doubloons <= MAX_COUNT
+        and 0 <= player.vp <= MAX_COUNT
+        and 0 <= player.san_juan <= MAX_COUNT
+        and min(goods) >= 0
+        and max(goods) <= MAX_COUNT
+    ):
         bad("holdings out of range")
     if not (min(occupied) >= 0 and all(map(le, occupied, tiles))):
         bad("island occupancy")
     if sum(tiles) > ISLAND_SPACES:
         bad("more than 12 island tiles")
-    if not (min(colonists, default=0) >= 0 and all(map(le, colonists, map(CIRCLES.__getitem__, buildings)))):
-        bad("building occupancy")
-    if sum(map(SPACES.__getitem__, buildings)) > CITY_SPACES:
+    spaces = 0
+    for building, colonists in buildings.items():
+        if not (0 <= colonists <= BUILDING_CIRCLES[building]):
+            bad("building occupancy")
+        spaces += BUILDING_CITY_SPACES[building]
+    if spaces > CITY_SPACES:
         bad("more than 12 city spaces")
     if not (min(forests) >= 0 and sum(forests) == tiles[FOREST]):
         bad("forest kinds")
@@ -215,11 +231,12 @@ def _colonist_moves(state: State) -> None:
 def _expansion(state: State) -> None:
     """The Expansion I parts: buildings in play, draft, forests, pending choices."""
     step = state.step
-    if not state.expansion and not (
-        not any(state.stock[b] for b in EXPANSION)
-        and not any(EXPANSION.intersection(p.buildings) for p in state.players)
-    ):
-        bad("an Expansion I building in a base game")
+    if not state.expansion:
+        if any(EXPANSION_STOCK(state.stock)):
+            bad("an Expansion I building in a base game")
+        for player in state.players:
+            if not EXPANSION.isdisjoint(player.buildings):
+                bad("an Expansion I building in a base game")
     if not (step != GUESTS or state.role in GUEST_STEP_ROLES):
         bad("guests moving outside their windows")
     picks = state.draft_picks

@@ -19,9 +19,12 @@ from services.puertorico import codec, engine
 from services.puertorico.actions import (
     BUILDING_SPACE,
     MOVE,
+    MOVE_FROM,
     ON_BUILDING,
     ON_TILE,
     PASS_ACTION,
+    PLACE,
+    SPACES,
 )
 from services.puertorico.bot import heuristic_action
 from services.puertorico.data import (
@@ -37,6 +40,7 @@ from services.puertorico.data import (
     MAYOR,
     SMALL_INDIGO_PLANT,
     SMALL_MARKET,
+    STATUE,
     SUGAR,
     SUGAR_MILL,
 )
@@ -120,6 +124,40 @@ def test_no_colonist_is_moved_onto_a_space_one_was_moved_off_this_turn() -> None
     assert arrangement(state, 0)[:2] == ((0, 1, 0, 0, 0, 0), ((SMALL_INDIGO_PLANT, 0), (SMALL_MARKET, 1)))
     assert state.colonist_moves == []  # forgotten with the turn: the state stays a consistent one
     assert codec.state_from_proto(codec.state_to_proto(state)).colonist_moves == []
+
+
+def test_the_legal_actions_list_tiles_first_then_buildings_by_id_and_moves_by_source() -> None:
+    """The order clients, bots and seeded playouts see: spaces are tiles in tile order, then buildings by
+    id whatever the order they were built in (a building without circles is no space), and moves go
+    source by source, each to every target but itself."""
+    built_out_of_order = {SMALL_MARKET: 0, SUGAR_MILL: 1, SMALL_INDIGO_PLANT: 0, STATUE: 0}
+    state = expansion_game(2)  # with the statue, which has no circle
+    state.colonist_ship = 1
+    set_player(state, 0, tiles={SUGAR: (1, 0), CORN: (2, 1)}, buildings=built_out_of_order)
+    choose_role(state, 0, MAYOR)
+    play(state, 0, PASS_ACTION)
+    places = [ON_TILE[CORN], ON_TILE[SUGAR], ON_BUILDING[SMALL_INDIGO_PLANT], ON_BUILDING[SUGAR_MILL]]
+    assert engine.legal_actions(state, 0) == [*places, ON_BUILDING[SMALL_MARKET]]
+    play(state, 0, ON_BUILDING[SMALL_MARKET])
+    sources, targets = [CORN, MILL, MARKET], [CORN, SUGAR, PLANT, MILL]
+    moves = [MOVE[a, b] for a in sources for b in targets if a != b]
+    assert engine.legal_actions(state, 0) == [PASS_ACTION, *moves]
+    play(state, 0, MOVE[MARKET, CORN])
+    moves = [MOVE[a, b] for a in [CORN, MILL] for b in [SUGAR, PLANT, MILL] if a != b]
+    assert engine.legal_actions(state, 0) == [PASS_ACTION, *moves]  # none back onto the market
+
+
+def test_the_space_tables_hold_the_actions_of_each_space() -> None:
+    """PLACE and MOVE_FROM, the mayor's look-up tables by space number, agree with place and MOVE."""
+    for space in SPACES:
+        tile = space < BUILDING_SPACE
+        assert PLACE[space] == (ON_TILE[space] if tile else ON_BUILDING[space - BUILDING_SPACE])
+    for source, row in enumerate(MOVE_FROM):
+        assert [target for target, move in enumerate(row) if move] == [
+            target for target in SPACES if (source, target) in MOVE
+        ]
+        assert all(move is None or move is MOVE[source, target] for target, move in enumerate(row))
+    assert FOREST not in SPACES and not any(MOVE_FROM[FOREST])  # a forest holds no colonist
 
 
 def _expected_arrangements(capacities: dict[int, int], colonists: int) -> set[tuple[int, ...]]:
