@@ -70,7 +70,7 @@ bench: $(SETUP_STAMPS) ## Run the benchmarks
 	$(PY) -m bench
 
 chaos: $(SETUP_STAMPS) ## Fault and bad-input runs at volume: the fuzz's 10,000+ bad requests, then kill -9 under load with nothing lost (ARGS=--soak: only the 30-minute soak)
-	$(if $(findstring --soak,$(ARGS)),,FUZZ_PROFILE=volume $(PY) -m pytest tests/fuzz -p no:cacheprovider -q)
+	$(if $(findstring --soak,$(ARGS)),,TEST_PROFILE=volume $(PY) -m pytest tests/fuzz tests/conformance -p no:cacheprovider -q)
 	$(PY) -m chaos $(ARGS)
 
 golden: $(SETUP_STAMPS) ## Regenerate the golden playthroughs on purpose

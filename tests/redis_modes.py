@@ -18,6 +18,11 @@ SINGLE, CLUSTER = "single", "cluster"
 MARK = "redis_modes"
 BOTH = pytest.mark.redis_modes(SINGLE, CLUSTER)
 ONE_NODE = pytest.mark.redis_modes(SINGLE)
+ON_A_CLUSTER = pytest.mark.redis_modes(CLUSTER)
+# A test repeated for every title plays each title's whole game on one mode only, paired with another
+# that plays every title on the other (`ONE_NODE` with `ON_A_CLUSTER`): what a title changes is the rules
+# service and the state's bytes, never the Redis write path, which the suites' other tests run on both.
+EVERY_TITLE_ON_ONE_NODE, EVERY_TITLE_ON_A_CLUSTER = ONE_NODE, ON_A_CLUSTER
 
 _brokers: dict[str, str] = {}  # a throwaway Cluster's URL -> the plain Redis that is its broker
 

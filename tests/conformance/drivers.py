@@ -26,6 +26,7 @@ from services.common.errors import MalformedRequest, RulesError
 from services.common.game import Game, Scores, SeatScore
 from services.common.rng import Rng
 from services.common.servicer import info_to_proto
+from tests.profile import PROFILE
 
 TYPE_URL_PREFIX = "type.googleapis.com/"
 RNG_STATE_TYPE = rules_pb2.RngState.DESCRIPTOR.full_name
@@ -531,11 +532,14 @@ def config_with(config_type: type[Message], name: str, value: Any) -> Message:
     return config
 
 
-# Seeds per (game, player count): more in-process, where a decision costs microseconds.
+# Seeds per (game, player count): more in-process, where a decision costs microseconds, and twice as
+# many in the volume profile (`make chaos`) as in `make test`'s (tests.profile).
+IN_PROCESS_SEEDS = {"test": 4, "volume": 8}
 SEEDS = {
-    "inprocess": tuple(f"conformance-{number}".encode() for number in range(1, 9)),
+    "inprocess": tuple(f"conformance-{n}".encode() for n in range(1, IN_PROCESS_SEEDS[PROFILE] + 1)),
     "grpc": (b"conformance-1", b"conformance-2"),
 }
+REPLAYED_SEEDS = {"test": 1, "volume": 2}[PROFILE]  # seeds played twice over for determinism
 # States per traced playout at which the expensive checks run.
 SAMPLES = {"inprocess": 16, "grpc": 5}
 

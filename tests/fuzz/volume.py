@@ -1,20 +1,16 @@
 """How many requests a fuzz run generates: a few hundred in `make test`, ten thousand and more in
-`make chaos`, chosen by the environment variable FUZZ_PROFILE (`test`, the default, or `volume`).
+`make chaos` (the profile of `tests.profile`).
 
 Each test asks for its share as a weight: its examples are the profile's unit times the weight.
 """
 
 from __future__ import annotations
 
-import os
-
 from hypothesis import HealthCheck, settings
 
-PROFILE_VARIABLE = "FUZZ_PROFILE"
+from tests.profile import PROFILE
+
 UNIT_EXAMPLES = {"test": 12, "volume": 400}  # examples per unit of weight
-PROFILE = os.environ.get(PROFILE_VARIABLE, "test")
-if PROFILE not in UNIT_EXAMPLES:
-    raise ValueError(f"{PROFILE_VARIABLE} must be one of {', '.join(UNIT_EXAMPLES)}, not {PROFILE!r}")
 UNIT = UNIT_EXAMPLES[PROFILE]
 
 

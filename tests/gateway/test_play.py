@@ -26,6 +26,7 @@ from services.common.status import error_info
 from services.common.visibility import OWNER, declarations
 from tests.gateway._support_accounts import at_a_second_start, guest, own_gateway, refused
 from tests.gateway.support import Client, GatewayProcess
+from tests.redis_modes import EVERY_TITLE_ON_ONE_NODE
 from tests.titles import TITLE, example_lobbies
 
 TITLES = sorted(registry.games())
@@ -136,6 +137,7 @@ def play_to_end(
 WHOLE_GAMES = example_lobbies()
 
 
+@EVERY_TITLE_ON_ONE_NODE
 @pytest.mark.parametrize(
     ("title", "config", "options"), WHOLE_GAMES, ids=[f"{t}-{c}" if c else t for t, c, _ in WHOLE_GAMES]
 )

@@ -24,6 +24,7 @@ from live.history import Finished
 from live.settings import Settings
 from services.common import registry
 from tests.gateway.support import Client, GatewayProcess
+from tests.redis_modes import EVERY_TITLE_ON_ONE_NODE
 from tests.workers.support import bot_seat, finalized, new_game, wait_for
 from workers import scoring, tasks
 
@@ -77,6 +78,7 @@ def reads(client: Client, title: str, game_id: str) -> list[object]:
     ]
 
 
+@EVERY_TITLE_ON_ONE_NODE
 @pytest.mark.parametrize("title", TITLES)
 def test_an_archived_game_is_read_the_same_once_its_keys_left_redis(
     title: str,

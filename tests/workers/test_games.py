@@ -12,6 +12,7 @@ from live.games import full_record
 from live.settings import Settings
 from services.common import registry
 from tests.gateway.support import Client, GatewayProcess
+from tests.redis_modes import EVERY_TITLE_ON_A_CLUSTER, EVERY_TITLE_ON_ONE_NODE
 from tests.workers.support import STRENGTHS, bot_seat, finalized, new_game, wait_for
 from workers import scoring
 
@@ -19,6 +20,7 @@ TITLES = sorted(registry.games())
 MIXED = ("random", "heuristic", "search", "random")
 
 
+@EVERY_TITLE_ON_A_CLUSTER
 @pytest.mark.parametrize("title", TITLES)
 def test_four_bots_of_mixed_strengths_play_to_the_end_and_are_rated(
     title: str, gateway: GatewayProcess, celery_worker: None, redis_client: redis.Redis
@@ -74,6 +76,7 @@ def test_four_bots_of_mixed_strengths_play_to_the_end_and_are_rated(
             assert entry.games == 1 and entry.player.bot
 
 
+@EVERY_TITLE_ON_ONE_NODE
 @pytest.mark.parametrize("title", TITLES)
 def test_a_lobby_of_bots_and_a_host_who_resigns_plays_to_the_end(
     title: str, gateway: GatewayProcess, celery_worker: None, redis_client: redis.Redis
