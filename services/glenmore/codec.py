@@ -33,10 +33,6 @@ from services.glenmore.validate import validate
 ENUM_OFFSETS = {pb.Resource: 1, pb.SpecialLocation: 1}
 TILE = {"tile": 1}  # a message's `tile` field holds a tile number, the native tile index + 1
 
-# Decoding a state's encoding gives back an equal state, attribute by attribute, the legal-action memo
-# aside (services.common.game.exact_state_round_trip; the conformance suite checks it).
-EXACT_STATE_ROUND_TRIP = True
-
 # The TrackEntry values (tile, figure, die) of each chain entry, and the chain entry of each.
 TRACK_ENTRIES: dict[int, tuple[Any, ...]] = {tile: (tile, None, None) for tile in range(STACK_TILES)}
 TRACK_ENTRIES |= {figure(seat): (None, seat, None) for seat in range(MAX_PLAYERS)}
@@ -190,17 +186,6 @@ ACTIONS = cv.KindTuples(
 )
 
 
-def action_from_proto(message: pb.Action) -> act.Action:
-    """The native action; MalformedRequest if no move is set, a resource is unset or a value is out
-    of range."""
-    return act.Action(*ACTIONS.read(message))
-
-
-def action_to_proto(action: act.Action) -> pb.Action:
-    """The Action message."""
-    return pb.Action.FromString(ACTIONS.write(action))
-
-
 # Views.
 
 VP_HIDDEN = {"vp": 0, "scoring_vp": 0, "vp_hidden": True}  # a Player's VP, hidden from the viewer
@@ -222,6 +207,7 @@ def _view(state: State, seat: int | None, table: bytes) -> bytes:
 CODEC = Codec(
     Messages.of(pb),
     CONVERTER,
+    ACTIONS,
     validate=validate,
     view=_view,
     check_seat=check_seat,
@@ -230,9 +216,5 @@ CODEC = Codec(
     # Every event is public, except VP gained with the option public_vp off: only its seat sees it.
     event_audience=lambda e: (e.seat,) if isinstance(e, ev.VpGained) and not e.public else (),
     event_oneof="event",
+    exact_state_round_trip=True,
 )
-config_from_proto, config_to_proto = CODEC.config_from_proto, CODEC.config_to_proto
-encode_state, state_to_proto, decode_state = CODEC.encode_state, CODEC.state_to_proto, CODEC.decode_state
-state_from_proto = CODEC.state_from_proto
-encode_views, view_to_proto, views_to_proto = CODEC.encode_views, CODEC.view_to_proto, CODEC.views_to_proto
-encode_event, event_to_proto = CODEC.encode_event, CODEC.event_to_proto
