@@ -37,17 +37,17 @@ class Codec:
         validate: Callable[[Any], Any],
         view: View,
         check_seat: Callable[[Any, int], None],
-        seat_count: Callable[[Any], int],
         event_text: Callable[[Any], str],
         event_audience: Callable[[Any], tuple[int, ...]],
-        event_oneof: str,
         check_config: Callable[[Any], Any] | None = None,
         check_action: Callable[[Any, Message], Any] | None = None,
         config_from_proto: Callable[[Message], Any] | None = None,
         config_to_proto: Callable[[Any], Message] | None = None,
         exact_state_round_trip: bool = False,
     ) -> None:
-        """`check_action(action, message)` refuses (MalformedRequest) an action that its message
+        """The Event message is one oneof, whose members are the events' message types (see
+        `convert.oneof_writer`); a state's `players` hold one record per seat.
+        `check_action(action, message)` refuses (MalformedRequest) an action that its message
         holds but the game cannot (an argument out of its range); a game whose options are not
         `convert.options` gives its own `config_from_proto` and `config_to_proto`. With
         `exact_state_round_trip`, decoding a state's encoding gives back an equal state, attribute by
@@ -57,9 +57,10 @@ class Codec:
         self._write_state = converter.writer(messages.state)
         self._read_state = converter.reader(messages.state)
         self._decode_state = converter.decoder(messages.state)
-        self._write_event = oneof_writer(converter, messages.event, event_oneof)
+        (event_oneof,) = messages.event.DESCRIPTOR.oneofs
+        self._write_event = oneof_writer(converter, messages.event, event_oneof.name)
         self._validate, self._view, self._check_seat = validate, view, check_seat
-        self._seat_count, self._event_text, self._event_audience = seat_count, event_text, event_audience
+        self._event_text, self._event_audience = event_text, event_audience
         self._converter, self._check_config = converter, check_config
         self._actions, self._check_action = actions, check_action
         self._own_config = (config_from_proto, config_to_proto)
@@ -127,7 +128,7 @@ class Codec:
         """Every seat's View, then the spectator's, from the State's table field in `state_bytes`
         (the state's `encode_state`: its table is field 1, as a View's is)."""
         table = leading_field(state_bytes)
-        return [self._view(state, seat, table) for seat in [*range(self._seat_count(state)), None]]
+        return [self._view(state, seat, table) for seat in [*range(len(state.players)), None]]
 
     def view_to_proto(self, state: Any, seat: int | None) -> Message:
         """What `seat` (None: a spectator) may see."""

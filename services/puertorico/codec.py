@@ -161,11 +161,9 @@ CODEC = Codec(
     validate=validate,
     view=_view,
     check_seat=engine.check_seat,
-    seat_count=lambda state: state.n,
     event_text=event_text,
     # VP amounts only their owner sees, unless public.
     event_audience=lambda e: (e.seat,) if isinstance(e, ev.VpReceived) and not e.public else (),
-    event_oneof="kind",
     check_config=partial(check_config, MIN_PLAYERS),
     check_action=_check_arguments,
     exact_state_round_trip=True,
