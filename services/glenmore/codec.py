@@ -1,11 +1,11 @@
 """Glen More's own part of the conversion to boardgame.glenmore.v1 (services.common.convert does the
 rest): where the native state is laid out otherwise than its messages (territories as parallel
 lists, cells as ints, the track as one chain of ints, the Turn and its Payment flat on the State),
-the option's default, the actions, who sees what, and how a decoded message becomes a native state.
+the actions' ranges, and the views (whose VP a seat sees: services.glenmore.visibility).
 
-Native ids count from 0 where enums and tile numbers count from 1: ENUM_OFFSETS and the tile fields'
-offsets. Decoding refuses what the encoding cannot hold (undeclared enum values, cells out of range,
-two tiles on a cell); the consistency of the whole state is `validate.validate`.
+Native ids count from 0 where enums and tile numbers count from 1 (ENUM_OFFSETS, TILE). Decoding
+refuses what the encoding cannot hold (undeclared enum values, cells out of range, two tiles on a
+cell); the consistency of the whole state is `validate.validate`.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from services.glenmore.labels import event_text
 from services.glenmore.state import DIE, NO_CELL, NO_PAYMENT, Config, Player, State, figure
 from services.glenmore.territory import MAX_COORDINATE, cell, in_range, xy
 from services.glenmore.validate import validate
+from services.glenmore.visibility import vp_visible
 
 ENUM_OFFSETS = {pb.Resource: 1, pb.SpecialLocation: 1}
 TILE = {"tile": 1}  # every message's `tile` field holds a tile number, the native tile index + 1
@@ -170,12 +171,6 @@ ACTIONS = cv.KindTuples(
 # Views.
 
 VP_HIDDEN = {"vp": 0, "scoring_vp": 0, "vp_hidden": True}  # a Player's VP, hidden from the viewer
-
-
-def vp_visible(state: State, viewer: int | None, seat: int) -> bool:
-    """Whether `viewer` (None: a spectator) may see `seat`'s VP: always with the option public_vp
-    (OP-23), else only its own, and everyone's once the game is over (the final scores are public)."""
-    return state.config.public_vp or viewer == seat or state.terminal
 
 
 def _view(state: State, seat: int | None, table: bytes) -> bytes:

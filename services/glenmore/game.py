@@ -26,6 +26,7 @@ from services.glenmore.data import (
 )
 from services.glenmore.scoring import final_scores
 from services.glenmore.state import Config, State
+from services.glenmore.visibility import vp_visible
 
 # Game length. Random play: the longest of 4,000 seeded games (1,000 per player count) took 274
 # decisions (5 players; 230 with 4). The rules bound it: every player turn removes a tile from the
@@ -81,7 +82,7 @@ def disturb_hidden(state: State, seat: int | None, rng: Rng) -> State:
     VP of the seats whose VP it may not see (option public_vp off)."""
     other = bot.reshuffled(state, rng, forget_order=False)
     for s, player in enumerate(other.players):
-        if not codec.vp_visible(state, seat, s):
+        if not vp_visible(state, seat, s):
             scoring = rng.below(9)
             player.scoring_vp += scoring
             player.vp += scoring + rng.below(9)
