@@ -19,14 +19,12 @@ from services.assyria import actions as act
 from services.assyria.board import HEX_COUNT, SITES
 from services.assyria.cards import CARD_KINDS
 from services.assyria.data import MAX_PLAYERS, SETUP
-from services.assyria.engine import check_seat
 from services.assyria.labels import event_text
 from services.assyria.state import Config, Player, State
 from services.assyria.validate import validate
 from services.common.codec import Codec
 from services.common.convert import Converter, KindTuples, Shape
 from services.common.errors import MalformedRequest
-from services.common.game import Messages
 from services.common.helpers import check_state
 from services.common.rng import Rng
 
@@ -152,12 +150,11 @@ def _view(state: State, seat: int | None, table: bytes) -> bytes:
 
 
 CODEC = Codec(
-    Messages.of(pb),
+    pb,
     CONVERTER,
     ACTIONS,
     validate=_validated,
     view=_view,
-    check_seat=check_seat,
     event_text=event_text,
     event_audience=lambda event: (),  # every event is public (§8)
     check_action=_check_argument,

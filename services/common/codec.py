@@ -10,11 +10,13 @@ game's `codec.py` holds only what is its own.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 from google.protobuf.message import Message
 
 from services.common.convert import Converter, KindTuples, leading_field, oneof_writer
+from services.common.decisions import check_seat as seat_of_game
 from services.common.errors import InvalidConfig, MalformedRequest
 from services.common.game import Messages
 
@@ -30,13 +32,12 @@ class Codec:
 
     def __init__(
         self,
-        messages: Messages,
+        protos: ModuleType,
         converter: Converter,
         actions: KindTuples,
         *,
         validate: Callable[[Any], Any],
         view: View,
-        check_seat: Callable[[Any, int], None],
         event_text: Callable[[Any], str],
         event_audience: Callable[[Any], tuple[int, ...]],
         check_config: Callable[[Any], Any] | None = None,
@@ -44,8 +45,10 @@ class Codec:
         config_from_proto: Callable[[Message], Any] | None = None,
         config_to_proto: Callable[[Any], Message] | None = None,
         exact_state_round_trip: bool = False,
+        check_seat: Callable[[Any, int], None] = seat_of_game,
     ) -> None:
-        """The Event message is one oneof, whose members are the events' message types (see
+        """`protos` is the game's generated module (its Config, State, View, Action and Event).
+        The Event message is one oneof, whose members are the events' message types (see
         `convert.oneof_writer`); a state's `players` hold one record per seat.
         `check_action(action, message)` refuses (MalformedRequest) an action that its message
         holds but the game cannot (an argument out of its range); a game whose options are not
@@ -53,7 +56,7 @@ class Codec:
         `exact_state_round_trip`, decoding a state's encoding gives back an equal state, attribute by
         attribute, the legal-action memo aside (services.common.game.exact_state_round_trip; the
         conformance suite checks it)."""
-        self.messages = messages
+        self.messages = messages = Messages.of(protos)
         self._write_state = converter.writer(messages.state)
         self._read_state = converter.reader(messages.state)
         self._decode_state = converter.decoder(messages.state)

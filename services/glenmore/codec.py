@@ -1,12 +1,10 @@
-"""Glen More's own part of the conversion to boardgame.glenmore.v1 (services.common.convert does the
-rest): where the native state is laid out otherwise than its messages (territories as parallel
-lists, cells as ints, the track as one chain of ints, the Turn and its Payment flat on the State),
-the actions' ranges, and the views (whose VP a seat sees: services.glenmore.visibility).
-
-Native ids count from 0 where enums and tile numbers count from 1 (ENUM_OFFSETS, TILE). Decoding
-refuses what the encoding cannot hold (undeclared enum values, cells out of range, two tiles on a
-cell); the consistency of the whole state is `validate.validate`.
-"""
+"""Glen More's own part of the conversion to boardgame.glenmore.v1, besides services.common.convert:
+the native layouts that differ from the messages (territories as parallel lists, cells as ints, the
+track as one chain of ints, the Turn and its Payment flat on the State), the actions' ranges and the
+views (whose VP a seat sees: services.glenmore.visibility). Native ids count from 0 where enums and
+tile numbers count from 1 (ENUM_OFFSETS, TILE). Decoding refuses what the encoding cannot hold
+(undeclared enum values, cells out of range, two tiles on a cell); the consistency of the whole
+state is `validate.validate`."""
 
 from __future__ import annotations
 
@@ -17,14 +15,12 @@ from boardgame.rules.v1 import rules_pb2
 
 from services.common import convert as cv
 from services.common.codec import Codec
-from services.common.game import Messages
 from services.common.helpers import check_state
 from services.common.masking import masked
 from services.common.rng import Rng
 from services.glenmore import actions as act
 from services.glenmore import events as ev
 from services.glenmore.data import MAX_PLAYERS, STACK_TILES
-from services.glenmore.engine import check_seat
 from services.glenmore.labels import event_text
 from services.glenmore.state import DIE, NO_CELL, NO_PAYMENT, Config, Player, State, figure
 from services.glenmore.territory import MAX_COORDINATE, cell, in_range, xy
@@ -181,12 +177,11 @@ def _view(state: State, seat: int | None, table: bytes) -> bytes:
 
 
 CODEC = Codec(
-    Messages.of(pb),
+    pb,
     CONVERTER,
     ACTIONS,
     validate=validate,
     view=_view,
-    check_seat=check_seat,
     event_text=event_text,
     # Every event is public, except VP gained with the option public_vp off: only its seat sees it.
     event_audience=lambda e: (e.seat,) if isinstance(e, ev.VpGained) and not e.public else (),

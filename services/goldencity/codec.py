@@ -17,14 +17,12 @@ from boardgame.rules.v1 import rules_pb2
 from services.common.codec import Codec
 from services.common.convert import Converter, KindTuples, Shape, leading_field, varint
 from services.common.errors import MalformedRequest, echoed
-from services.common.game import Messages
 from services.common.helpers import check_state
 from services.common.rng import Rng
 from services.common.wire import body, field_spans
 from services.goldencity import actions as act
 from services.goldencity import dataset, tables
 from services.goldencity import events as ev
-from services.goldencity.engine import check_seat
 from services.goldencity.labels import event_text
 from services.goldencity.payment import LANDSCAPES
 from services.goldencity.reader import DataError
@@ -213,12 +211,11 @@ def _audience(event: Any) -> tuple[int, ...]:
 
 
 CODEC = _Codec(
-    Messages.of(pb),
+    pb,
     CONVERTER,
     ACTIONS,
     validate=validate,
     view=lambda state, seat, table: _view(state, seat, Shared(state, table)),
-    check_seat=check_seat,
     event_text=event_text,
     event_audience=_audience,
     check_action=_check_arguments,

@@ -18,10 +18,8 @@ from boardgame.rules.v1 import rules_pb2
 from services.common import convert as cv
 from services.common.codec import Codec
 from services.common.errors import MalformedRequest
-from services.common.game import Messages
 from services.common.rng import Rng
 from services.puertorico import actions as act
-from services.puertorico import engine
 from services.puertorico import events as ev
 from services.puertorico.data import BUILDINGS, CIRCLE_TILES, MIN_PLAYERS, TILE_KINDS
 from services.puertorico.labels import event_text
@@ -155,12 +153,11 @@ def _view(state: State, seat: int | None, table: bytes) -> bytes:
 
 
 CODEC = Codec(
-    Messages.of(pb),
+    pb,
     CONVERTER,
     ACTIONS,
     validate=validate,
     view=_view,
-    check_seat=engine.check_seat,
     event_text=event_text,
     # VP amounts only their owner sees, unless public.
     event_audience=lambda e: (e.seat,) if isinstance(e, ev.VpReceived) and not e.public else (),
