@@ -161,4 +161,5 @@ CODEC = Codec(
     config_from_proto=CONVERTER.reader(pb.Config),
     config_to_proto=config_to_proto,
     exact_state_round_trip=True,
+    wire_decoding=False,
 )
