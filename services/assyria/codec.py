@@ -19,21 +19,16 @@ from services.assyria import actions as act
 from services.assyria.board import HEX_COUNT, SITES
 from services.assyria.cards import CARD_KINDS
 from services.assyria.data import MAX_PLAYERS, SETUP
-from services.assyria.engine import check_seat
 from services.assyria.labels import event_text
 from services.assyria.state import Config, Player, State
 from services.assyria.validate import validate
 from services.common.codec import Codec
 from services.common.convert import Converter, KindTuples, Shape
 from services.common.errors import MalformedRequest
-from services.common.game import Messages
 from services.common.helpers import check_state
 from services.common.rng import Rng
 
 DEFAULT_CONFIG = Config()
-# Decoding a state's encoding gives back an equal state, attribute by attribute (the legal-action
-# memo aside); the conformance suite checks it.
-EXACT_STATE_ROUND_TRIP = True
 
 
 # Config: an unset option takes its default; options are written only where they differ from it.
@@ -119,7 +114,6 @@ CONVERTER = Converter(
         pb.View: Shape(sequence=True),
     },
 )
-config_from_proto = CONVERTER.reader(pb.Config)
 _write_view = CONVERTER.writer(pb.View)
 
 
@@ -141,18 +135,11 @@ ARGUMENT_RANGES = {
 }
 
 
-def action_from_proto(message: pb.Action) -> act.Action:
-    """The native action; MalformedRequest if no move is set or its value is out of range."""
-    action = act.Action(*ACTIONS.read(message))
+def _check_argument(action: act.Action, message: pb.Action) -> None:
+    """Refuse an action whose argument is out of its kind's range."""
     if action.kind in ARGUMENT_RANGES and action.a not in ARGUMENT_RANGES[action.kind]:
         move = message.WhichOneof("move")
         raise MalformedRequest(f"invalid action: {move} {action.a} is out of range", field=move)
-    return action
-
-
-def action_to_proto(action: act.Action) -> pb.Action:
-    """The Action message."""
-    return pb.Action.FromString(ACTIONS.write(action))
 
 
 # Views: every seat and spectator sees the public table (deck sizes, not their order; no RNG).
@@ -163,17 +150,16 @@ def _view(state: State, seat: int | None, table: bytes) -> bytes:
 
 
 CODEC = Codec(
-    Messages.of(pb),
+    pb,
     CONVERTER,
+    ACTIONS,
     validate=_validated,
     view=_view,
-    check_seat=check_seat,
-    seat_count=lambda state: state.n,
     event_text=event_text,
     event_audience=lambda event: (),  # every event is public (§8)
-    event_oneof="event",
+    check_action=_check_argument,
+    config_from_proto=CONVERTER.reader(pb.Config),
+    config_to_proto=config_to_proto,
+    exact_state_round_trip=True,
+    wire_decoding=False,
 )
-encode_state, state_to_proto = CODEC.encode_state, CODEC.state_to_proto
-state_from_proto = CODEC.state_from_proto
-encode_views, view_to_proto, views_to_proto = CODEC.encode_views, CODEC.view_to_proto, CODEC.views_to_proto
-encode_event, event_to_proto = CODEC.encode_event, CODEC.event_to_proto

@@ -29,7 +29,7 @@ from services.assyria.data import (
 )
 from services.assyria.scoring import final_scores
 from services.assyria.state import Config, State
-from services.common.game import Game, GameInfo, Messages, OptionInfo, PerformanceTargets
+from services.common.game import Game, GameInfo, OptionInfo, PerformanceTargets
 from services.common.modular import modular_game
 
 # Game length. A seat's turn is at most: 1 column, 4 huts, feeding (a card played, each hut fed, a
@@ -100,15 +100,10 @@ GAME_INFO = GameInfo(
 
 ASSYRIA: Game[State, Action, Config] = modular_game(
     GAME_INFO,
-    Messages.of(pb),
     setup=setup,
     engine=engine,
     labels=labels,
-    codec=codec,
-    views_to_proto=codec.views_to_proto,
-    encode_state=codec.encode_state,
-    encode_views=codec.encode_views,
-    encode_event=codec.encode_event,
+    codec=codec.CODEC,
     scores=final_scores,
     disturb_hidden=bot.disturb_hidden,
     heuristic_action=bot.heuristic_action,
@@ -116,6 +111,5 @@ ASSYRIA: Game[State, Action, Config] = modular_game(
     # Fed status lasting a reign (OP-23) changes which huts need food: the generic suites cover it.
     example_configs=(("fed-for-a-reign", pb.Config(fed_status_lasts=pb.FED_STATUS_LASTS_REIGN)),),
     targets=PerformanceTargets(games_per_second_4p=200, state_bytes_4p=4096),
-    exact_state_round_trip=codec.EXACT_STATE_ROUND_TRIP,
     web_board=web_board.board,
 )

@@ -1,19 +1,22 @@
 """The codec functions of a game whose conversion is a `services.common.convert.Converter`.
 
-A game gives its converter (with the shapes of its native values), its engine's `validate`, how a
-viewer's View differs from the State's table, and who may see an event; `Codec` derives from them
-every function the `Game` record's codec part names (both the message and the bytes forms), so that
-a game's `codec.py` holds only what is its own.
+A game gives its converter (with the shapes of its native values), its actions' `KindTuples`, its
+engine's `validate`, how a viewer's View differs from the State's table, and who may see an event;
+`Codec` derives from them every function the `Game` record's codec part names (both the message and
+the bytes forms), and `services.common.modular.modular_game` takes the `Codec` itself, so that a
+game's `codec.py` holds only what is its own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 from google.protobuf.message import Message
 
-from services.common.convert import Converter, leading_field, oneof_writer
+from services.common.convert import Converter, KindTuples, leading_field, oneof_writer
+from services.common.decisions import check_seat as seat_of_game
 from services.common.errors import InvalidConfig, MalformedRequest
 from services.common.game import Messages
 
@@ -29,31 +32,55 @@ class Codec:
 
     def __init__(
         self,
-        messages: Messages,
+        protos: ModuleType,
         converter: Converter,
+        actions: KindTuples,
         *,
         validate: Callable[[Any], Any],
         view: View,
-        check_seat: Callable[[Any, int], None],
-        seat_count: Callable[[Any], int],
         event_text: Callable[[Any], str],
         event_audience: Callable[[Any], tuple[int, ...]],
-        event_oneof: str,
         check_config: Callable[[Any], Any] | None = None,
+        check_action: Callable[[Any, Message], Any] | None = None,
+        config_from_proto: Callable[[Message], Any] | None = None,
+        config_to_proto: Callable[[Any], Message] | None = None,
+        exact_state_round_trip: bool = False,
+        wire_decoding: bool = True,
+        check_seat: Callable[[Any, int], None] = seat_of_game,
     ) -> None:
-        self.messages = messages
+        """`protos` is the game's generated module (its Config, State, View, Action and Event).
+        The Event message is one oneof, whose members are the events' message types (see
+        `convert.oneof_writer`); a state's `players` hold one record per seat.
+        `check_action(action, message)` refuses (MalformedRequest) an action that its message
+        holds but the game cannot (an argument out of its range); a game whose options are not
+        `convert.options` gives its own `config_from_proto` and `config_to_proto`. With
+        `exact_state_round_trip`, decoding a state's encoding gives back an equal state, attribute by
+        attribute, the legal-action memo aside (services.common.game.exact_state_round_trip; the
+        conformance suite checks it). Without `wire_decoding`, `decode_state` parses the bytes and
+        reads the message rather than reading the bytes themselves (`Converter.decoder`): faster for
+        some states (Assyria's, as `python -m bench.conversion` measures)."""
+        self.messages = messages = Messages.of(protos)
         self._write_state = converter.writer(messages.state)
         self._read_state = converter.reader(messages.state)
-        self._decode_state = converter.decoder(messages.state)
-        self._write_event = oneof_writer(converter, messages.event, event_oneof)
+        parse = messages.state.FromString
+        self._decode_state = (
+            converter.decoder(messages.state) if wire_decoding else lambda b: self._read_state(parse(b))
+        )
+        (event_oneof,) = messages.event.DESCRIPTOR.oneofs
+        self._write_event = oneof_writer(converter, messages.event, event_oneof.name)
         self._validate, self._view, self._check_seat = validate, view, check_seat
-        self._seat_count, self._event_text, self._event_audience = seat_count, event_text, event_audience
+        self._event_text, self._event_audience = event_text, event_audience
         self._converter, self._check_config = converter, check_config
+        self._actions, self._check_action = actions, check_action
+        self._own_config = (config_from_proto, config_to_proto)
+        self.exact_state_round_trip = exact_state_round_trip
 
     def config_from_proto(self, message: Message) -> Any:
         """The native config (of a converter whose roots include the Config message, see
         `services.common.convert.options`); InvalidConfig for one that cannot be, or that
         `check_config` refuses."""
+        if self._own_config[0] is not None:
+            return self._own_config[0](message)
         try:
             config = self._converter.reader(self.messages.config)(message)
         except MalformedRequest as error:
@@ -64,7 +91,21 @@ class Codec:
 
     def config_to_proto(self, config: Any) -> Message:
         """The Config message."""
+        if self._own_config[1] is not None:
+            return self._own_config[1](config)
         return self.messages.config.FromString(self._converter.writer(self.messages.config)(config))
+
+    def action_from_proto(self, message: Message) -> Any:
+        """The native action; MalformedRequest if no move is set or a value is one the actions'
+        KindTuples or `check_action` refuse."""
+        action = self._actions.read(message)
+        if self._check_action is not None:
+            self._check_action(action, message)
+        return action
+
+    def action_to_proto(self, action: Any) -> Message:
+        """The Action message."""
+        return self.messages.action.FromString(self._actions.write(action))
 
     def encode_state(self, state: Any) -> bytes:
         """The State message's deterministic bytes, hidden parts included."""
@@ -96,7 +137,7 @@ class Codec:
         """Every seat's View, then the spectator's, from the State's table field in `state_bytes`
         (the state's `encode_state`: its table is field 1, as a View's is)."""
         table = leading_field(state_bytes)
-        return [self._view(state, seat, table) for seat in [*range(self._seat_count(state)), None]]
+        return [self._view(state, seat, table) for seat in [*range(len(state.players)), None]]
 
     def view_to_proto(self, state: Any, seat: int | None) -> Message:
         """What `seat` (None: a spectator) may see."""

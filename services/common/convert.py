@@ -498,8 +498,13 @@ class Converter:
         roots: Iterable[type[Message]],
         shapes: Mapping[Any, Shape] | None = None,
         enum_offsets: Mapping[Any, int] | None = None,
+        field_offsets: Mapping[str, int] | None = None,
     ) -> None:
+        """`enum_offsets` gives per enum, `field_offsets` per field name in every message type (a
+        tile number counting from 1 where the native index counts from 0), what a native id is
+        short of its number; a shape's own `offsets` win."""
         self._shapes = {cls.DESCRIPTOR.full_name: shape.merged() for cls, shape in (shapes or {}).items()}
+        self._field_offsets = dict(field_offsets or {})
         self._offsets = {
             getattr(enum, "DESCRIPTOR", enum).full_name: offset
             for enum, offset in (enum_offsets or {}).items()
@@ -579,6 +584,8 @@ class Converter:
     def _offset(self, f: FieldDescriptor, shape: Shape) -> int:
         if f.name in shape.offsets:
             return shape.offsets[f.name]
+        if f.name in self._field_offsets:
+            return self._field_offsets[f.name]
         if f.type == F.TYPE_ENUM:
             return self._offsets.get(f.enum_type.full_name, 0)
         return 0
@@ -948,7 +955,8 @@ class KindTuples:
     kind is the index of the set member in the oneof's order (`kinds` may name each kind's member),
     the arguments its fields' values in field order, sub-messages flattened (an unset one as zeros)
     and padded with zeros to the native tuple's length; `special` members convert otherwise. `shapes`
-    may give the members' offsets; every other part of a Shape is the tuple's.
+    may give the members' offsets (`field_offsets` as a Converter's); every other part of a Shape is
+    the tuple's.
 
     A sub-message that is one oneof (a place: a tile or a building) flattens to the index of its set
     member, then that member's value; one that sets none is refused. A member that `kinds` names n
@@ -970,6 +978,7 @@ class KindTuples:
         special: Mapping[str, Special] | None = None,
         refuse_unset: bool = False,
         ranges: Mapping[type[Message], Mapping[str, range]] | None = None,
+        field_offsets: Mapping[str, int] | None = None,
     ) -> None:
         descriptor: Descriptor = message_class.DESCRIPTOR
         self._ranges = {cls.DESCRIPTOR.full_name: dict(r) for cls, r in (ranges or {}).items()}
@@ -986,7 +995,7 @@ class KindTuples:
             message_factory.GetMessageClass(d): Shape(sequence=True, offsets=offsets.get(d.full_name, {}))
             for d in reachable([message_class])
         }
-        self._converter = converter = Converter([message_class], sequences, enum_offsets)
+        self._converter = converter = Converter([message_class], sequences, enum_offsets, field_offsets)
         self._write = converter.writer(message_class)
         numbers = sorted(f.number for f in descriptor.fields)
         self._position = {f.name: numbers.index(f.number) for f in members}

@@ -32,6 +32,12 @@ S = TypeVar("S", bound=TurnState)
 A = TypeVar("A", bound=Hashable)
 
 
+def check_seat(state: Any, seat: int) -> None:
+    """Raise MalformedRequest unless `seat` is a seat of the game of `state` (of `state.n` seats)."""
+    if not 0 <= seat < state.n:
+        raise MalformedRequest(f"seat {seat} is not in this {state.n}-player game", seat=str(seat))
+
+
 class DecisionLoop(Generic[S, A]):
     """Checks, takes and settles decisions for an engine; `auto_resolve` takes forced ones by itself."""
 
@@ -74,8 +80,7 @@ class DecisionLoop(Generic[S, A]):
 
     def check_seat(self, state: S, seat: int) -> None:
         """Raise MalformedRequest unless `seat` is a seat of this game."""
-        if not 0 <= seat < state.n:
-            raise MalformedRequest(f"seat {seat} is not in this {state.n}-player game", seat=str(seat))
+        check_seat(state, seat)
 
     def legal_actions(self, state: S, seat: int) -> list[A]:
         """`seat`'s legal actions: empty unless it is the acting seat."""

@@ -1,22 +1,20 @@
 """The `Game` of a game package laid out as docs/adding-a-game.md says: `setup.new_game`, an `engine`
-built on `services.common.decisions.DecisionLoop`, `labels.label`, a `codec`, and a final-scores
-function, plus the parts that are the game's own, each passed by name."""
+built on `services.common.decisions.DecisionLoop`, `labels.label`, a `services.common.codec.Codec`,
+and a final-scores function, plus the parts that are the game's own, each passed by name."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
-from google.protobuf.message import Message
-
+from services.common.codec import Codec
 from services.common.game import (
     NO_TARGETS,
     Edition,
     ExampleConfigs,
     Game,
     GameInfo,
-    Messages,
     PerformanceTargets,
     Policy,
     Sampler,
@@ -27,43 +25,31 @@ from services.common.rng import Rng
 
 def modular_game(
     info: GameInfo,
-    messages: Messages,
     *,
     setup: ModuleType,
     engine: ModuleType,
     labels: ModuleType,
-    codec: ModuleType,
+    codec: Codec,
     scores: Callable[[Any], Scores],
     disturb_hidden: Callable[[Any, int | None, Rng], Any],
-    views_to_proto: Callable[[Any, Any], Sequence[Message]] | None = None,
-    encode_state: Callable[[Any], bytes] | None = None,
-    decode_state: Callable[[bytes], Any] | None = None,
-    encode_views: Callable[[Any, bytes], Sequence[bytes]] | None = None,
-    encode_event: Callable[[Any], tuple[bytes, str, tuple[int, ...]]] | None = None,
     heuristic_action: Policy[Any, Any] | None = None,
     determinize: Sampler[Any] | None = None,
     edition: Callable[[Any], Edition] | None = None,
     web_board: Callable[[], Mapping[str, Any]] | None = None,
     example_configs: ExampleConfigs = (),
     targets: PerformanceTargets = NO_TARGETS,
-    exact_state_round_trip: bool = False,
 ) -> Game[Any, Any, Any]:
-    """The game whose engine, labels and codec are those modules' functions. Without a
-    `views_to_proto` that converts what the views share once, every view is converted on its own;
-    without the `encode_*` functions of a codec that writes bytes itself (services.common.convert),
-    the bytes are the messages serialized."""
+    """The game whose engine and labels are those modules' functions, and whose messages, conversion
+    (both the message and the bytes forms) and exact state round trip are the codec's."""
 
     def new_game(player_count: int, config: Any, seed: bytes) -> tuple[Any, list[Any]]:
         state, events = setup.new_game(player_count, config, seed)
         engine.settle(state, events)
         return state, events
 
-    def each_view(state: Any, state_message: Message | None = None) -> list[Message]:
-        return [codec.view_to_proto(state, seat) for seat in [*range(len(state.players)), None]]
-
     return Game(
         info=info,
-        messages=messages,
+        messages=codec.messages,
         new_game=new_game,
         acting_seats=lambda state: tuple(engine.acting_seats(state)),
         seat_count=lambda state: len(state.players),
@@ -80,12 +66,12 @@ def modular_game(
         action_to_proto=codec.action_to_proto,
         action_from_proto=codec.action_from_proto,
         view_to_proto=codec.view_to_proto,
-        views_to_proto=views_to_proto or each_view,
+        views_to_proto=codec.views_to_proto,
         event_to_proto=codec.event_to_proto,
-        encode_state=encode_state,  # type: ignore[arg-type]
-        decode_state=decode_state,  # type: ignore[arg-type]
-        encode_views=encode_views,  # type: ignore[arg-type]
-        encode_event=encode_event,  # type: ignore[arg-type]
+        encode_state=codec.encode_state,
+        decode_state=codec.decode_state,
+        encode_views=codec.encode_views,
+        encode_event=codec.encode_event,
         disturb_hidden=disturb_hidden,
         heuristic_action=heuristic_action,
         determinize=determinize,
@@ -93,5 +79,5 @@ def modular_game(
         web_board=web_board,
         example_configs=example_configs,
         targets=targets,
-        exact_state_round_trip=exact_state_round_trip,
+        exact_state_round_trip=codec.exact_state_round_trip,
     )

@@ -10,8 +10,8 @@ them the seat's own VP, as if the race were level.
 from __future__ import annotations
 
 from services.common.rng import Rng
-from services.glenmore.codec import vp_visible
 from services.glenmore.state import State
+from services.glenmore.visibility import vp_visible
 
 
 def reshuffled(state: State, rng: Rng, *, forget_order: bool) -> State:

@@ -1,12 +1,10 @@
-"""Glen More's own part of the conversion to boardgame.glenmore.v1 (services.common.convert does the
-rest): where the native state is laid out otherwise than its messages (territories as parallel
-lists, cells as ints, the track as one chain of ints, the Turn and its Payment flat on the State),
-the option's default, the actions, who sees what, and how a decoded message becomes a native state.
-
-Native ids count from 0 where enums and tile numbers count from 1: ENUM_OFFSETS and the tile fields'
-offsets. Decoding refuses what the encoding cannot hold (undeclared enum values, cells out of range,
-two tiles on a cell); the consistency of the whole state is `validate.validate`.
-"""
+"""Glen More's own part of the conversion to boardgame.glenmore.v1, besides services.common.convert:
+the native layouts that differ from the messages (territories as parallel lists, cells as ints, the
+track as one chain of ints, the Turn and its Payment flat on the State), the actions' ranges and the
+views (whose VP a seat sees: services.glenmore.visibility). Native ids count from 0 where enums and
+tile numbers count from 1 (ENUM_OFFSETS, TILE). Decoding refuses what the encoding cannot hold
+(undeclared enum values, cells out of range, two tiles on a cell); the consistency of the whole
+state is `validate.validate`."""
 
 from __future__ import annotations
 
@@ -17,25 +15,20 @@ from boardgame.rules.v1 import rules_pb2
 
 from services.common import convert as cv
 from services.common.codec import Codec
-from services.common.game import Messages
 from services.common.helpers import check_state
 from services.common.masking import masked
 from services.common.rng import Rng
 from services.glenmore import actions as act
 from services.glenmore import events as ev
 from services.glenmore.data import MAX_PLAYERS, STACK_TILES
-from services.glenmore.engine import check_seat
 from services.glenmore.labels import event_text
 from services.glenmore.state import DIE, NO_CELL, NO_PAYMENT, Config, Player, State, figure
 from services.glenmore.territory import MAX_COORDINATE, cell, in_range, xy
 from services.glenmore.validate import validate
+from services.glenmore.visibility import vp_visible
 
 ENUM_OFFSETS = {pb.Resource: 1, pb.SpecialLocation: 1}
-TILE = {"tile": 1}  # a message's `tile` field holds a tile number, the native tile index + 1
-
-# Decoding a state's encoding gives back an equal state, attribute by attribute, the legal-action memo
-# aside (services.common.game.exact_state_round_trip; the conformance suite checks it).
-EXACT_STATE_ROUND_TRIP = True
+TILE = {"tile": 1}  # every message's `tile` field holds a tile number, the native tile index + 1
 
 # The TrackEntry values (tile, figure, die) of each chain entry, and the chain entry of each.
 TRACK_ENTRIES: dict[int, tuple[Any, ...]] = {tile: (tile, None, None) for tile in range(STACK_TILES)}
@@ -59,34 +52,19 @@ def _entry(*values: Any) -> int:
     return entry  # type: ignore[return-value]
 
 
-def _place(player: Player, territory: list[tuple[int, int | None, int, list[int]]]) -> None:
-    """The territory's parallel lists, from its PlacedTile values."""
-    player.tiles, player.cells, player.grid, player.cubes = [], [], {}, []
-    player.load, player.own, player.clans = [], [0, 0, 0, 0, 0], []
-    for tile, c, clans, cubes in territory:
-        check_state(c != NO_CELL, "a territory tile without a cell")
-        check_state(c not in player.grid, "two tiles on one cell")
-        slot = player.add_tile(tile, c, clans)
-        player.cubes[5 * slot : 5 * slot + 5] = cubes
-        player.load[slot] = sum(cubes)
-        for kind, count in enumerate(cubes):
-            player.own[kind] += count
-
-
-def _territory(p: Player) -> list[tuple[int, tuple[int, int], int, list[int]]]:
-    cubes, clans = p.cubes, p.clans
-    return [(t, xy(c), clans[s], cubes[5 * s : 5 * s + 5]) for s, (t, c) in enumerate(zip(p.tiles, p.cells))]  # noqa: B905
+def _place(player: Player, territory: list[tuple[int, int, int, list[int]]]) -> None:
+    """The territory, from its PlacedTile values: each tile on a cell of its own."""
+    player.set_territory(territory)
+    check_state(NO_CELL not in player.grid, "a territory tile without a cell")
+    check_state(len(player.grid) == len(player.tiles), "two tiles on one cell")
 
 
 def _activated(state: State, cells: list[int]) -> None:
     """The actor's activated tiles, from their cells in slot order (the players and actor are decoded)."""
     grid = state.players[state.actor].grid if 0 <= state.actor < len(state.players) else {}
-    last = -1
-    for activated_cell in cells:
-        slot = grid.get(activated_cell, -1)
-        check_state(slot > last, "activated tiles")
-        last = slot
-        state.activated |= 1 << slot
+    slots = [grid.get(c, -1) for c in cells]
+    check_state(-1 not in slots and slots == sorted(set(slots)), "activated tiles")
+    state.activated = sum(1 << slot for slot in slots)
 
 
 def _stacks(state: State, stacks: list[list[int]]) -> None:
@@ -107,7 +85,7 @@ CONVERTER = cv.Converter(
         pb.State: cv.Shape(
             base="table", get={"stacks": lambda s: [(k,) for k in s.stacks]}, put={"stacks": _stacks}
         ),
-        pb.TileStack: cv.Shape(sequence=True, make=lambda tiles: tiles, offsets=TILE),
+        pb.TileStack: cv.Shape(sequence=True, make=lambda tiles: tiles),
         pb.Table: cv.Shape(
             get={
                 "track": lambda s: [TRACK_ENTRIES[e] for e in s.track],
@@ -123,17 +101,17 @@ CONVERTER = cv.Converter(
             into=State,
             constants={"legal": None},
         ),
-        pb.TrackEntry: cv.Shape(sequence=True, make=_entry, offsets=TILE),
+        pb.TrackEntry: cv.Shape(sequence=True, make=_entry),
         **dict.fromkeys((pb.DieFigure, pb.MarketRow, pb.View), cv.Shape(sequence=True)),
         pb.Player: cv.Shape(
-            get={"territory": _territory, "vp_hidden": lambda p: False},
+            get={"territory": lambda p: p.territory(xy), "vp_hidden": lambda p: False},
             into=Player,
             put={
                 "territory": _place,
                 "vp_hidden": lambda p, hidden: check_state(not hidden, "hidden VP in a state"),
             },
         ),
-        pb.PlacedTile: cv.Shape(sequence=True, offsets=TILE),
+        pb.PlacedTile: cv.Shape(sequence=True),
         # An unset ResourceCounts holds none, as protobuf reads it.
         pb.ResourceCounts: cv.Shape(sequence=True, make=list, absent=lambda: [0, 0, 0, 0, 0]),
         pb.Cell: cv.Shape(sequence=True, make=_cell, absent=lambda: NO_CELL),
@@ -141,11 +119,8 @@ CONVERTER = cv.Converter(
             get={
                 "cell": lambda s: xy(s.cell) if s.placed else None,
                 "payment": lambda s: None if s.purpose == NO_PAYMENT else s,
-                "activated": lambda s: [
-                    xy(c) for slot, c in enumerate(s.players[s.actor].cells) if s.activated >> slot & 1
-                ],
+                "activated": lambda s: [xy(c) for c in s.activated_cells()],
             },
-            offsets=TILE,
             make=cv.field_values,
         ),
         pb.Payment: cv.Shape(
@@ -155,17 +130,15 @@ CONVERTER = cv.Converter(
             make=cv.field_values,
         ),
         rules_pb2.RngState: cv.Shape(make=Rng, absent=lambda: Rng(0, 0)),
-        # Events: the tile numbers, and what the native events hold otherwise.
+        # Events: what the native events hold otherwise than their messages.
         pb.TilesDrawn: cv.Shape(offsets={"tiles": 1}),
-        **dict.fromkeys(
-            (pb.TileTaken, pb.TileDiscarded, pb.TilePlaced, pb.TileActivated), cv.Shape(offsets=TILE)
-        ),
         pb.CubeGained: cv.Shape(get={"lost": lambda e: e.cell is None}),
         # A NamedTuple's field may not be named `count` (tuple.count): the events name what they count.
         **dict.fromkeys((pb.WhiskySpent, pb.WhiskyGained), cv.Shape(names={"count": "barrels"})),
         pb.ClanMembersGained: cv.Shape(names={"count": "members"}),
     },
     ENUM_OFFSETS,
+    TILE,
 )
 _write_view = CONVERTER.writer(pb.View)
 
@@ -174,7 +147,7 @@ _write_view = CONVERTER.writer(pb.View)
 
 COORDINATES = range(-MAX_COORDINATE, MAX_COORDINATE + 1)
 # An Activate's resource is read as its number (a kind + 1, 0: none).
-ACTION_SHAPES = {pb.TakeTile: cv.Shape(offsets=TILE), pb.Activate: cv.Shape(offsets={"resource": 0})}
+ACTION_SHAPES = {pb.Activate: cv.Shape(offsets={"resource": 0})}
 ACTIONS = cv.KindTuples(
     pb.Action,
     "move",
@@ -182,6 +155,7 @@ ACTIONS = cv.KindTuples(
     ACTION_SHAPES,
     ENUM_OFFSETS,
     refuse_unset=True,
+    field_offsets=TILE,
     ranges={
         pb.TakeTile: {"tile": range(STACK_TILES)},
         pb.Cell: dict.fromkeys("xy", COORDINATES),
@@ -190,26 +164,9 @@ ACTIONS = cv.KindTuples(
 )
 
 
-def action_from_proto(message: pb.Action) -> act.Action:
-    """The native action; MalformedRequest if no move is set, a resource is unset or a value is out
-    of range."""
-    return act.Action(*ACTIONS.read(message))
-
-
-def action_to_proto(action: act.Action) -> pb.Action:
-    """The Action message."""
-    return pb.Action.FromString(ACTIONS.write(action))
-
-
 # Views.
 
 VP_HIDDEN = {"vp": 0, "scoring_vp": 0, "vp_hidden": True}  # a Player's VP, hidden from the viewer
-
-
-def vp_visible(state: State, viewer: int | None, seat: int) -> bool:
-    """Whether `viewer` (None: a spectator) may see `seat`'s VP: always with the option public_vp
-    (OP-23), else only its own, and everyone's once the game is over (the final scores are public)."""
-    return state.config.public_vp or viewer == seat or state.terminal
 
 
 def _view(state: State, seat: int | None, table: bytes) -> bytes:
@@ -220,19 +177,13 @@ def _view(state: State, seat: int | None, table: bytes) -> bytes:
 
 
 CODEC = Codec(
-    Messages.of(pb),
+    pb,
     CONVERTER,
+    ACTIONS,
     validate=validate,
     view=_view,
-    check_seat=check_seat,
-    seat_count=lambda state: state.n,
     event_text=event_text,
     # Every event is public, except VP gained with the option public_vp off: only its seat sees it.
     event_audience=lambda e: (e.seat,) if isinstance(e, ev.VpGained) and not e.public else (),
-    event_oneof="event",
+    exact_state_round_trip=True,
 )
-config_from_proto, config_to_proto = CODEC.config_from_proto, CODEC.config_to_proto
-encode_state, state_to_proto, decode_state = CODEC.encode_state, CODEC.state_to_proto, CODEC.decode_state
-state_from_proto = CODEC.state_from_proto
-encode_views, view_to_proto, views_to_proto = CODEC.encode_views, CODEC.view_to_proto, CODEC.views_to_proto
-encode_event, event_to_proto = CODEC.encode_event, CODEC.event_to_proto

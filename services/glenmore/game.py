@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from boardgame.glenmore.v1 import glenmore_pb2 as pb
 
-from services.common.game import Game, GameInfo, Messages, OptionInfo, PerformanceTargets
+from services.common.game import Game, GameInfo, OptionInfo, PerformanceTargets
 from services.common.modular import modular_game
 from services.common.rng import Rng
 from services.glenmore import bot, codec, engine, labels, setup
@@ -26,6 +26,7 @@ from services.glenmore.data import (
 )
 from services.glenmore.scoring import final_scores
 from services.glenmore.state import Config, State
+from services.glenmore.visibility import vp_visible
 
 # Game length. Random play: the longest of 4,000 seeded games (1,000 per player count) took 274
 # decisions (5 players; 230 with 4). The rules bound it: every player turn removes a tile from the
@@ -81,7 +82,7 @@ def disturb_hidden(state: State, seat: int | None, rng: Rng) -> State:
     VP of the seats whose VP it may not see (option public_vp off)."""
     other = bot.reshuffled(state, rng, forget_order=False)
     for s, player in enumerate(other.players):
-        if not codec.vp_visible(state, seat, s):
+        if not vp_visible(state, seat, s):
             scoring = rng.below(9)
             player.scoring_vp += scoring
             player.vp += scoring + rng.below(9)
@@ -90,16 +91,10 @@ def disturb_hidden(state: State, seat: int | None, rng: Rng) -> State:
 
 GLEN_MORE: Game[State, Action, Config] = modular_game(
     GAME_INFO,
-    Messages.of(pb),
     setup=setup,
     engine=engine,
     labels=labels,
-    codec=codec,
-    views_to_proto=codec.views_to_proto,
-    encode_state=codec.encode_state,
-    decode_state=codec.decode_state,
-    encode_views=codec.encode_views,
-    encode_event=codec.encode_event,
+    codec=codec.CODEC,
     scores=final_scores,
     disturb_hidden=disturb_hidden,
     determinize=bot.determinize,
@@ -107,5 +102,4 @@ GLEN_MORE: Game[State, Action, Config] = modular_game(
     # hidden VP (option public_vp off) exercises every hidden-information check on the VP.
     example_configs=(("hidden-vp", pb.Config(public_vp=False)),),
     targets=PerformanceTargets(games_per_second_4p=200),
-    exact_state_round_trip=codec.EXACT_STATE_ROUND_TRIP,
 )

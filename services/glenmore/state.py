@@ -7,7 +7,9 @@ is the chain of §3 of the rules: `track[0]` is the rearmost figure; entries >= 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from services.common.rng import Rng
 from services.glenmore.data import MAX_PLAYERS, PUBLIC_VP, STACKS
@@ -105,6 +107,26 @@ class Player:
         self.clans.append(clans)
         return slot
 
+    def set_territory(self, territory: Iterable[tuple[int, int, int, Sequence[int]]]) -> None:
+        """This territory in place of the player's, one (tile, cell, clan members, 5 cube counts)
+        per slot in placement order, with what it derives (grid, load, own)."""
+        self.tiles, self.cells, self.grid, self.cubes = [], [], {}, []
+        self.load, self.own, self.clans = [], [0, 0, 0, 0, 0], []
+        for tile, cell, clans, cubes in territory:
+            slot = self.add_tile(tile, cell, clans)
+            self.cubes[5 * slot : 5 * slot + 5] = cubes
+            self.load[slot] = sum(cubes)
+            for kind, count in enumerate(cubes):
+                self.own[kind] += count
+
+    def territory(self, at: Callable[[int], Any]) -> list[tuple[int, Any, int, list[int]]]:
+        """The territory as `set_territory` takes it, each cell as `at` gives it (its coordinates)."""
+        cubes, clans = self.cubes, self.clans
+        return [
+            (tile, at(cell), clans[slot], cubes[5 * slot : 5 * slot + 5])
+            for slot, (tile, cell) in enumerate(zip(self.tiles, self.cells))  # noqa: B905 (equal lengths)
+        ]
+
     def add_cube(self, slot: int, kind: int) -> None:
         """One cube of `kind` onto a slot (the caller checks the cap)."""
         self.cubes[5 * slot + kind] += 1
@@ -195,6 +217,11 @@ class State:
         self.loch_ness_used = False
         self.activated = 0  # bitmask over the actor's territory slots
         self.movement_points = 0
+
+    def activated_cells(self) -> list[int]:
+        """The cells of the actor's activated tiles, in slot order."""
+        activated = self.activated
+        return [cell for slot, cell in enumerate(self.players[self.actor].cells) if activated >> slot & 1]
 
     def clear_payment(self) -> None:
         """No payment in progress."""

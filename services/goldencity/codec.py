@@ -17,14 +17,12 @@ from boardgame.rules.v1 import rules_pb2
 from services.common.codec import Codec
 from services.common.convert import Converter, KindTuples, Shape, leading_field, varint
 from services.common.errors import MalformedRequest, echoed
-from services.common.game import Messages
 from services.common.helpers import check_state
 from services.common.rng import Rng
 from services.common.wire import body, field_spans
 from services.goldencity import actions as act
 from services.goldencity import dataset, tables
 from services.goldencity import events as ev
-from services.goldencity.engine import check_seat
 from services.goldencity.labels import event_text
 from services.goldencity.payment import LANDSCAPES
 from services.goldencity.reader import DataError
@@ -33,8 +31,6 @@ from services.goldencity.state import BonusCards, Cards, Config, DataSet, Pair, 
 from services.goldencity.validate import validate
 from services.goldencity.visibility import bonus_cards_visible, hand_visible
 
-# Decoding a state's encoding gives back an equal state (the conformance suite checks it).
-EXACT_STATE_ROUND_TRIP = True
 DEFAULT_CONFIG = Config()  # the options' defaults (rules.py)
 PLAYERS = pb.Table.DESCRIPTOR.fields_by_name["players"].number
 PLAYER_KEY = varint(PLAYERS << 3 | 2)  # a length-delimited field
@@ -119,10 +115,15 @@ _write_view = CONVERTER.writer(pb.View)
 
 # Actions: (kind, a, b) with the kind the member's number in the oneof (from 1); each one's ranges.
 
+
+def _action(kind: int, a: int = 0, b: int = 0) -> act.Action:
+    return act.Action(kind, a, int(b))  # a flag (black) as 0 or 1
+
+
 ACTIONS = KindTuples(
     pb.Action,
     "move",
-    act.Action,
+    _action,
     kinds=("", *(f.name for f in pb.Action.DESCRIPTOR.oneofs_by_name["move"].fields)),
 )
 INDEX, ID, FLAG, NONE = range(1 << 31), range(1, 1 << 31), range(2), range(1)  # an int32's
@@ -138,19 +139,13 @@ ARGUMENTS = {
 }
 
 
-def action_from_proto(message: pb.Action) -> act.Action:
-    """The native action; MalformedRequest if no move is set or a value is out of range."""
-    kind, a, b = ACTIONS.read(message)
+def _check_arguments(action: act.Action, message: pb.Action) -> None:
+    """Refuse an action whose arguments are out of their kind's ranges."""
+    kind, a, b = action
     first, second = ARGUMENTS[kind]
     if a not in first or b not in second or (kind == act.PAY_PAIR and a > b):
         move = message.WhichOneof("move")
         raise MalformedRequest(f"action: {move} ({a}, {b}) holds a value out of range", field=move)
-    return act.Action(kind, a, int(b))
-
-
-def action_to_proto(action: act.Action) -> pb.Action:
-    """The Action message."""
-    return pb.Action.FromString(ACTIONS.write(action))
 
 
 # Views (§10): the table without the hands and bonus cards the viewer may not see, the public counts.
@@ -216,17 +211,14 @@ def _audience(event: Any) -> tuple[int, ...]:
 
 
 CODEC = _Codec(
-    Messages.of(pb),
+    pb,
     CONVERTER,
+    ACTIONS,
     validate=validate,
     view=lambda state, seat, table: _view(state, seat, Shared(state, table)),
-    check_seat=check_seat,
-    seat_count=lambda state: state.n,
     event_text=event_text,
     event_audience=_audience,
-    event_oneof="event",
+    check_action=_check_arguments,
+    config_from_proto=config_from_proto,
+    exact_state_round_trip=True,
 )
-encode_state, state_to_proto = CODEC.encode_state, CODEC.state_to_proto
-state_from_proto = CODEC.state_from_proto
-encode_views, view_to_proto, views_to_proto = CODEC.encode_views, CODEC.view_to_proto, CODEC.views_to_proto
-encode_event, event_to_proto = CODEC.encode_event, CODEC.event_to_proto

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from boardgame.goldencity.v1 import goldencity_pb2 as pb
 
-from services.common.game import Edition, Game, GameInfo, Messages, OptionInfo, PerformanceTargets
+from services.common.game import Edition, Game, GameInfo, OptionInfo, PerformanceTargets
 from services.common.modular import modular_game
 from services.common.rng import Rng
 from services.goldencity import bot, codec, dataset, engine, labels, setup, tables, web_board
@@ -129,15 +129,10 @@ def disturb_hidden(state: State, seat: int | None, rng: Rng) -> State:
 
 GOLDEN_CITY: Game[State, Action, Config] = modular_game(
     GAME_INFO,
-    Messages.of(pb),
     setup=setup,
     engine=engine,
     labels=labels,
-    codec=codec,
-    views_to_proto=codec.views_to_proto,
-    encode_state=codec.encode_state,
-    encode_views=codec.encode_views,
-    encode_event=codec.encode_event,
+    codec=codec.CODEC,
     scores=final_scores,
     disturb_hidden=disturb_hidden,
     heuristic_action=bot.heuristic_action,
@@ -157,6 +152,5 @@ GOLDEN_CITY: Game[State, Action, Config] = modular_game(
         ),
     ),
     targets=PerformanceTargets(games_per_second_4p=300, state_bytes_4p=4096),
-    exact_state_round_trip=codec.EXACT_STATE_ROUND_TRIP,
     web_board=web_board.board,
 )

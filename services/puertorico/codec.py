@@ -18,10 +18,8 @@ from boardgame.rules.v1 import rules_pb2
 from services.common import convert as cv
 from services.common.codec import Codec
 from services.common.errors import MalformedRequest
-from services.common.game import Messages
 from services.common.rng import Rng
 from services.puertorico import actions as act
-from services.puertorico import engine
 from services.puertorico import events as ev
 from services.puertorico.data import BUILDINGS, CIRCLE_TILES, MIN_PLAYERS, TILE_KINDS
 from services.puertorico.labels import event_text
@@ -34,10 +32,6 @@ from services.puertorico.validate import validate
 CONFIG = cv.options(pb.Config, Config, always_written=("public_vp", "vp_pool_5p", "buildings"))
 # The enums whose native ids count from 0 (the others' native values are their numbers).
 ENUM_OFFSETS = {pb.Good: 1, pb.Tile: 1, pb.Role: 1, pb.Building: 1, pb.BlackMarketItem: 1}
-
-# Decoding a state's encoding gives back an equal state, attribute by attribute, the legal-action memo
-# aside (services.common.game.exact_state_round_trip; the conformance suite checks it).
-EXACT_STATE_ROUND_TRIP = True
 
 
 # A colonist's space (actions.SPACES): a tile kind, or BUILDING_SPACE + a building.
@@ -119,20 +113,14 @@ ACTIONS = cv.KindTuples(
 TILE_ARGUMENT = frozenset((act.PLACE_ON_TILE, act.GUEST_TO_TILE))
 
 
-def action_from_proto(message: pb.Action) -> act.Action:
-    """The native action; MalformedRequest if no move is set or a value is out of range."""
-    kind, arg, arg2 = action = act.Action(*ACTIONS.read(message))
+def _check_arguments(action: act.Action, message: pb.Action) -> None:
+    """Refuse an action whose arguments are out of their kind's range."""
+    kind, arg, arg2 = action
     _check_action(kind not in TILE_ARGUMENT or arg in CIRCLE_TILES, "tile")
     _check_action(kind != act.RETURN_COLONIST or arg != act.FROM_TILE or arg2 in CIRCLE_TILES, "tile")
     _check_action(kind != act.LOAD or 0 <= arg2 < act.MAX_SHIPS, "ship")
     _check_action(kind != act.DRAFT_COST or arg in act.DRAFT_COST_ACTION, "draft cost")
     _check_action(kind != act.SMALL_WHARF_GOODS or arg2 >= 1, "count")
-    return action
-
-
-def action_to_proto(action: act.Action) -> pb.Action:
-    """The Action message."""
-    return pb.Action.FromString(ACTIONS.write(action))
 
 
 def _check_action(condition: bool, what: str) -> None:
@@ -165,20 +153,15 @@ def _view(state: State, seat: int | None, table: bytes) -> bytes:
 
 
 CODEC = Codec(
-    Messages.of(pb),
+    pb,
     CONVERTER,
+    ACTIONS,
     validate=validate,
     view=_view,
-    check_seat=engine.check_seat,
-    seat_count=lambda state: state.n,
     event_text=event_text,
     # VP amounts only their owner sees, unless public.
     event_audience=lambda e: (e.seat,) if isinstance(e, ev.VpReceived) and not e.public else (),
-    event_oneof="kind",
     check_config=partial(check_config, MIN_PLAYERS),
+    check_action=_check_arguments,
+    exact_state_round_trip=True,
 )
-config_from_proto, config_to_proto = CODEC.config_from_proto, CODEC.config_to_proto
-encode_state, decode_state = CODEC.encode_state, CODEC.decode_state
-state_to_proto, state_from_proto = CODEC.state_to_proto, CODEC.state_from_proto
-encode_views, view_to_proto, views_to_proto = CODEC.encode_views, CODEC.view_to_proto, CODEC.views_to_proto
-encode_event, event_to_proto = CODEC.encode_event, CODEC.event_to_proto

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from boardgame.puertorico.v1 import puertorico_pb2 as pb
 
-from services.common.game import Game, GameInfo, Messages, OptionInfo, PerformanceTargets
+from services.common.game import Game, GameInfo, OptionInfo, PerformanceTargets
 from services.common.modular import modular_game
 from services.common.rng import Rng
 from services.puertorico import bot, codec, engine, labels, setup
@@ -146,18 +146,12 @@ def disturb_hidden(state: State, seat: int | None, rng: Rng) -> State:
 
 PUERTO_RICO: Game[State, Action, Config] = modular_game(
     GAME_INFO,
-    Messages.of(pb),
     setup=setup,
     engine=engine,
     labels=labels,
-    codec=codec,
+    codec=codec.CODEC,
     scores=final_scores,
     disturb_hidden=disturb_hidden,
-    views_to_proto=codec.views_to_proto,
-    encode_state=codec.encode_state,
-    decode_state=codec.decode_state,
-    encode_views=codec.encode_views,
-    encode_event=codec.encode_event,
     heuristic_action=bot.heuristic_action,
     determinize=bot.determinize,
     # Configs the generic suites (conformance, golden playthroughs, bench) cover besides the defaults.
@@ -166,5 +160,4 @@ PUERTO_RICO: Game[State, Action, Config] = modular_game(
         (BUILDING_SET_RANDOM, pb.Config(buildings=pb.BUILDING_SET_RANDOM)),
     ),
     targets=PerformanceTargets(games_per_second_4p=150, apply_over_echo_p50=2.0, state_bytes_4p=4096),
-    exact_state_round_trip=codec.EXACT_STATE_ROUND_TRIP,
 )

@@ -9,9 +9,10 @@ from __future__ import annotations
 import pytest
 from boardgame.assyria.v1 import assyria_pb2 as pb
 
-from services.assyria import GAME, codec, labels
+from services.assyria import GAME, labels
 from services.assyria import actions as act
 from services.assyria.cards import WILD_CARD, card_of
+from services.assyria.codec import CODEC
 from services.assyria.data import Food
 from services.assyria.state import FEED, PLACE_HUTS, Config
 from services.common.errors import MalformedRequest
@@ -41,7 +42,7 @@ def test_every_action_kind_round_trips() -> None:
     arguments |= {act.RAISE_ZIGGURAT: 7, act.INTRIGUE: 3, act.BUY_FOOD_CARD: 2}
     for kind in range(act.END_ACTIONS + 1):
         action = act.Action(kind, arguments.get(kind, 0))
-        assert codec.action_from_proto(codec.action_to_proto(action)) == action
+        assert CODEC.action_from_proto(CODEC.action_to_proto(action)) == action
 
 
 @pytest.mark.parametrize(
@@ -59,22 +60,22 @@ def test_every_action_kind_round_trips() -> None:
 )
 def test_bad_actions_are_malformed(message: pb.Action) -> None:
     with pytest.raises(MalformedRequest):
-        codec.action_from_proto(message)
+        CODEC.action_from_proto(message)
 
 
 def test_configs_default_and_refuse_unknown_values() -> None:
-    assert codec.config_from_proto(pb.Config()) == Config()
-    assert codec.config_to_proto(Config()) == pb.Config()
-    assert codec.config_from_proto(pb.Config(start_plow=False)).start_plow is False
+    assert CODEC.config_from_proto(pb.Config()) == Config()
+    assert CODEC.config_to_proto(Config()) == pb.Config()
+    assert CODEC.config_from_proto(pb.Config(start_plow=False)).start_plow is False
     for bad in (pb.Config(fed_status_lasts=7), pb.Config(unused_plows=3)):
         with pytest.raises(MalformedRequest):
-            codec.config_from_proto(bad)
+            CODEC.config_from_proto(bad)
 
 
 def test_forged_states_are_refused() -> None:
     state = mid_game()
-    message = codec.state_to_proto(state)
-    assert codec.state_from_proto(message).players[0].hand == state.players[0].hand
+    message = CODEC.state_to_proto(state)
+    assert CODEC.state_from_proto(message).players[0].hand == state.players[0].hand
     forgeries = []
     extra_hut = pb.State()
     extra_hut.CopyFrom(message)
@@ -94,7 +95,7 @@ def test_forged_states_are_refused() -> None:
     forgeries.append(hidden_size)
     for forged in forgeries:
         with pytest.raises(MalformedRequest):
-            codec.state_from_proto(forged)
+            CODEC.state_from_proto(forged)
 
 
 def test_labels_name_hexes_by_food_coordinates_and_region() -> None:

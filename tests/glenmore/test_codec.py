@@ -10,7 +10,8 @@ from boardgame.glenmore.v1 import glenmore_pb2 as pb
 from services.common.errors import MalformedRequest
 from services.common.playout import random_playout
 from services.common.rng import Rng
-from services.glenmore import GAME, codec
+from services.glenmore import GAME
+from services.glenmore.codec import CODEC
 from services.glenmore.state import CHOOSE_TILE
 
 
@@ -20,7 +21,7 @@ def _mid_game() -> pb.State:
     state = playout.state
     while state.step != CHOOSE_TILE:
         GAME.play(state, state.actor, GAME.legal_actions(state, state.actor)[0])
-    return codec.state_to_proto(state)
+    return CODEC.state_to_proto(state)
 
 
 def _territory_tile(message: pb.State) -> pb.PlacedTile:
@@ -69,7 +70,7 @@ CORRUPTIONS: dict[str, tuple[Callable[[pb.State], None], str]] = {
 def test_a_mid_game_state_round_trips():
     message = _mid_game()
     data = message.SerializeToString(deterministic=True)
-    again = codec.state_to_proto(codec.state_from_proto(message)).SerializeToString(deterministic=True)
+    again = CODEC.state_to_proto(CODEC.state_from_proto(message)).SerializeToString(deterministic=True)
     assert again == data
 
 
@@ -79,13 +80,13 @@ def test_inconsistent_states_are_refused(name):
     corrupt, reason = CORRUPTIONS[name]
     corrupt(message)
     with pytest.raises(MalformedRequest, match=reason):
-        codec.state_from_proto(message)
+        CODEC.state_from_proto(message)
 
 
 def test_views_show_stack_sizes_but_not_stacks_or_rng():
     message = _mid_game()
-    state = codec.state_from_proto(message)
-    view = codec.view_to_proto(state, 1)
+    state = CODEC.state_from_proto(message)
+    view = CODEC.view_to_proto(state, 1)
     assert view.seat == 1
     assert list(view.table.stack_sizes) == [len(stack.tiles) for stack in message.stacks]
     assert view.table == message.table
@@ -98,7 +99,7 @@ def test_a_placed_tile_without_its_cubes_message_holds_none():
     player = max(message.table.players, key=lambda p: len(p.territory))
     seat = list(message.table.players).index(player)
     player.territory[1].ClearField("cubes")
-    state = codec.state_from_proto(message)
+    state = CODEC.state_from_proto(message)
     assert state.players[seat].cubes[5:10] == [0, 0, 0, 0, 0]
 
 
@@ -121,11 +122,11 @@ MALFORMED_ACTIONS = {
 def test_actions_out_of_range_are_refused(name):
     message, where = MALFORMED_ACTIONS[name]
     with pytest.raises(MalformedRequest, match=where):
-        codec.action_from_proto(message)
+        CODEC.action_from_proto(message)
 
 
 def test_actions_in_range_are_read():
-    assert codec.action_from_proto(pb.Action(take_tile=pb.TakeTile(tile=1))).a == 0
-    assert codec.action_from_proto(pb.Action(activate=pb.Activate(count=5))).c == 5
-    move = codec.action_from_proto(pb.Action(move_clan_member=pb.MoveClanMember(to=pb.Cell(x=100, y=-100))))
+    assert CODEC.action_from_proto(pb.Action(take_tile=pb.TakeTile(tile=1))).a == 0
+    assert CODEC.action_from_proto(pb.Action(activate=pb.Activate(count=5))).c == 5
+    move = CODEC.action_from_proto(pb.Action(move_clan_member=pb.MoveClanMember(to=pb.Cell(x=100, y=-100))))
     assert (move.c, move.d) == (100, -100)

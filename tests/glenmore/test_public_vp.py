@@ -18,10 +18,11 @@ from services.common.errors import MalformedRequest
 from services.common.playout import random_playout
 from services.common.rng import Rng
 from services.common.servicer import RulesServicer, info_to_proto, pack
-from services.glenmore import GAME, codec
+from services.glenmore import GAME
 from services.glenmore import actions as act
 from services.glenmore import events as ev
 from services.glenmore.bot import determinize
+from services.glenmore.codec import CODEC
 from services.glenmore.data import CASTLE_MOIL, PUBLIC_VP, ROAD
 from services.glenmore.scoring import intermediate_scoring
 from services.glenmore.state import CHOOSE_TILE, Config, State
@@ -46,7 +47,7 @@ def shown_vp(state: State, viewer: int | None) -> dict[int, tuple[int, int]]:
     """The (vp, scoring_vp) that `viewer`'s view shows (None: a spectator), by seat; a seat whose VP
     are withheld is left out, after checking that its view carries no VP for it."""
     shown = {}
-    for seat, player in enumerate(codec.view_to_proto(state, viewer).table.players):
+    for seat, player in enumerate(CODEC.view_to_proto(state, viewer).table.players):
         if player.vp_hidden:
             assert (player.vp, player.scoring_vp) == (0, 0), f"seat {seat}'s withheld VP leak"
         else:
@@ -56,7 +57,7 @@ def shown_vp(state: State, viewer: int | None) -> dict[int, tuple[int, int]]:
 
 def audience(event: tuple) -> tuple[int, ...]:  # type: ignore[type-arg]
     """Who may see a native event (empty: everyone)."""
-    return codec.event_to_proto(event)[2]
+    return CODEC.event_to_proto(event)[2]
 
 
 def finished_game(config: Config, seed: bytes = b"public vp") -> State:
@@ -84,7 +85,7 @@ def test_hidden_a_seat_sees_only_its_own_vp_and_a_spectator_none() -> None:
     for seat, own in VP.items():
         assert shown_vp(state, seat) == {seat: own}
     assert shown_vp(state, None) == {}
-    assert codec.view_to_proto(state, None).table.players[2].vp_hidden
+    assert CODEC.view_to_proto(state, None).table.players[2].vp_hidden
 
 
 def test_hidden_vp_are_shown_to_everyone_once_the_game_is_over() -> None:
@@ -140,7 +141,7 @@ def test_public_intermediate_scoring_is_one_public_event_with_every_seats_vp() -
     events: list = []  # type: ignore[type-arg]
     intermediate_scoring(state, 1, events)
     (scoring,) = events
-    message, text, seen_by = codec.event_to_proto(scoring)
+    message, text, seen_by = CODEC.event_to_proto(scoring)
     assert seen_by == ()
     totals = [(s.seat, s.whisky_vp + s.chieftain_vp + s.card_vp) for s in message.scoring_done.seats]
     assert [(seat, vp) for seat, vp in totals if vp] == SCORED
@@ -156,7 +157,7 @@ def test_hidden_intermediate_scoring_tells_each_seat_its_own_vp_only() -> None:
     events: list = []  # type: ignore[type-arg]
     intermediate_scoring(state, 1, events)
     scoring, *private = events
-    message, text, seen_by = codec.event_to_proto(scoring)
+    message, text, seen_by = CODEC.event_to_proto(scoring)
     assert seen_by == ()
     done = message.scoring_done
     assert done.vp_hidden and done.number == 1
@@ -179,30 +180,30 @@ def test_hidden_intermediate_scoring_tells_each_seat_its_own_vp_only() -> None:
 @pytest.mark.parametrize("public_vp", [True, False])
 def test_the_option_round_trips_through_the_codec(public_vp: bool) -> None:
     config = Config(public_vp=public_vp)
-    message = codec.config_to_proto(config)
-    assert codec.config_from_proto(message) == config
-    assert codec.config_from_proto(pb.Config(public_vp=public_vp)) == config
+    message = CODEC.config_to_proto(config)
+    assert CODEC.config_from_proto(message) == config
+    assert CODEC.config_from_proto(pb.Config(public_vp=public_vp)) == config
     state = blank_game(3, config=config)
-    data = codec.state_to_proto(state).SerializeToString(deterministic=True)
-    again = codec.state_from_proto(pb.State.FromString(data))
+    data = CODEC.state_to_proto(state).SerializeToString(deterministic=True)
+    again = CODEC.state_from_proto(pb.State.FromString(data))
     assert again.config == config
-    assert codec.state_to_proto(again).SerializeToString(deterministic=True) == data
+    assert CODEC.state_to_proto(again).SerializeToString(deterministic=True) == data
 
 
 def test_the_default_config_encodes_as_before_the_option() -> None:
     """An unset public_vp means true, and the default config writes no field, so stored states and
     golden playthroughs of default games are unchanged."""
-    assert codec.config_from_proto(pb.Config()) == Config()
-    assert codec.config_to_proto(Config()).SerializeToString() == b""
-    assert codec.config_to_proto(HIDDEN).HasField("public_vp")
+    assert CODEC.config_from_proto(pb.Config()) == Config()
+    assert CODEC.config_to_proto(Config()).SerializeToString() == b""
+    assert CODEC.config_to_proto(HIDDEN).HasField("public_vp")
 
 
 def test_a_state_that_claims_hidden_vp_is_refused() -> None:
     """vp_hidden belongs to views only."""
-    message = codec.state_to_proto(blank_game(3))
+    message = CODEC.state_to_proto(blank_game(3))
     message.table.players[1].vp_hidden = True
     with pytest.raises(MalformedRequest, match="hidden VP"):
-        codec.state_from_proto(message)
+        CODEC.state_from_proto(message)
 
 
 def test_the_lobby_accepts_the_option_through_the_gateways_build_config() -> None:
@@ -215,7 +216,7 @@ def test_the_lobby_accepts_the_option_through_the_gateways_build_config() -> Non
         message = pb.Config()
         packed = build_config(info, [gateway_pb2.GameOptionValue(name="public_vp", value=value)])
         assert packed.Unpack(message)
-        assert codec.config_from_proto(message) == expected
+        assert CODEC.config_from_proto(message) == expected
     with pytest.raises(GatewayError):
         build_config(info, [gateway_pb2.GameOptionValue(name="public_vp", value="maybe")])
 
@@ -240,10 +241,10 @@ def test_disturbing_what_a_seat_cannot_see_moves_others_hidden_vp_but_not_its_vi
     hidden = mid_game(HIDDEN, 120)
     for viewer in VIEWERS:
         other = GAME.disturb_hidden(hidden, viewer, Rng(7))
-        assert codec.view_to_proto(other, viewer) == codec.view_to_proto(hidden, viewer)
+        assert CODEC.view_to_proto(other, viewer) == CODEC.view_to_proto(hidden, viewer)
         moved = [s for s in range(4) if other.players[s].vp != hidden.players[s].vp]
         assert moved and viewer not in moved
-        codec.state_from_proto(codec.state_to_proto(other))  # still a consistent state
+        CODEC.state_from_proto(CODEC.state_to_proto(other))  # still a consistent state
     public = mid_game(Config(), 120)
     for viewer in VIEWERS:
         other = GAME.disturb_hidden(public, viewer, Rng(7))
@@ -256,10 +257,10 @@ def test_a_bot_world_keeps_what_the_seat_sees_and_ignores_others_hidden_vp() -> 
     assert sum(1 for p in state.players if p.vp) >= 2
     for seat in range(4):
         world = determinize(state, seat, Rng(seat))
-        assert codec.view_to_proto(world, seat) == codec.view_to_proto(state, seat)
+        assert CODEC.view_to_proto(world, seat) == CODEC.view_to_proto(state, seat)
         disturbed = GAME.disturb_hidden(state, seat, Rng(100 + seat))
         again = determinize(disturbed, seat, Rng(seat))
-        assert codec.state_to_proto(again) == codec.state_to_proto(world)
+        assert CODEC.state_to_proto(again) == CODEC.state_to_proto(world)
 
 
 # --- Whole games through the rules service -----------------------------------------------------

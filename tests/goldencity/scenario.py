@@ -4,9 +4,10 @@ consistency check accepts it (`checked`)."""
 
 from __future__ import annotations
 
-from services.goldencity import codec, engine
+from services.goldencity import engine
 from services.goldencity import events as ev
 from services.goldencity.actions import BUILD, END_BUILDING_ACTION, PAY_CARD, PAY_PAIR, Action
+from services.goldencity.codec import CODEC
 from services.goldencity.rules import NO_PLACE
 from services.goldencity.setup import new_game
 from services.goldencity.state import BUILD as STEP_BUILD
@@ -26,7 +27,7 @@ def game(players: int = 3, data_set: str = "v0", seed: bytes = b"scenario", **op
 
 def checked(state: State) -> State:
     """The state after a trip through its State message: the codec accepts it as consistent."""
-    return codec.state_from_proto(codec.state_to_proto(state))
+    return CODEC.state_from_proto(CODEC.state_to_proto(state))
 
 
 def place(state: State, name: str) -> int:

@@ -4,7 +4,8 @@ policy beats random play."""
 from __future__ import annotations
 
 from services.common.rng import Rng
-from services.goldencity import GAME, bot, codec, engine
+from services.goldencity import GAME, bot, engine
+from services.goldencity.codec import CODEC
 from services.goldencity.state import Config, State
 from tests.goldencity.scenario import game
 
@@ -24,11 +25,11 @@ def test_determinize_keeps_the_view_and_resamples_the_hidden() -> None:
     others = set()
     for _ in range(20):
         world = bot.determinize(state, 0, rng)
-        assert codec.view_to_proto(world, 0) == codec.view_to_proto(state, 0)
+        assert CODEC.view_to_proto(world, 0) == CODEC.view_to_proto(state, 0)
         others.add((tuple(sorted(world.players[1].hand.cards)), tuple(world.landscape_deck)))
-        codec.state_from_proto(codec.state_to_proto(world))  # a consistent state
+        CODEC.state_from_proto(CODEC.state_to_proto(world))  # a consistent state
     assert len(others) > 1
-    assert codec.view_to_proto(state, 0) == codec.view_to_proto(_midgame(b"determinize"), 0)  # untouched
+    assert CODEC.view_to_proto(state, 0) == CODEC.view_to_proto(_midgame(b"determinize"), 0)  # untouched
 
 
 def test_the_heuristic_beats_random_play() -> None:

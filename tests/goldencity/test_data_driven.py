@@ -13,7 +13,8 @@ import pytest
 from boardgame.goldencity.v1 import goldencity_pb2 as pb
 
 from services.common.errors import MalformedRequest
-from services.goldencity import GAME, codec, dataset, tables
+from services.goldencity import GAME, dataset, tables
+from services.goldencity.codec import CODEC
 from tests.goldencity.datasets import BOARD, SCORING, copy_v0, edit, node
 from tests.goldencity.scenario import (
     COAST,
@@ -84,7 +85,7 @@ def test_t9_another_valid_set_changes_the_game_with_no_code_change(installed: Pa
 
 def test_t9_a_broken_set_is_refused_naming_file_field_and_rule(installed: Path) -> None:
     with pytest.raises(MalformedRequest) as refused:
-        codec.config_from_proto(pb.Config(data_set="t9broken"))
+        CODEC.config_from_proto(pb.Config(data_set="t9broken"))
     message = str(refused.value)
     assert (
         "golden_city_board.json" in message
@@ -92,9 +93,9 @@ def test_t9_a_broken_set_is_refused_naming_file_field_and_rule(installed: Path) 
         and "BONUS_AMOUNT" in message
     )
     with pytest.raises(MalformedRequest, match="no data set of that name"):
-        codec.config_from_proto(pb.Config(data_set="nowhere"))
+        CODEC.config_from_proto(pb.Config(data_set="nowhere"))
 
 
 def test_the_configured_set_is_the_default(installed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(dataset.DATA_SET_ENV, "t9game")
-    assert codec.config_from_proto(pb.Config()).data_set == "t9game"
+    assert CODEC.config_from_proto(pb.Config()).data_set == "t9game"

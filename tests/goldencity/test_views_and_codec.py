@@ -8,8 +8,9 @@ import pytest
 from boardgame.goldencity.v1 import goldencity_pb2 as pb
 
 from services.common.errors import MalformedRequest
-from services.goldencity import codec, engine
+from services.goldencity import engine
 from services.goldencity.actions import CHOOSE_BONUS_CARD
+from services.goldencity.codec import CODEC
 from services.goldencity.state import CHOOSE_BONUS_CARD as STEP_CHOOSE_BONUS
 from tests.goldencity.datasets import V0
 from tests.goldencity.scenario import (
@@ -29,7 +30,7 @@ def test_hands_and_bonus_cards_are_their_owners_with_counts_for_everyone() -> No
     state = game(3)
     state.players[A].bonus_cards.cards = [state.bonus_supply.pop()]
     state = checked(state)
-    own, other, spectator = (codec.view_to_proto(state, seat) for seat in (A, B, None))
+    own, other, spectator = (CODEC.view_to_proto(state, seat) for seat in (A, B, None))
     assert list(own.table.players[A].hand.cards) == state.players[A].hand.cards
     assert list(own.table.players[A].bonus_cards.cards) == state.players[A].bonus_cards.cards
     for view in (other, spectator):
@@ -43,7 +44,7 @@ def test_hands_and_bonus_cards_are_their_owners_with_counts_for_everyone() -> No
 def test_the_options_make_hands_and_bonus_cards_public() -> None:
     state = game(3, public_hands=True, bonus_cards_public=True)
     state.players[A].bonus_cards.cards = [state.bonus_supply.pop()]
-    view = codec.view_to_proto(checked(state), B)
+    view = CODEC.view_to_proto(checked(state), B)
     assert list(view.table.players[A].hand.cards) == state.players[A].hand.cards
     assert list(view.table.players[A].bonus_cards.cards) == state.players[A].bonus_cards.cards
 
@@ -55,13 +56,13 @@ def test_the_bonus_supply_is_shown_to_the_chooser_only_while_choosing() -> None:
     state = checked(state)
     build_paying(state, "meadow_i2")  # a bonus-card place
     assert state.step == STEP_CHOOSE_BONUS and state.bonus_chooser == A
-    assert list(codec.view_to_proto(state, A).bonus_supply) == state.bonus_supply
+    assert list(CODEC.view_to_proto(state, A).bonus_supply) == state.bonus_supply
     assert (
-        not codec.view_to_proto(state, B).bonus_supply and not codec.view_to_proto(state, None).bonus_supply
+        not CODEC.view_to_proto(state, B).bonus_supply and not CODEC.view_to_proto(state, None).bonus_supply
     )
     engine.play(state, A, engine.legal_now(state)[0])
     assert engine.legal_now(state) and engine.legal_now(state)[0].kind != CHOOSE_BONUS_CARD
-    assert not codec.view_to_proto(state, A).bonus_supply and len(state.players[A].bonus_cards.cards) == 1
+    assert not CODEC.view_to_proto(state, A).bonus_supply and len(state.players[A].bonus_cards.cards) == 1
 
 
 @pytest.mark.parametrize(
@@ -79,7 +80,7 @@ def test_the_bonus_supply_is_shown_to_the_chooser_only_while_choosing() -> None:
 )
 def test_actions_out_of_range_are_malformed(action: pb.Action) -> None:
     with pytest.raises(MalformedRequest):
-        codec.action_from_proto(action)
+        CODEC.action_from_proto(action)
 
 
 @pytest.mark.parametrize(
@@ -94,21 +95,21 @@ def test_actions_out_of_range_are_malformed(action: pb.Action) -> None:
 )
 def test_configs_out_of_range_are_malformed(config: pb.Config) -> None:
     with pytest.raises(MalformedRequest):
-        codec.config_from_proto(config)
+        CODEC.config_from_proto(config)
 
 
 def test_a_state_missing_a_card_is_malformed() -> None:
-    message = codec.state_to_proto(game(3))
+    message = CODEC.state_to_proto(game(3))
     del message.landscape_deck[-1]
     with pytest.raises(MalformedRequest, match="10 of each kind"):
-        codec.state_from_proto(message)
+        CODEC.state_from_proto(message)
 
 
 def test_every_action_round_trips() -> None:
     state = game(4, seed=b"round-trip")
     while not state.terminal:
         for action in engine.legal_now(state):
-            assert codec.action_from_proto(codec.action_to_proto(action)) == action
+            assert CODEC.action_from_proto(CODEC.action_to_proto(action)) == action
         engine.play(
             state, state.actor, engine.legal_now(state)[-1] if state.round % 2 else engine.legal_now(state)[0]
         )
@@ -118,6 +119,6 @@ def test_a_long_data_set_name_is_refused_in_a_readable_message():
     """A name past 64 characters is no data set's name; the refusal quotes it short (the fuzz once
     sent one of 600 characters and got it back twice in full)."""
     with pytest.raises(MalformedRequest) as refused:
-        codec.config_from_proto(pb.Config(data_set="x" * 600))
+        CODEC.config_from_proto(pb.Config(data_set="x" * 600))
     assert "is not a data set's name" in refused.value.message
     assert len(refused.value.message) < 200

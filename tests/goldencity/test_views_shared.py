@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from boardgame.goldencity.v1 import goldencity_pb2 as pb
 
-from services.goldencity import codec
+from services.goldencity.codec import CODEC
 from tests.goldencity.scenario import B, checked, game
 
 
@@ -16,9 +16,9 @@ def test_all_views_at_once_are_each_viewers_own(public: bool) -> None:
     state = game(4, public_hands=public)
     state.players[B].bonus_cards.cards = [state.bonus_supply.pop()]
     state = checked(state)
-    state_bytes = codec.encode_state(state)
-    views = [pb.View.FromString(data) for data in codec.encode_views(state, state_bytes)]
-    assert views == [codec.view_to_proto(state, seat) for seat in [*range(state.n), None]]
+    state_bytes = CODEC.encode_state(state)
+    views = [pb.View.FromString(data) for data in CODEC.encode_views(state, state_bytes)]
+    assert views == [CODEC.view_to_proto(state, seat) for seat in [*range(state.n), None]]
     table = pb.State.FromString(state_bytes).table
     coins = [p.coins for p in table.players]
     del table.players[:]

@@ -19,7 +19,7 @@ from services.puertorico.actions import (
     SINGLE_ACTION,
     WAREHOUSE_ACTION,
 )
-from services.puertorico.codec import event_to_proto, view_to_proto, views_to_proto
+from services.puertorico.codec import CODEC
 from services.puertorico.data import (
     BLACK_MARKET,
     BUILDER,
@@ -57,7 +57,7 @@ VP_CHIPS = {0: 3, 1: 0, 2: 7, 3: 1}
 
 def shown_vp(state: State, seat: int | None) -> dict[int, int]:
     """The VP chips `seat`'s view shows (None: a spectator), by seat."""
-    return {entry.seat: entry.vp_chips for entry in view_to_proto(state, seat).vp_chips}
+    return {entry.seat: entry.vp_chips for entry in CODEC.view_to_proto(state, seat).vp_chips}
 
 
 def vp_game(*, public_vp: bool) -> State:
@@ -75,7 +75,7 @@ def test_public_vp_shows_every_seats_chips_to_everyone() -> None:
     state = vp_game(public_vp=True)
     for viewer in (0, 1, 2, 3, None):
         assert shown_vp(state, viewer) == VP_CHIPS
-    assert [len(view.vp_chips) for view in views_to_proto(state)] == [4] * 5
+    assert [len(view.vp_chips) for view in CODEC.views_to_proto(state)] == [4] * 5
 
 
 def test_vp_chips_are_hidden_from_other_seats_by_default() -> None:
@@ -84,7 +84,13 @@ def test_vp_chips_are_hidden_from_other_seats_by_default() -> None:
     for seat, vp in VP_CHIPS.items():
         assert shown_vp(state, seat) == {seat: vp}
     assert shown_vp(state, None) == {}
-    assert [{e.seat for e in view.vp_chips} for view in views_to_proto(state)] == [{0}, {1}, {2}, {3}, set()]
+    assert [{e.seat for e in view.vp_chips} for view in CODEC.views_to_proto(state)] == [
+        {0},
+        {1},
+        {2},
+        {3},
+        set(),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -101,8 +107,8 @@ def test_vp_awarded_for_a_load_is_seen_by_its_owner_only_unless_public(
     events += finish_role(state)
     awarded = of_type(events, VpReceived)
     assert [(e.seat, e.amount, e.reason) for e in awarded] == [(1, 2, VP_SHIPPING), (1, 1, VP_CAPTAIN)]
-    assert [event_to_proto(e)[2] for e in awarded] == [audience, audience]
-    assert all(event_to_proto(e)[2] == () for e in events if not isinstance(e, VpReceived))
+    assert [CODEC.event_to_proto(e)[2] for e in awarded] == [audience, audience]
+    assert all(CODEC.event_to_proto(e)[2] == () for e in events if not isinstance(e, VpReceived))
 
 
 # --- Storehouse with warehouses (§4.6 step 5, §6.2) ----------------------------------------------

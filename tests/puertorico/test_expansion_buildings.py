@@ -35,7 +35,7 @@ from services.puertorico.actions import (
     WHARF_ACTION,
     small_wharf_goods,
 )
-from services.puertorico.codec import view_to_proto
+from services.puertorico.codec import CODEC
 from services.puertorico.data import (
     AQUEDUCT,
     BLACK_MARKET,
@@ -220,9 +220,9 @@ def test_forest_house_takes_a_face_up_plantation_as_a_hidden_forest() -> None:
     play(state, 1, FOREST_ACTION[COFFEE])
     owner = state.players[1]
     assert (owner.tiles[FOREST], owner.tiles[COFFEE], owner.forests) == (1, 0, [0, 0, 0, 0, 1])
-    assert view_to_proto(state, 1).forests.coffee == 1
-    assert view_to_proto(state, 2).forests.coffee == 0
-    assert not view_to_proto(state, None).HasField("forests")
+    assert CODEC.view_to_proto(state, 1).forests.coffee == 1
+    assert CODEC.view_to_proto(state, 2).forests.coffee == 0
+    assert not CODEC.view_to_proto(state, None).HasField("forests")
 
 
 @pytest.mark.parametrize(
@@ -271,13 +271,13 @@ def test_hacienda_tile_is_seen_before_being_placed_as_a_forest() -> None:
     choose_role(state, 0, SETTLER)
     play(state, 0, HACIENDA_ACTION)
     assert state.step == HACIENDA_PLACE
-    assert view_to_proto(state, 0).hacienda_tile == TOBACCO + 1
-    assert view_to_proto(state, 1).hacienda_tile == 0
+    assert CODEC.view_to_proto(state, 0).hacienda_tile == TOBACCO + 1
+    assert CODEC.view_to_proto(state, 1).hacienda_tile == 0
     assert "tobacco" in label(state, PLACE_AS_FOREST)
     play(state, 0, PLACE_AS_FOREST)
     assert state.players[0].forests == [0, 0, 0, 1, 0]
     assert state.step == TAKE_TILE and state.actor == 0
-    assert view_to_proto(state, 1).forests.tobacco == 0
+    assert CODEC.view_to_proto(state, 1).forests.tobacco == 0
 
 
 def test_hacienda_without_forest_house_places_face_up_at_once() -> None:

@@ -10,8 +10,9 @@ import pytest
 from boardgame.puertorico.v1 import puertorico_pb2 as pb
 
 from services.common.errors import MalformedRequest
-from services.puertorico import GAME, codec, engine
+from services.puertorico import GAME, engine
 from services.puertorico.actions import DRAFT_ACTION, DRAFT_COST_ACTION, ROLE
+from services.puertorico.codec import CODEC
 from services.puertorico.data import (
     BUILDING_SET_BASE,
     BUILDING_SET_DRAFT,
@@ -146,7 +147,7 @@ def test_random_set_is_a_legal_seeded_set() -> None:
     ],
 )
 def test_building_set_option(choice: int, native: str) -> None:
-    assert codec.config_from_proto(pb.Config(buildings=choice)).buildings == native  # type: ignore[arg-type]
+    assert CODEC.config_from_proto(pb.Config(buildings=choice)).buildings == native  # type: ignore[arg-type]
     option = next(o for o in GAME.info.options if o.name == "buildings")
     assert option.choices == (BUILDING_SET_BASE, BUILDING_SET_DRAFT, BUILDING_SET_RANDOM)
     assert option.default == BUILDING_SET_BASE
@@ -156,28 +157,28 @@ def test_draft_state_round_trips_and_forged_states_are_refused() -> None:
     state, _ = draft_game()
     pick(state, HACIENDA)
     play(state, state.actor, DRAFT_COST_ACTION[2])
-    message = codec.state_to_proto(state)
-    assert codec.state_to_proto(codec.state_from_proto(message)) == message
+    message = CODEC.state_to_proto(state)
+    assert CODEC.state_to_proto(CODEC.state_from_proto(message)) == message
 
     both = pb.State()
     both.CopyFrom(message)
     both.table.draft_picks.append(FOREST_HOUSE + 1)
     with pytest.raises(MalformedRequest):
-        codec.state_from_proto(both)
+        CODEC.state_from_proto(both)
 
     base, _ = new_game(4, Config(), b"base")
-    forged = codec.state_to_proto(base)
+    forged = CODEC.state_to_proto(base)
     forged.table.buildings_for_sale.add(building=STATUE + 1, count=1)
     with pytest.raises(MalformedRequest):
-        codec.state_from_proto(forged)
+        CODEC.state_from_proto(forged)
 
 
 def test_forest_kinds_must_match_the_forest_count() -> None:
     state, _ = new_game(4, Config(buildings=BUILDING_SET_RANDOM), b"forests")
     state.players[1].tiles[6] = 2
     state.players[1].forests = [1, 0, 0, 1, 0]
-    message = codec.state_to_proto(state)
-    assert codec.state_from_proto(message).players[1].forests == [1, 0, 0, 1, 0]
+    message = CODEC.state_to_proto(state)
+    assert CODEC.state_from_proto(message).players[1].forests == [1, 0, 0, 1, 0]
     message.forests[1].corn = 0
     with pytest.raises(MalformedRequest):
-        codec.state_from_proto(message)
+        CODEC.state_from_proto(message)

@@ -18,7 +18,7 @@ from boardgame.puertorico.v1 import puertorico_pb2 as pb
 from live.games import build_config
 from services.common.errors import InvalidConfig, MalformedRequest
 from services.common.servicer import info_to_proto
-from services.puertorico import GAME, codec, engine
+from services.puertorico import GAME, engine
 from services.puertorico.actions import (
     BUILD_ACTION,
     DRAFT_ACTION,
@@ -29,6 +29,7 @@ from services.puertorico.actions import (
     WHARF_ACTION,
     small_wharf_goods,
 )
+from services.puertorico.codec import CODEC
 from services.puertorico.data import (
     BUILDER,
     BUILDING_SET_DRAFT,
@@ -194,8 +195,8 @@ def test_library_multiplier_craftsman_goods(multiplier: int) -> None:
     set_player(state, 0, tiles=tiles, buildings={LIBRARY: 1, SMALL_INDIGO_PLANT: 1, SUGAR_MILL: 1})
     choose_role(state, 0, CRAFTSMAN)
     produced = sum(state.players[0].goods)
-    message = codec.state_to_proto(state)
-    assert codec.state_to_proto(codec.state_from_proto(message)) == message
+    message = CODEC.state_to_proto(state)
+    assert CODEC.state_to_proto(CODEC.state_from_proto(message)) == message
     while state.step != CHOOSE_ROLE:
         bonus = min(a for a in legal(state) if a != PASS_ACTION)
         play(state, 0, bonus)
@@ -215,8 +216,8 @@ def test_draft_hacienda_forest_exclusive(exclusive: bool, offered: bool) -> None
     assert (DRAFT_ACTION[FOREST_HOUSE] in legal(state)) == offered
     if offered:
         play(state, state.actor, DRAFT_ACTION[FOREST_HOUSE])
-        message = codec.state_to_proto(state)
-        assert codec.state_to_proto(codec.state_from_proto(message)) == message
+        message = CODEC.state_to_proto(state)
+        assert CODEC.state_to_proto(CODEC.state_from_proto(message)) == message
 
 
 @pytest.mark.parametrize("exclusive", [True, False])
@@ -270,14 +271,14 @@ def test_open_point_options_are_listed_with_their_defaults() -> None:
         value = gateway_pb2.GameOptionValue(name=name, value=option.default_value)
         message = pb.Config()
         assert build_config(info, [value]).Unpack(message), name
-        assert codec.config_from_proto(message) == Config(), name
+        assert CODEC.config_from_proto(message) == Config(), name
 
 
 def test_default_config_encodes_without_the_new_fields() -> None:
     """A default config sets no open-point field: stored states and golden files keep their bytes."""
-    message = codec.config_to_proto(Config())
+    message = CODEC.config_to_proto(Config())
     assert {field.name for field, _ in message.ListFields()} <= {"public_vp", "vp_pool_5p", "buildings"}
-    assert codec.config_from_proto(pb.Config()) == Config()
+    assert CODEC.config_from_proto(pb.Config()) == Config()
 
 
 NON_DEFAULT = Config(
@@ -295,11 +296,11 @@ NON_DEFAULT = Config(
 
 
 def test_non_default_config_round_trips() -> None:
-    message = codec.config_to_proto(NON_DEFAULT)
-    assert codec.config_from_proto(pb.Config.FromString(message.SerializeToString())) == NON_DEFAULT
+    message = CODEC.config_to_proto(NON_DEFAULT)
+    assert CODEC.config_from_proto(pb.Config.FromString(message.SerializeToString())) == NON_DEFAULT
     assert message.HasField("lighthouse_counts_private_ships") and not message.lighthouse_counts_private_ships
     state, _ = new_game(3, NON_DEFAULT, b"options")
-    assert codec.state_from_proto(codec.state_to_proto(state)).config == NON_DEFAULT
+    assert CODEC.state_from_proto(CODEC.state_to_proto(state)).config == NON_DEFAULT
 
 
 def test_explicit_default_values_read_as_defaults() -> None:
@@ -313,7 +314,7 @@ def test_explicit_default_values_read_as_defaults() -> None:
         cloister_kinds=pb.CLOISTER_KINDS_ALL,
         library_multiplier=2,
     )
-    assert codec.config_from_proto(message) == Config()
+    assert CODEC.config_from_proto(message) == Config()
 
 
 @pytest.mark.parametrize(
@@ -328,12 +329,12 @@ def test_explicit_default_values_read_as_defaults() -> None:
 )
 def test_bad_option_values_are_refused(message: pb.Config) -> None:
     with pytest.raises(InvalidConfig):
-        codec.config_from_proto(message)
+        CODEC.config_from_proto(message)
     state, _ = new_game(3, Config(), b"options")
-    forged = codec.state_to_proto(state)
+    forged = CODEC.state_to_proto(state)
     forged.table.config.CopyFrom(message)
     with pytest.raises(MalformedRequest):
-        codec.state_from_proto(forged)
+        CODEC.state_from_proto(forged)
 
 
 def test_privilege_goods_left_is_checked_against_the_multiplier() -> None:
@@ -343,7 +344,7 @@ def test_privilege_goods_left_is_checked_against_the_multiplier() -> None:
     set_player(state, 0, tiles=tiles, buildings={LIBRARY: 1, SMALL_INDIGO_PLANT: 1})
     choose_role(state, 0, CRAFTSMAN)
     assert state.privilege_goods_left == 1
-    forged = codec.state_to_proto(state)
+    forged = CODEC.state_to_proto(state)
     forged.table.privilege_goods_left = 2
     with pytest.raises(MalformedRequest):
-        codec.state_from_proto(forged)
+        CODEC.state_from_proto(forged)

@@ -27,6 +27,7 @@ from services.puertorico.actions import (
     SPACES,
 )
 from services.puertorico.bot import heuristic_action
+from services.puertorico.codec import CODEC
 from services.puertorico.data import (
     BUILDINGS,
     COFFEE,
@@ -123,7 +124,7 @@ def test_no_colonist_is_moved_onto_a_space_one_was_moved_off_this_turn() -> None
     assert state.step == CHOOSE_ROLE  # nowhere left to move to: keeping is taken by itself
     assert arrangement(state, 0)[:2] == ((0, 1, 0, 0, 0, 0), ((SMALL_INDIGO_PLANT, 0), (SMALL_MARKET, 1)))
     assert state.colonist_moves == []  # forgotten with the turn: the state stays a consistent one
-    assert codec.state_from_proto(codec.state_to_proto(state)).colonist_moves == []
+    assert CODEC.state_from_proto(CODEC.state_to_proto(state)).colonist_moves == []
 
 
 def test_the_legal_actions_list_tiles_first_then_buildings_by_id_and_moves_by_source() -> None:
@@ -284,14 +285,14 @@ def test_a_move_and_the_moves_of_the_turn_convert_both_ways() -> None:
     """ColonistMove names its source and destination; the turn's moves travel in the state."""
     state = mayor_turn(0, tiles={CORN: (2, 2)}, buildings={SMALL_MARKET: 0, SUGAR_MILL: 0})
     move = MOVE[CORN, MARKET]
-    message = codec.action_to_proto(move)
+    message = CODEC.action_to_proto(move)
     assert message.move_colonist.source.tile == CORN + 1
     assert message.move_colonist.destination.building == SMALL_MARKET + 1
-    assert codec.action_from_proto(message) == move
+    assert CODEC.action_from_proto(message) == move
     play(state, 0, move)
     assert state.colonist_moves == [(CORN, MARKET)]
-    encoded = codec.state_to_proto(state)
-    decoded = codec.state_from_proto(encoded)
+    encoded = CODEC.state_to_proto(state)
+    decoded = CODEC.state_from_proto(encoded)
     assert decoded.colonist_moves == [(CORN, MARKET)]
     assert set(engine.legal_actions(decoded, 0)) == legal(state)
     assert MOVE[MARKET, CORN] not in legal(state)
@@ -309,13 +310,13 @@ def test_malformed_moves_are_refused() -> None:
             )
         )
         with pytest.raises(MalformedRequest):
-            codec.action_from_proto(message)
+            CODEC.action_from_proto(message)
     empty = codec.pb.Action(move_colonist=codec.pb.ColonistMove())
     with pytest.raises(MalformedRequest):
-        codec.action_from_proto(empty)
+        CODEC.action_from_proto(empty)
     beyond = codec.pb.ColonistTarget(building=len(BUILDINGS) + 1)
     with pytest.raises(MalformedRequest):
-        codec.action_from_proto(codec.pb.Action(place_colonist=beyond))
+        CODEC.action_from_proto(codec.pb.Action(place_colonist=beyond))
 
 
 @pytest.mark.parametrize(
@@ -331,7 +332,7 @@ def test_a_forged_list_of_moves_is_refused(forge: str, reason: str) -> None:
     """The turn's moves must belong to the mayor's arranging player and obey the move rule."""
     state = mayor_turn(0, tiles={CORN: (2, 2)}, buildings={SMALL_MARKET: 0, SUGAR_MILL: 0})
     play(state, 0, MOVE[CORN, MARKET])
-    message = codec.state_to_proto(state)
+    message = CODEC.state_to_proto(state)
     moves = message.table.colonist_moves
     if forge == "san juan":
         message.table.players[0].san_juan = 1
@@ -342,4 +343,4 @@ def test_a_forged_list_of_moves_is_refused(forge: str, reason: str) -> None:
     else:
         message.table.players[0].island[0].occupied = 2
     with pytest.raises(MalformedRequest, match=reason):
-        codec.state_from_proto(message)
+        CODEC.state_from_proto(message)
