@@ -6,13 +6,15 @@ seat but the last, a bot there, so the worker works too) played as fast as they 
 CAPACITY_SECONDS, a new game whenever one ends; the figure is the clients' acknowledged moves per
 second. Then the same tables play for the soak's length, paced to LOAD_SHARE of that rate, each with
 the same players game after game (a steady population: what grows with new players is not a leak).
-Every sample takes Redis's used memory (split into the keys that expire within the hour, such as
-finished games in their recent window, and the rest), the resident memory of the gateways and of the
+Every sample takes Redis's used memory, split by a census of its keys (`chaos.keyspace`) into the
+classes of what bounds them (expiring within the hour, trimmed to a cap, expiring later, neither, of
+no known family) and what Redis holds besides its keys, the resident memory of the gateways and of the
 worker (its main process and pool), their open file descriptors (the gateways' split into their
 connections to Redis and the rest), and the Celery queue's depth. The harness prints each series'
 first, last and highest value and its growth per hour (over the samples after the first WARMUP_SHARE
-of the run, the warm-up; see `growth_per_hour`) and whether it is bounded (`Bound`), and writes a PNG
-plot of them all (soak.png in the current folder unless --plot says where).
+of the run, the warm-up; see `growth_per_hour`) and whether it is bounded (`Bound`), then the capped
+key families' fill and the fastest-growing key families, and writes a PNG plot of them all (soak.png
+in the current folder unless --plot says where).
 """
 
 from __future__ import annotations
@@ -93,6 +95,7 @@ class Fullest:
     longest: int
     limit: int
     plateau_mb: float
+    slack: int | None = 0  # how far past its cap the fullest family may go (`keyspace.Cap`)
 
 
 STEADY = Bound()
@@ -222,13 +225,6 @@ def tree(pid: int) -> list[int]:
     return found
 
 
-def fullest(census: keyspace.Census) -> Fullest:
-    """The capped keys' summary of a census: those past their cap, the fullest family, the plateau."""
-    name, fill = max(census.fills.items(), key=lambda item: item[1].longest / item[1].cap.limit)
-    plateau = sum(fill.plateau() for fill in census.fills.values()) / 2**20
-    return Fullest(census.over(), name, fill.longest, fill.cap.limit, plateau)
-
-
 class Weighing:
     """Redis's used memory and its keys' bytes by what bounds them (`chaos.keyspace`): each sample
     takes one census (the first of its series does), which the others read, as does the table of the
@@ -285,7 +281,7 @@ class Weighing:
         fills = self.latest.fills
         name, fill = max(fills.items(), key=lambda item: item[1].longest / item[1].cap.limit)
         plateau = sum(each.plateau() for each in fills.values()) / 2**20
-        return Fullest(self.latest.over(), name, fill.longest, fill.cap.limit, plateau)
+        return Fullest(self.latest.over(), name, fill.longest, fill.cap.limit, plateau, fill.cap.slack)
 
     def unknown(self) -> str:
         """The families of the keys of no known family (up to three)."""
@@ -442,7 +438,7 @@ def plot(measures: dict[str, Series], rows: list[list[float]], path: Path, title
         axis.grid(alpha=0.3)
     axes[-1].set_xlabel("minutes")
     figure.suptitle(title, fontsize=9)
-    figure.tight_layout()
+    figure.tight_layout(rect=(0.0, 0.0, 1.0, 1.0 - 0.25 / sum(heights)))  # room for the title
     figure.savefig(path, dpi=100)
     pyplot.close(figure)
 
@@ -470,7 +466,8 @@ def judge(bound: Bound, values: list[float], growth: float, highest: float) -> t
     if bound.fill is not None:
         full = bound.fill()
         return full.over == 0, (
-            f"caps: {full.over:,} past; fullest {full.family} {full.longest:,}/{full.limit:,}; "
+            f"caps: {full.over:,} past; fullest {full.family} {full.longest:,}/{full.limit:,}"
+            f"{f' (+{full.slack:,} allowed)' if full.slack else ''}; "
             f"~{full.plateau_mb:,.1f} at caps, if its holders are steady"
         )
     steady = growth <= BOUNDED_SHARE_PER_HOUR * mean

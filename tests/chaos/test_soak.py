@@ -71,10 +71,10 @@ def test_a_queue_that_keeps_emptying_drains_and_one_that_falls_behind_does_not()
 
 def test_keys_trimmed_to_a_cap_are_bounded_while_none_is_past_it() -> None:
     rows = [[float(t), 1.0 + t / 10] for t in range(0, 121, 10)]  # filling throughout
-    full = soak.Fullest(over=0, family="inbox", longest=180, limit=200, plateau_mb=3.5)
+    full = soak.Fullest(over=0, family="inbox", longest=250, limit=200, plateau_mb=3.5, slack=100)
     text, bounded = soak.report(series(soak.Bound(fill=lambda: full)), rows, 100.0, soak.Load(), 120)
     assert bounded, text
-    assert "fullest inbox 180/200" in text and "~3.5 at caps" in text
+    assert "fullest inbox 250/200 (+100 allowed)" in text and "~3.5 at caps" in text
     past = soak.Fullest(over=2, family="player_games", longest=140, limit=100, plateau_mb=1.0)
     text, bounded = soak.report(series(soak.Bound(fill=lambda: past)), rows, 100.0, soak.Load(), 120)
     assert not bounded and "2 past" in text
