@@ -6,13 +6,15 @@ seat but the last, a bot there, so the worker works too) played as fast as they 
 CAPACITY_SECONDS, a new game whenever one ends; the figure is the clients' acknowledged moves per
 second. Then the same tables play for the soak's length, paced to LOAD_SHARE of that rate, each with
 the same players game after game (a steady population: what grows with new players is not a leak).
-Every sample takes Redis's used memory (split into the keys that expire within the hour, such as
-finished games in their recent window, and the rest), the resident memory of the gateways and of the
+Every sample takes Redis's used memory, split by a census of its keys (`chaos.keyspace`) into the
+classes of what bounds them (expiring within the hour, trimmed to a cap, expiring later, neither, of
+no known family) and what Redis holds besides its keys, the resident memory of the gateways and of the
 worker (its main process and pool), their open file descriptors (the gateways' split into their
 connections to Redis and the rest), and the Celery queue's depth. The harness prints each series'
 first, last and highest value and its growth per hour (over the samples after the first WARMUP_SHARE
-of the run, the warm-up; see `growth_per_hour`) and whether it is bounded (`Bound`), and writes a PNG
-plot of them all (soak.png in the current folder unless --plot says where).
+of the run, the warm-up; see `growth_per_hour`) and whether it is bounded (`Bound`), then the capped
+key families' fill and the fastest-growing key families, and writes a PNG plot of them all (soak.png
+in the current folder unless --plot says where).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from pathlib import Path
 import redis
 
 from bench import table, verdict
-from chaos import games, suite
+from chaos import games, keyspace, suite
 from chaos.gateways import Auth, Gateways
 from chaos.suite import Suite
 from live.archive import RECENT_SECONDS
@@ -46,7 +48,7 @@ SAMPLES = 60  # per run; one every 10 s at least
 QUEUE = "celery"
 # Growth per hour, as a share of the series' mean after the warm-up, that still counts as bounded.
 BOUNDED_SHARE_PER_HOUR = 0.10
-SCAN_BATCH = 1000  # keys per SCAN and per pipeline when Redis's expiring keys are weighed
+FAMILY_ROWS = 15  # Redis's key families the report lists, the fastest growing first
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,35 @@ class Bound:
     window_hours: float | None = None
     drains: bool = False
     parts: bool = False
+    # Bounds read from the samples: for keys that expire later than the window, the plateau of their
+    # families, each at its own expiry; the fill of keys trimmed to a cap, bounded while none is past it.
+    expires_later: Callable[[], Plateau] | None = None
+    fill: Callable[[], Fullest] | None = None
+    note: Callable[[], str] | None = None  # what the "by" column adds (the families of unknown keys)
+
+
+@dataclass(frozen=True)
+class Plateau:
+    """Where keys that expire reach: the sum, over their families, of each one's growth per hour times
+    its longest expiry (h); and the family that adds most to it, with its growth and expiry."""
+
+    mb: float
+    family: str = ""
+    growth: float = 0.0
+    hours: float = 0.0
+
+
+@dataclass(frozen=True)
+class Fullest:
+    """What a census says of the keys trimmed to a cap: how many are past it, the fullest family (its
+    longest key's entries against its cap), and the bytes they hold once every holder is full."""
+
+    over: int
+    family: str
+    longest: int
+    limit: int
+    plateau_mb: float
+    slack: int | None = 0  # how far past its cap the fullest family may go (`keyspace.Cap`)
 
 
 STEADY = Bound()
@@ -76,6 +107,7 @@ class Series:
 
     measure: Callable[[], float]
     bound: Bound = STEADY
+    panel: str = ""  # series of one panel share its plot (empty: a panel of its own)
 
 
 @dataclass
@@ -183,27 +215,6 @@ def connections_to(pids: list[int], port: int) -> int:
     return count
 
 
-def expiring_bytes(client: redis.Redis, within: int) -> int:
-    """The bytes (MEMORY USAGE) of the keys of `client` that expire within `within` seconds."""
-    total = 0
-    batch: list[bytes] = []
-
-    def weigh(names: list[bytes]) -> int:
-        with client.pipeline(transaction=False) as pipe:
-            for name in names:
-                pipe.ttl(name)
-            soon = [name for name, ttl in zip(names, pipe.execute(), strict=True) if 0 < ttl <= within]
-            for name in soon:
-                pipe.memory_usage(name)
-            return sum(size or 0 for size in pipe.execute())
-
-    for name in client.scan_iter(count=SCAN_BATCH):
-        batch.append(name)
-        if len(batch) >= SCAN_BATCH:
-            total, batch = total + weigh(batch), []
-    return total + weigh(batch) if batch else total
-
-
 def tree(pid: int) -> list[int]:
     """A process and its descendants."""
     found = [pid]
@@ -214,12 +225,127 @@ def tree(pid: int) -> list[int]:
     return found
 
 
-def series(running: Suite) -> dict[str, Series]:
-    """What each sample measures, by name."""
-    client = redis.Redis.from_url(running.redis_url)
+class Weighing:
+    """Redis's used memory and its keys' bytes by what bounds them (`chaos.keyspace`): each sample
+    takes one census (the first of its series does), which the others read, as does the table of the
+    capped keys after the run."""
+
+    def __init__(self, client: redis.Redis, settings: Settings) -> None:
+        self.client = client
+        self.space = keyspace.Keyspace(client, settings, RECENT_SECONDS)
+        self.latest = keyspace.Census()
+        self.history: list[tuple[float, keyspace.Census]] = []  # (time, s; census) of every sample
+        self.used_mb = 0.0
+
+    def take(self) -> float:
+        """Redis's used memory (MB), and a census of its keys."""
+        self.used_mb = int(self.client.info("memory")["used_memory"]) / 2**20
+        self.latest = self.space.census()
+        self.history.append((time.monotonic(), self.latest))
+        return self.used_mb
+
+    def family_growth(self) -> dict[tuple[str, str], float]:
+        """The growth per hour (MB) of each (class, family) over the samples after the warm-up."""
+        kept = self.history[int(len(self.history) * WARMUP_SHARE) :] or self.history
+        times = [moment for moment, _ in kept]
+        named = {name for _, census in kept for name in census.family_bytes}
+        return {
+            name: growth_per_hour(times, [census.family_bytes[name] / 2**20 for _, census in kept])
+            for name in named
+        }
+
+    def later_plateau(self) -> Plateau:
+        """Where the keys that expire after the window reach, each family at its own longest expiry."""
+        parts = [
+            (max(0.0, growth) * self.latest.longest_ttl.get(family, 0.0) / 3600, family, growth)
+            for (kind, family), growth in self.family_growth().items()
+            if kind == keyspace.LONG_TTL
+        ]
+        if not parts:
+            return Plateau(0.0)
+        _, family, growth = max(parts)
+        return Plateau(
+            sum(part for part, _, _ in parts), family, growth, self.latest.longest_ttl.get(family, 0.0) / 3600
+        )
+
+    def weighed(self, kind: str) -> Callable[[], float]:
+        """The MB of one class of keys in the last census."""
+        return lambda: self.latest.bytes[kind] / 2**20
+
+    def besides(self) -> float:
+        """What Redis uses besides its keys (buffers, its own tables), MB."""
+        return self.used_mb - sum(self.latest.bytes.values()) / 2**20
+
+    def fullest(self) -> Fullest:
+        """The capped keys in the last census: those past their cap, the fullest family, the plateau."""
+        fills = self.latest.fills
+        name, fill = max(fills.items(), key=lambda item: item[1].longest / item[1].cap.limit)
+        plateau = sum(each.plateau() for each in fills.values()) / 2**20
+        return Fullest(self.latest.over(), name, fill.longest, fill.cap.limit, plateau, fill.cap.slack)
+
+    def unknown(self) -> str:
+        """The families of the keys of no known family (up to three)."""
+        return "unknown: " + keyspace.unknown_families(self.latest.unknown.most_common(3))
+
+    def series(self) -> dict[str, Series]:
+        """The Redis series, by name: the total, then its parts."""
+        panel, total = "Redis's keys by bound, MB", "Redis, MB"
+        return {
+            "Redis used memory, MB": Series(self.take, Bound(parts=True), total),
+            "Redis: keys expiring within the hour, MB": Series(
+                self.weighed(keyspace.EXPIRING), Bound(window_hours=RECENT_SECONDS / 3600), panel
+            ),
+            "Redis: keys trimmed to a cap, MB": Series(
+                self.weighed(keyspace.CAPPED), Bound(fill=self.fullest), panel
+            ),
+            "Redis: keys expiring later, MB": Series(
+                self.weighed(keyspace.LONG_TTL),
+                Bound(expires_later=self.later_plateau),
+                panel,
+            ),
+            "Redis: keys of no expiry or cap, MB": Series(self.weighed(keyspace.FIXED), STEADY, panel),
+            "Redis: keys of no known family, MB": Series(
+                self.weighed(keyspace.UNKNOWN), Bound(note=self.unknown), panel
+            ),
+            "Redis: besides its keys, MB": Series(self.besides, STEADY, total),
+            "Redis: holders of capped keys": Series(lambda: float(self.latest.holders())),
+        }
+
+    def family_table(self, rows: int = FAMILY_ROWS) -> str:
+        """Redis's key families at the last sample, the fastest growing first: class, keys, MB and
+        growth per hour (after the warm-up)."""
+        census, growth = self.latest, self.family_growth()
+        ranked = sorted(growth.items(), key=lambda item: -item[1])[:rows]
+        lines = [
+            [
+                family,
+                kind,
+                f"{census.family_keys[kind, family]:,}",
+                f"{census.family_bytes[kind, family] / 2**20:,.2f}",
+                f"{grown:+,.2f}",
+            ]
+            for (kind, family), grown in ranked
+        ]
+        headers = ["family", "class", "keys", "MB", "growth MB/h"]
+        return table(f"Redis's key families at the last sample, the {rows} fastest growing", headers, lines)
+
+    def capped_table(self) -> str:
+        """The capped families at the last census (`keyspace.fill_lines`)."""
+        headers = ["family", "holders", "longest", "cap", "MB", "MB at cap", "past cap"]
+        lines = keyspace.fill_lines(self.latest.fills)
+        return table("keys trimmed to a cap, at the last sample", headers, lines)
+
+
+def settings_of(running: Suite) -> Settings:
+    """The gateways' settings (their caps and pool), from the first replica's environment."""
+    return Settings.from_env({**running.environ, **running.rows[running.gateway_rows()[0]].env})
+
+
+def series(running: Suite, weighing: Weighing) -> dict[str, Series]:
+    """What each sample measures, by name: Redis (`weighing`), then the processes and the queue."""
+    client = weighing.client
     redis_port = int(running.environ["REDIS_PORT"])
-    pool = Settings.from_env(running.environ).redis_max_connections + 1  # and the fan-out's pub/sub
-    window = Bound(window_hours=RECENT_SECONDS / 3600)
+    pool = settings_of(running).redis_max_connections + 1  # and the fan-out's pub/sub
 
     def gateway_pids() -> list[int]:
         return [pid for name in running.gateway_rows() if (pid := running.pid(name)) is not None]
@@ -228,23 +354,11 @@ def series(running: Suite) -> dict[str, Series]:
         pid = running.pid("workers")
         return tree(pid) if pid is not None else []
 
-    weighed: dict[str, float] = {}  # this sample's Redis figures: the rest is the used less the expiring
-
-    def used() -> float:
-        weighed["used"] = int(client.info("memory")["used_memory"]) / 2**20
-        return weighed["used"]
-
-    def expiring() -> float:
-        weighed["expiring"] = expiring_bytes(client, RECENT_SECONDS) / 2**20
-        return weighed["expiring"]
-
     def redis_connections() -> float:
         return connections_to(gateway_pids(), redis_port)
 
     return {
-        "Redis used memory, MB": Series(used, Bound(parts=True)),
-        "Redis: keys expiring within the hour, MB": Series(expiring, window),
-        "Redis: the rest, MB": Series(lambda: weighed["used"] - weighed["expiring"]),  # after those two
+        **weighing.series(),
         "gateways' RSS, MB": Series(lambda: sum(rss_kb(pid) for pid in gateway_pids()) / 1024),
         "worker's RSS (main and pool), MB": Series(lambda: sum(rss_kb(pid) for pid in worker_pids()) / 1024),
         "gateways' connections to Redis": Series(
@@ -291,22 +405,40 @@ def floors(values: list[float]) -> tuple[float, float]:
     return min(values[:third]), min(values[-third:])
 
 
-def plot(names: list[str], rows: list[list[float]], path: Path, title: str) -> None:
-    """A PNG with one panel per series over the minutes of the run."""
+def panels(measures: dict[str, Series]) -> dict[str, list[int]]:
+    """The plot's panels by title, each with the indexes of its series (in `measures`' order)."""
+    found: dict[str, list[int]] = {}
+    for index, (name, measured) in enumerate(measures.items()):
+        found.setdefault(measured.panel or name, []).append(index)
+    return found
+
+
+def plot(measures: dict[str, Series], rows: list[list[float]], path: Path, title: str) -> None:
+    """A PNG with one panel per series, or per group of series sharing a panel (with a legend), over
+    the minutes of the run."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib import pyplot
 
+    names = list(measures)
+    grouped = panels(measures)
     minutes = [row[0] / 60 for row in rows]
-    figure, axes = pyplot.subplots(len(names), 1, figsize=(8, 2.2 * len(names)), sharex=True)
-    for index, (axis, name) in enumerate(zip(axes, names, strict=True)):
-        axis.plot(minutes, [row[index + 1] for row in rows])
-        axis.set_ylabel(name, fontsize=8)
+    heights = [4.5 if len(indexes) > 1 else 2.0 for indexes in grouped.values()]
+    figure, axes = pyplot.subplots(
+        len(grouped), 1, figsize=(9, sum(heights)), sharex=True, gridspec_kw={"height_ratios": heights}
+    )
+    for axis, (panel, indexes) in zip(axes, grouped.items(), strict=True):
+        for index in indexes:
+            label = names[index].removeprefix("Redis: ").removesuffix(", MB")
+            axis.plot(minutes, [row[index + 1] for row in rows], label=label)
+        if len(indexes) > 1:
+            axis.legend(fontsize=7, loc="upper left")
+        axis.set_ylabel(panel, fontsize=8)
         axis.grid(alpha=0.3)
     axes[-1].set_xlabel("minutes")
-    figure.suptitle(title, fontsize=10)
-    figure.tight_layout()
+    figure.suptitle(title, fontsize=9)
+    figure.tight_layout(rect=(0.0, 0.0, 1.0, 1.0 - 0.25 / sum(heights)))  # room for the title
     figure.savefig(path, dpi=100)
     pyplot.close(figure)
 
@@ -316,7 +448,7 @@ def judge(bound: Bound, values: list[float], growth: float, highest: float) -> t
     its `values` after the warm-up, their growth per hour and the highest of the run."""
     mean = statistics.fmean(values) or 1.0
     if bound.parts:
-        return None, "the two below"
+        return None, "the sum of its parts below"
     if bound.drains:
         first, last = floors(values)
         return last <= first, f"drains: lowest {first:,.0f} then {last:,.0f}"
@@ -325,7 +457,22 @@ def judge(bound: Bound, values: list[float], growth: float, highest: float) -> t
     if bound.window_hours is not None:
         hours = bound.window_hours
         return True, f"expires: plateau ~{max(0.0, growth) * hours:,.1f} after {hours:g} h"
-    return growth <= BOUNDED_SHARE_PER_HOUR * mean, f"growth <= {BOUNDED_SHARE_PER_HOUR:.0%}/h of mean"
+    if bound.expires_later is not None:
+        most = bound.expires_later()
+        return True, (
+            f"expires: plateau ~{most.mb:,.1f}; most {most.family}, "
+            f"{most.growth:+,.2f}/h for {most.hours:,.0f} h"
+        )
+    if bound.fill is not None:
+        full = bound.fill()
+        return full.over == 0, (
+            f"caps: {full.over:,} past; fullest {full.family} {full.longest:,}/{full.limit:,}"
+            f"{f' (+{full.slack:,} allowed)' if full.slack else ''}; "
+            f"~{full.plateau_mb:,.1f} at caps, if its holders are steady"
+        )
+    steady = growth <= BOUNDED_SHARE_PER_HOUR * mean
+    note = f"; {bound.note()}" if bound.note is not None else ""
+    return steady, f"growth <= {BOUNDED_SHARE_PER_HOUR:.0%}/h of mean{note}"
 
 
 def report(
@@ -370,15 +517,17 @@ async def run(running: Suite, minutes: float, plot_path: Path) -> tuple[str, boo
     capacity = flat_out.moves / CAPACITY_SECONDS
     load = Load(rate=max(1.0, LOAD_SHARE * capacity))
     seconds = minutes * 60
-    measures = series(running)
+    weighing = Weighing(redis.Redis.from_url(running.redis_url), settings_of(running))
+    measures = series(running, weighing)
     sampling = asyncio.create_task(
         sample(measures, max(1.0, min(10.0, seconds / SAMPLES)), time.monotonic() + seconds)
     )
     await drive(running, load, seconds)
     rows = await sampling
     text, bounded = report(measures, rows, capacity, load, seconds)
-    plot(list(measures), rows, plot_path, text.splitlines()[0])
-    return f"{text}\n\nplot: {plot_path}", bounded
+    plot(measures, rows, plot_path, text.splitlines()[0])
+    tables = [text, weighing.capped_table(), weighing.family_table(), f"plot: {plot_path}"]
+    return "\n\n".join(tables), bounded
 
 
 def soak(minutes: float, plot_path: Path) -> int:

@@ -27,7 +27,7 @@ def test_a_flat_series_is_bounded_and_a_growing_one_is_not(tmp_path: Path) -> No
     _, bounded = soak.report(series(soak.STEADY), [row[:2] for row in rows], 100.0, soak.Load(), 120)
     assert bounded
     path = tmp_path / "soak.png"
-    soak.plot(list(measures), rows, path, "a soak")
+    soak.plot(measures, rows, path, "a soak")
     assert path.read_bytes().startswith(b"\x89PNG")
 
 
@@ -67,3 +67,32 @@ def test_a_queue_that_keeps_emptying_drains_and_one_that_falls_behind_does_not()
     assert soak.report(queue, bursts, 100.0, soak.Load(), 180)[1]
     text, bounded = soak.report(queue, behind, 100.0, soak.Load(), 180)
     assert not bounded, text
+
+
+def test_keys_trimmed_to_a_cap_are_bounded_while_none_is_past_it() -> None:
+    rows = [[float(t), 1.0 + t / 10] for t in range(0, 121, 10)]  # filling throughout
+    full = soak.Fullest(over=0, family="inbox", longest=250, limit=200, plateau_mb=3.5, slack=100)
+    text, bounded = soak.report(series(soak.Bound(fill=lambda: full)), rows, 100.0, soak.Load(), 120)
+    assert bounded, text
+    assert "fullest inbox 250/200 (+100 allowed)" in text and "~3.5 at caps" in text
+    past = soak.Fullest(over=2, family="player_games", longest=140, limit=100, plateau_mb=1.0)
+    text, bounded = soak.report(series(soak.Bound(fill=lambda: past)), rows, 100.0, soak.Load(), 120)
+    assert not bounded and "2 past" in text
+
+
+def test_keys_expiring_later_reach_a_plateau_at_their_expiry_and_unknown_keys_are_named() -> None:
+    rows = [[float(t), 1.0 + t / 100, 5.0] for t in range(0, 121, 10)]  # growing, then flat
+    later = soak.Bound(expires_later=lambda: soak.Plateau(864.0, "lobby", 36.0, 24.0))
+    unknown = soak.Bound(note=lambda: "unknown: mystery... x2")
+    text, bounded = soak.report(series(later, unknown), rows, 100.0, soak.Load(), 120)
+    assert bounded, text
+    assert "plateau ~864.0; most lobby, +36.00/h for 24 h" in text and "unknown: mystery... x2" in text
+
+
+def test_series_of_one_panel_share_it() -> None:
+    measures = {
+        "a": soak.Series(lambda: 0.0, soak.STEADY, "Redis"),
+        "b": soak.Series(lambda: 0.0),
+        "c": soak.Series(lambda: 0.0, soak.STEADY, "Redis"),
+    }
+    assert soak.panels(measures) == {"Redis": [0, 2], "b": [1]}
