@@ -6,30 +6,13 @@ from __future__ import annotations
 
 import time
 
-from boardgame.gateway.v1 import gateway_pb2
-
 from gateway.play import META_REFRESH_SECONDS
-from tests.gateway.support import Client, GatewayProcess
+from tests.gateway.support import GatewayProcess
 from tests.gateway.test_play import new_game, signed_in
 from tests.titles import TITLE
+from tests.workers.test_players import acting_client, move
 
 GAMES = 6
-
-
-def first_move(client: list[Client], game_id: str) -> None:
-    """The acting seat plays its first legal action."""
-    view = client[0].games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=client[0].auth).game
-    actor = client[view.acting_seats[0]]
-    mine = actor.games.GetGame(gateway_pb2.GetGameRequest(game_id=game_id), metadata=actor.auth).game
-    actor.games.SubmitAction(
-        gateway_pb2.SubmitActionRequest(
-            game_id=game_id,
-            action=mine.legal_actions[0].action,
-            expected_version=view.version,
-            request_id=f"{game_id}-{view.version}",
-        ),
-        metadata=actor.auth,
-    )
 
 
 def test_the_metas_of_games_played_over_a_second_ago_are_let_go(gateway: GatewayProcess, new_client) -> None:  # type: ignore[no-untyped-def]
@@ -37,8 +20,8 @@ def test_the_metas_of_games_played_over_a_second_ago_are_let_go(gateway: Gateway
     games = [new_game(gateway, TITLE, clients) for _ in range(GAMES + 1)]
     metas = gateway.gateway.servicers.game.metas
     for game_id in games[:GAMES]:
-        first_move(clients, game_id)
+        move(acting_client(clients, game_id), game_id)
     assert set(games[:GAMES]) <= set(metas), "each move's meta is shared with the game's watchers"
     time.sleep(META_REFRESH_SECONDS + 0.1)
-    first_move(clients, games[GAMES])
+    move(acting_client(clients, games[GAMES]), games[GAMES])
     assert list(metas) == [games[GAMES]]
