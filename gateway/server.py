@@ -157,12 +157,25 @@ async def shut_down(
         steps.insert(0, ("the browser listener", lambda: web.stop(grace)))
     if app.archive is not None:
         steps.append(("the archive", app.archive.close))
-    bound = grace + SHUTDOWN_STEP_SECONDS
+    await run_bounded(steps, grace + SHUTDOWN_STEP_SECONDS)
+
+
+async def run_bounded(steps: list[tuple[str, Callable[[], Awaitable[object]]]], bound: float) -> list[str]:
+    """Run each named step in turn, each for at most `bound` seconds; the names of those abandoned.
+    A step that overruns is cancelled and left, not waited for (`asyncio.wait_for` waits for a
+    cancelled step to finish, so one that never does, such as a close stuck on a node, would hang
+    the rest), and one that fails is logged; the next step runs either way."""
+    abandoned = []
     for name, step in steps:
-        try:
-            await asyncio.wait_for(step(), bound)
-        except TimeoutError:
+        task = asyncio.ensure_future(step())
+        await asyncio.wait({task}, timeout=bound)
+        if not task.done():
+            task.cancel()
+            abandoned.append(name)
             log.warning("shutdown: closing %s took over %.0f s; abandoned", name, bound)
+        elif not task.cancelled() and (error := task.exception()) is not None:
+            log.warning("shutdown: closing %s failed: %r", name, error)
+    return abandoned
 
 
 def main() -> None:

@@ -14,11 +14,13 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from grpc_health.v1 import health_pb2
 
 from gateway.browser import WebServer, WebSettings
-from gateway.server import create_server, shut_down
+from gateway.server import SHUTDOWN_STEP_SECONDS, create_server, shut_down
 from live.settings import Settings
 from live.table import Dispatcher, Table, connect
 from tests.gateway.patience import MAX_RETRIES, rate_limit_delay
 from tests.redis_modes import broker_of
+
+STOP_STEPS = 7  # the browser listener, the server, the dispatches, the streams, rules, Redis, the archive
 
 
 class GatewayProcess:
@@ -36,9 +38,9 @@ class GatewayProcess:
         self.port = 0
         self.app: Table | None = None
 
-    def run(self, coroutine):  # type: ignore[no-untyped-def]
+    def run(self, coroutine, timeout: float = 60):  # type: ignore[no-untyped-def]
         """Run a coroutine on the gateway's loop and wait for its result."""
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(60)
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
 
     async def _start(self) -> None:
         self.app = await connect(self.settings)
@@ -62,7 +64,8 @@ class GatewayProcess:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.run(self._stop())
+        # Each of the shutdown's steps (at most STOP_STEPS) may take SHUTDOWN_STEP_SECONDS.
+        self.run(self._stop(), timeout=STOP_STEPS * SHUTDOWN_STEP_SECONDS + 10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
 
