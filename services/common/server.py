@@ -41,6 +41,10 @@ log = logging.getLogger(__name__)
 DEFAULT_ADDRESS = "[::]:50051"
 DEFAULT_MAX_WORKERS = 8
 DEFAULT_GRACE_SECONDS = 5.0
+# How often the main thread wakes while it serves, so that a SIGTERM the kernel handed to one of gRPC's
+# threads is acted on: Python runs signal handlers in the main thread only, and a main thread asleep in
+# a lock (an Event's wait) does not wake for a signal another thread received.
+SIGNAL_CHECK_SECONDS = 0.5
 # A client's connection is closed (GOAWAY, calls in flight given DEFAULT_GRACE_SECONDS) after this long,
 # so that clients dialling dns:///NAME ask DNS again and reach replicas started since: gRPC resolves a
 # name again when a connection ends, never on a timer.
@@ -127,7 +131,8 @@ def serve(game: AnyGame, environ: Mapping[str, str] = os.environ) -> None:
         },
     )
     try:
-        stopping.wait()
+        while not stopping.wait(SIGNAL_CHECK_SECONDS):
+            pass
     finally:
         health_servicer.enter_graceful_shutdown()
         log.info("rules service stopping", extra={"game": game.info.name, "grace_seconds": grace})

@@ -4,6 +4,7 @@ metrics, and the entry point started as a process and stopped by SIGTERM.
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import json
 import os
@@ -29,6 +30,9 @@ from services.common.servicer import SERVICE_NAME, pack
 from tests.common.support import RPC_TIMEOUT, handled, refused, scrape, serving, stub
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+SYS_TGKILL = 234  # tgkill(2) on x86-64: a signal to one thread of a process
 
 
 @pytest.fixture(scope="module", params=registry.GAME_MODULES)
@@ -219,6 +223,40 @@ def test_entry_point_serves_and_stops_on_sigterm(game_module: str, game: Game) -
         process.send_signal(signal.SIGTERM)
         read_json_line(process.stderr, "rules service stopped")
         assert process.wait(timeout=RPC_TIMEOUT) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        assert process.stderr is not None
+        process.stderr.close()
+
+
+def test_a_sigterm_that_one_of_grpcs_threads_receives_still_stops_the_service(game_module: str) -> None:
+    """The kernel may hand a process's SIGTERM to any of its threads (the launcher's dying parent's
+    signal, a kubelet's): sent to a thread other than the main one, it stops the service all the same
+    (before, the main thread slept on in its wait and the service outlived the launcher)."""
+    env = {
+        **os.environ,
+        "RULES_ADDRESS": "127.0.0.1:0",
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen"), os.environ.get("PYTHONPATH", "")]),
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", game_module],
+        cwd="/",
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        read_json_line(process.stderr, "rules service listening")
+        threads = [int(task) for task in os.listdir(f"/proc/{process.pid}/task") if int(task) != process.pid]
+        assert threads, "gRPC runs threads of its own"
+        libc = ctypes.CDLL(None, use_errno=True)
+        assert libc.syscall(SYS_TGKILL, process.pid, threads[-1], signal.SIGTERM) == 0, ctypes.get_errno()
+        assert process.wait(timeout=RPC_TIMEOUT) == 0
+        read_json_line(process.stderr, "rules service stopped")
     finally:
         if process.poll() is None:
             process.kill()
