@@ -483,7 +483,10 @@ def fallback(broken: IO[str]) -> IO[str]:
 def die_with(launcher_pid: int) -> None:
     """In a row's process, before it runs: get SIGTERM when the launcher exits, however it exits."""
     assert LIBC is not None
-    LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    # prctl(2) is variadic: its argument is passed as the unsigned long it reads, and a refusal is loud
+    # (raised here, Popen raises it in the launcher) rather than a process that outlives the launcher.
+    if LIBC.prctl(ctypes.c_int(PR_SET_PDEATHSIG), ctypes.c_ulong(signal.SIGTERM)) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
     if os.getppid() != launcher_pid:  # it died before the line above
         os.kill(os.getpid(), signal.SIGTERM)
 

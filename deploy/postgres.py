@@ -95,7 +95,9 @@ def become_server_user() -> None:
         import ctypes
         import signal
 
-        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        libc = ctypes.CDLL(None, use_errno=True)  # prctl(2) is variadic: pass the unsigned long it reads
+        if libc.prctl(ctypes.c_int(PR_SET_PDEATHSIG), ctypes.c_ulong(signal.SIGTERM)) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
 
 
 def main(argv: list[str]) -> int:
