@@ -128,8 +128,23 @@ def edition_to_proto(edition: Edition) -> rules_pb2.Edition:
     )
 
 
-def scores_to_proto(scores: Scores) -> rules_pb2.GetScoresResponse:
-    """The GetScoresResponse of a score breakdown."""
+def scores_to_proto(scores: Scores, info: GameInfo | None = None) -> rules_pb2.GetScoresResponse:
+    """The GetScoresResponse of a score breakdown; MalformedRequest for the scores of a forged state:
+    a total outside the game's declared bounds (`info`), or a number its field cannot hold."""
+    if info is not None:
+        for seat in scores.seats:
+            if not info.min_score <= seat.total <= info.max_score:
+                raise MalformedRequest(
+                    f"invalid state: seat {seat.seat} would score {seat.total}, outside the game's bounds"
+                    f" [{info.min_score}, {info.max_score}]"
+                )
+    try:
+        return _scores_message(scores)
+    except ValueError as error:  # protobuf: "Value out of range"
+        raise MalformedRequest(f"invalid state: a score does not fit its field ({error})") from error
+
+
+def _scores_message(scores: Scores) -> rules_pb2.GetScoresResponse:
     return rules_pb2.GetScoresResponse(
         scores=[
             rules_pb2.SeatScore(
@@ -393,7 +408,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         self, request: rules_pb2.GetScoresRequest, context: grpc.ServicerContext
     ) -> rules_pb2.GetScoresResponse:
         """The score breakdown of a state."""
-        return scores_to_proto(self.game.scores(self._state(request.state)))
+        return scores_to_proto(self.game.scores(self._state(request.state)), self.game.info)
 
 
 def add_to_server(servicer: RulesServicer, server: grpc.Server) -> None:
