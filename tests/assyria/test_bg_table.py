@@ -35,7 +35,7 @@ def cells(lines: list[str], table: pb.Table) -> dict[int, tuple[str, str]]:
 def test_the_map_draws_every_usable_hex_under_its_column_with_region_and_piece() -> None:
     for players in (2, 4):
         table = Table("assyria", players, 7)
-        table.until(lambda view: sum(s >= 0 for s in view.table.hut_seats) >= 5, limit=2000)
+        table.until(lambda view: sum(s >= 0 for s in view.table.hut_seats) >= 5)
         view = table.view()
         lines = list(block(table_blocks(table.game_view()), "Map").lines)
         assert lines[0].split() == [
