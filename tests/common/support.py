@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -18,6 +23,7 @@ from services.common.server import create_server
 from services.common.status import error_info
 
 RPC_TIMEOUT = 10.0
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @contextmanager
@@ -73,3 +79,48 @@ def handled(samples: dict[tuple[str, frozenset[tuple[str, str]]], float], method
         }
     )
     return samples.get(("grpc_server_handled_total", labels), 0.0)
+
+
+def read_json_line(stream: Any, message: str) -> dict[str, Any]:
+    """The next JSON log line whose message is `message`, skipping others."""
+    other_lines = []
+    for line in stream:
+        try:
+            entry: dict[str, Any] = json.loads(line)
+        except json.JSONDecodeError:
+            other_lines.append(line)
+            continue
+        if entry.get("message") == message:
+            return entry
+    raise AssertionError(f"the process ended without logging {message!r}: {''.join(other_lines)}")
+
+
+@contextmanager
+def service_process(
+    module: str, variables: Mapping[str, str], cwd: Path | str = "/"
+) -> Iterator[tuple[subprocess.Popen[str], dict[str, Any]]]:
+    """`python -m module` (a rules service) with these environment variables besides ours, once it
+    logged "rules service listening": the process and that log line. Killed on the way out if it
+    still runs."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen"), os.environ.get("PYTHONPATH", "")]),
+        **variables,
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", module],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        yield process, read_json_line(process.stderr, "rules service listening")
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        assert process.stderr is not None
+        process.stderr.close()

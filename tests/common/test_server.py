@@ -6,15 +6,10 @@ from __future__ import annotations
 
 import ctypes
 import importlib
-import json
 import os
 import signal
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import grpc
 import pytest
@@ -27,10 +22,16 @@ from services.common import registry
 from services.common.game import Game
 from services.common.server import DEFAULT_GRACE_SECONDS, create_server
 from services.common.servicer import SERVICE_NAME, pack
-from tests.common.support import RPC_TIMEOUT, handled, refused, scrape, serving, stub
-
-ROOT = Path(__file__).resolve().parents[2]
-
+from tests.common.support import (
+    RPC_TIMEOUT,
+    handled,
+    read_json_line,
+    refused,
+    scrape,
+    service_process,
+    serving,
+    stub,
+)
 
 SYS_TGKILL = 234  # tgkill(2) on x86-64: a signal to one thread of a process
 
@@ -177,41 +178,15 @@ def test_metrics_count_rpcs_by_method_and_code(
     assert after[timing_key] - before.get(timing_key, 0.0) == 2
 
 
-def read_json_line(stream: Any, message: str) -> dict[str, Any]:
-    """The next JSON log line whose message is `message`, skipping others."""
-    other_lines = []
-    for line in stream:
-        try:
-            entry: dict[str, Any] = json.loads(line)
-        except json.JSONDecodeError:
-            other_lines.append(line)
-            continue
-        if entry.get("message") == message:
-            return entry
-    raise AssertionError(f"the process ended without logging {message!r}: {''.join(other_lines)}")
-
-
 def test_entry_point_serves_and_stops_on_sigterm(game_module: str, game: Game) -> None:
-    env = {
-        **os.environ,
+    variables = {
         "RULES_ADDRESS": "127.0.0.1:0",
         "METRICS_PORT": "0",
         "SHUTDOWN_GRACE_SECONDS": "1",
         "RULES_STATE_CACHE": "64",
         "RULES_MAX_CONNECTION_AGE_SECONDS": "120",
-        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen"), os.environ.get("PYTHONPATH", "")]),
     }
-    process = subprocess.Popen(
-        [sys.executable, "-m", game_module],
-        cwd="/",
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        started = read_json_line(process.stderr, "rules service listening")
+    with service_process(game_module, variables) as (process, started):
         assert started["game"] == game.info.name and started["metrics_port"] > 0
         assert started["state_cache"] == 64
         assert started["max_connection_age_seconds"] == 120
@@ -223,46 +198,20 @@ def test_entry_point_serves_and_stops_on_sigterm(game_module: str, game: Game) -
         process.send_signal(signal.SIGTERM)
         read_json_line(process.stderr, "rules service stopped")
         assert process.wait(timeout=RPC_TIMEOUT) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        assert process.stderr is not None
-        process.stderr.close()
 
 
 def test_a_sigterm_that_one_of_grpcs_threads_receives_still_stops_the_service(game_module: str) -> None:
     """The kernel may hand a process's SIGTERM to any of its threads (the launcher's dying parent's
     signal, a kubelet's): sent to a thread other than the main one, it stops the service all the same
     (before, the main thread slept on in its wait and the service outlived the launcher)."""
-    env = {
-        **os.environ,
-        "RULES_ADDRESS": "127.0.0.1:0",
-        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen"), os.environ.get("PYTHONPATH", "")]),
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", game_module],
-        cwd="/",
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        read_json_line(process.stderr, "rules service listening")
+    with service_process(game_module, {"RULES_ADDRESS": "127.0.0.1:0"}) as (process, _):
         threads = [int(task) for task in os.listdir(f"/proc/{process.pid}/task") if int(task) != process.pid]
         assert threads, "gRPC runs threads of its own"
         libc = ctypes.CDLL(None, use_errno=True)
         assert libc.syscall(SYS_TGKILL, process.pid, threads[-1], signal.SIGTERM) == 0, ctypes.get_errno()
         assert process.wait(timeout=RPC_TIMEOUT) == 0
-        read_json_line(process.stderr, "rules service stopped")
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
         assert process.stderr is not None
-        process.stderr.close()
+        read_json_line(process.stderr, "rules service stopped")
 
 
 def test_a_client_connection_is_closed_once_it_reaches_its_age_and_the_client_connects_again(

@@ -6,10 +6,8 @@ after the build is not drawn on another set's board: the page names the set and 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +21,7 @@ from gateway import auth
 from gateway.browser import WEB_CLIENT_DIR, WebSettings
 from live.games import start_game
 from services.goldencity import GAME, dataset
-from tests.common.test_server import read_json_line
+from tests.common.support import ROOT, service_process
 from tests.gateway.support import GatewayProcess, gateway_settings
 from tests.goldencity.datasets import BOARD, BONUS, GOODS, SCORING, copy_v0, edit
 from tests.workers.test_web_client import run_driver
@@ -75,26 +73,13 @@ def goldencity_rules(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     sets = tmp_path_factory.mktemp("installed")
     install(sets, BUILT, "printed-1")
     install(sets, UNBUILT, "printed-2")
-    root = Path(__file__).resolve().parents[2]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "services.goldencity"],
-        cwd=root,
-        env={
-            **os.environ,
-            "RULES_ADDRESS": f"127.0.0.1:{free_port()}",
-            "METRICS_PORT": "off",
-            dataset.DATA_DIR_ENV: str(sets),
-            "PYTHONPATH": os.pathsep.join([str(root), str(root / "gen")]),
-        },
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        started = read_json_line(process.stderr, "rules service listening")
+    variables = {
+        "RULES_ADDRESS": f"127.0.0.1:{free_port()}",
+        "METRICS_PORT": "off",
+        dataset.DATA_DIR_ENV: str(sets),
+    }
+    with service_process("services.goldencity", variables, cwd=ROOT) as (process, started):
         yield f"127.0.0.1:{started['port']}"
-    finally:
         process.terminate()
         process.wait(30)
 
