@@ -1,11 +1,14 @@
 """The gateway's and workers' Redis connections: a write that meets its connection closed under it (a
 concurrent disconnect, as the cluster client does while it reloads its slot map) fails as a
 ConnectionError, which redis-py retries, never as the AttributeError of asyncio's torn-down writer,
-which reached clients as INTERNAL (a burst of CreateGuest on a Cluster did)."""
+which reached clients as INTERNAL (a burst of CreateGuest on a Cluster did); and a command whose task is
+cancelled as its write completes is cancelled, not answered (Python 3.11's asyncio.wait_for, which
+redis-py bounds each write with, lost such a cancellation)."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
@@ -41,6 +44,52 @@ def test_a_write_meeting_its_connection_closed_is_a_connection_error(redis_url: 
     ours = asyncio.run(write_while_closed(Connection, redis_url))
     assert isinstance(ours, RedisConnectionError), ours
     assert "closed while writing" in str(ours)
+
+
+class CancelledAsWritten:
+    """A connection on which, once `armed`, the task sending the next command is cancelled just as
+    the command's write completes: a moment that a client dropping its call met about one time in
+    three under load."""
+
+    armed = False
+    caller: asyncio.Task[Any] | None = None
+
+    async def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+        self.caller = asyncio.current_task()
+        await super().send_packed_command(command, check_health)  # type: ignore[misc]
+
+    async def _send_packed_command(self, command: Any) -> None:
+        await super()._send_packed_command(command)  # type: ignore[misc]
+        if type(self).armed and self.caller is not None:
+            type(self).armed = False
+            self.caller.cancel()
+
+
+async def cancelled_as_written(connection_class: type[aioredis.Connection], url: str) -> tuple[str, str]:
+    """What a SET cancelled as its write completes did (`cancelled` or `answered`), on a client of the
+    settings a user gets but for its connections, then what a GET on the same client answers."""
+    probe = type("Probe", (CancelledAsWritten, connection_class), {})
+    pool = aioredis.ConnectionPool.from_url(node_url(url), connection_class=probe, max_connections=1)
+    client = aioredis.Redis.from_pool(pool)
+    await client.set("cancelled-as-written", "before")
+    probe.armed = True
+    try:
+        outcome = "answered" if await asyncio.create_task(client.set("cancelled-as-written", "after")) else ""
+    except asyncio.CancelledError:
+        outcome = "cancelled"
+    try:
+        return outcome, (await client.get("cancelled-as-written")).decode()
+    finally:
+        await client.aclose()
+
+
+@pytest.mark.redis_modes("single")
+def test_a_command_cancelled_as_its_write_completes_is_cancelled(redis_url: str) -> None:
+    plain = asyncio.run(cancelled_as_written(aioredis.Connection, redis_url))
+    assert plain == ("answered", "after"), f"redis-py's own connection: {plain}"
+    # Cancelled, and the connection that carried the unread reply is closed, so the next command
+    # reads its own reply.
+    assert asyncio.run(cancelled_as_written(Connection, redis_url)) == ("cancelled", "after")
 
 
 async def connection_classes(url: str) -> set[type]:
