@@ -50,10 +50,10 @@ class _CancelledWhileWriting:
     """A connection on which a write whose task is cancelled meanwhile raises CancelledError. redis-py
     bounds each write with `asyncio.wait_for`, which on Python 3.11 returns the write's result when
     the cancellation comes as the write completes, and the cancellation is lost (CPython gh-86296;
-    3.12's wait_for is built on asyncio.timeout and keeps it). About one cancelled command in three
-    went on as if nothing had happened: a watch stream that its client cancelled while the gateway
-    read Redis went on waiting for changes, holding its place in the player's quota. The reply the
-    write asked for is never read, so the connection is closed."""
+    3.12's wait_for is built on asyncio.timeout and keeps it). Of the cancellations that came while a
+    command ran, more than half were lost so: a watch stream that its client cancelled while the
+    gateway read Redis went on waiting for changes, holding its place in the player's quota. The
+    reply the write asked for is never read, so the connection is closed."""
 
     async def send_packed_command(self, command: Any, check_health: bool = True) -> None:
         task = asyncio.current_task()

@@ -82,7 +82,7 @@ def test_a_player_holds_a_limited_number_of_watch_streams_over_every_replica(
 
 
 # Streams a player opens and drops after their first message: three quotas' worth, so that a stream
-# the gateway failed to close (one in three to eight did, before `live.connection._CancelledWhileWriting`)
+# the gateway failed to close (2 or 3 of the 30 did, before `live.connection._CancelledWhileWriting`)
 # would leave the player short of places.
 DROPPED_STREAMS = 3 * DEFAULTS.watch_streams_per_player
 CLOSE_SECONDS = 5.0  # how soon the gateway ends a stream its client dropped
