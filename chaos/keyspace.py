@@ -75,11 +75,14 @@ class Cap:
     """The most entries the code keeps in each key of a family (`per_entry` of the key's length make
     one entry: a hash of games holds two fields a game). `slack`: how far past `limit` a key may go
     (a stream trimmed with MAXLEN ~ keeps whole nodes), None when the cap is not checked (the hash of a
-    player's games holds their live games besides the finished ones the cap counts)."""
+    player's games holds their live games besides the finished ones the cap counts). `until_archived`:
+    a sorted set of game ids trimmed as its games are archived (a history, `live.archive`), which may
+    also hold, past `limit`, each of its games that has no index entry yet."""
 
     limit: int
     per_entry: int = 1
     slack: int | None = 0
+    until_archived: bool = False
 
 
 def family_of(function: Callable[..., str]) -> Family:
@@ -104,16 +107,16 @@ def families() -> list[Family]:
 
 def caps(settings: Settings, stream_node_entries: int) -> dict[str, Cap]:
     """The capped families by name, their caps from the code's constants and `settings`. The
-    histories are trimmed as their games are archived (`live.history`); a suite without an archive
-    shows them past their caps."""
+    histories are trimmed as their games are archived (`live.history`): past their caps they hold
+    the games not archived yet, all of a suite's without an archive."""
     return {
         keys.game_events.__name__: Cap(settings.event_history),
         keys.game_chat.__name__: Cap(CHAT_KEPT),
         keys.inbox.__name__: Cap(INBOX_KEPT, slack=stream_node_entries),
         keys.my_finished_games.__name__: Cap(FINISHED_KEPT),
         keys.my_games.__name__: Cap(FINISHED_KEPT, per_entry=2, slack=None),
-        keys.player_games.__name__: Cap(settings.history_per_player),
-        keys.title_games.__name__: Cap(settings.history_per_title),
+        keys.player_games.__name__: Cap(settings.history_per_player, until_archived=True),
+        keys.title_games.__name__: Cap(settings.history_per_title, until_archived=True),
         keys.hosted_lobbies.__name__: Cap(settings.open_lobbies_per_player),
     }
 
@@ -242,7 +245,7 @@ class Keyspace:
             for _, name, kind, _ in capped:
                 pipe.execute_command(LENGTH[kind], name)
             lengths = pipe.execute()
-        for (family, _, _, size), length in zip(capped, lengths, strict=True):
+        for (family, name, _, size), length in zip(capped, lengths, strict=True):
             fill = census.fills[family]
             entries = int(length) // fill.cap.per_entry
             census.add(CAPPED, family, size)
@@ -250,8 +253,20 @@ class Keyspace:
             fill.entries += entries
             fill.bytes += size
             fill.longest = max(fill.longest, entries)
-            if fill.cap.slack is not None and entries > fill.cap.limit + fill.cap.slack:
+            if fill.cap.slack is None or entries <= fill.cap.limit + fill.cap.slack:
+                continue
+            if fill.cap.until_archived:
+                entries -= self._unarchived(name)
+            if entries > fill.cap.limit + fill.cap.slack:
                 fill.over += 1
+
+    def _unarchived(self, history: str) -> int:
+        """How many games of a history have no index entry (`keys.game_archived`) yet."""
+        games = self.client.zrange(history, 0, -1)
+        with self.client.pipeline(transaction=False) as pipe:
+            for game_id in games:
+                pipe.exists(keys.game_archived(_text(game_id)))
+            return sum(1 for archived in pipe.execute() if not archived)
 
 
 def fill_lines(fills: Mapping[str, Fill]) -> list[list[str]]:

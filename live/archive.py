@@ -1,13 +1,16 @@
 """Finished games leave Redis for PostgreSQL: `archive` copies a scored game there (record with seed,
-log and scores, final state, meta, ranks, and every player's rating before and after), writes a small
-index entry in Redis, lets the game's keys and the entry expire, and trims the players' and the title's
-histories to their newest games (`live.history`); `Archive.game` serves an archived game to the read
-calls once its keys are gone (asking PostgreSQL whether a game Redis does not know exists at all).
+log and scores, final state, meta, ranks, and every player's rating before and after), trims the
+players' and the title's histories to their newest games (`live.history`), writes a small index entry
+in Redis and lets the game's keys and the entry expire; `Archive.game` serves an archived game to the
+read calls once its keys are gone (asking PostgreSQL whether a game Redis does not know exists at all).
 
 `archive(app, game_id)` runs after scoring (`workers.finalize` queues it) and may run any number of
-times: the rows are inserted once (ON CONFLICT DO NOTHING, in one transaction), the index entry is
-written after them, and the game's keys get their expiry only then. A crash anywhere leaves either
-nothing done or a game that is in PostgreSQL and still whole in Redis, which the next run finishes.
+times: the rows are inserted once (ON CONFLICT DO NOTHING, in one transaction), the histories are
+trimmed after them, the index entry is written after that, and the game's keys get their expiry only
+then. A crash anywhere leaves either nothing done or a game that is in PostgreSQL and still whole in
+Redis, which the next run finishes. So a history holds more games than its cap only while some of
+them have no index entry yet (scored, not archived): each trim came after the save of every game
+with an entry.
 
 A game whose archival task was lost (the broker down as scoring queued it) is found by `unarchived`,
 which the workers' beat runs every minute: in its title's history, scored over a minute and less than
@@ -241,12 +244,12 @@ async def archive(app: Table, game_id: str) -> bool:
             "ratings": json.loads(result[b"ratings"]),
         },
     )
+    await history.trim(app, sorted({s.player.player_id for s in record.seats}), record.title)
     async with redis.pipeline(transaction=True) as pipe:
         pipe.set(keys.game_archived(game_id), record.title, ex=RECENT_SECONDS)
         for key in game_keys(game_id):
             pipe.expire(key, RECENT_SECONDS, nx=True)
         await pipe.execute()
-    await history.trim(app, sorted({s.player.player_id for s in record.seats}), record.title)
     return True
 
 

@@ -68,9 +68,16 @@ def test_each_key_goes_to_the_class_of_what_bounds_it(client: redis.Redis) -> No
     put(keyspace.CAPPED, keys.my_finished_games("p1"))
     client.rpush(keys.game_events("live"), *[b"change"] * 5)  # a live game's: no expiry yet
     put(keyspace.CAPPED, keys.game_events("live"))
-    history = {f"g{n}": n for n in range(SETTINGS.history_per_player + 1)}  # one past its cap
-    client.zadd(keys.player_games("p2"), history)
+    # Histories one past their cap: p2's games all archived (a trim was missed), p3's newest game
+    # scored but not archived yet (its archival trims it).
+    archived = [f"g{n}" for n in range(SETTINGS.history_per_player + 1)]
+    for game_id in archived:
+        client.set(keys.game_archived(game_id), title, ex=RECENT_SECONDS)
+        put(keyspace.EXPIRING, keys.game_archived(game_id))
+    client.zadd(keys.player_games("p2"), {game_id: n for n, game_id in enumerate(archived)})
     put(keyspace.CAPPED, keys.player_games("p2"))
+    client.zadd(keys.player_games("p3"), {game_id: n for n, game_id in enumerate([*archived[1:], "new"])})
+    put(keyspace.CAPPED, keys.player_games("p3"))
     client.hset(keys.player("p1"), "name", "Ann")
     client.hset(keys.rating(title, "p1"), "mu", 25)
     client.rpush("celery", b"task")
@@ -97,8 +104,10 @@ def test_each_key_goes_to_the_class_of_what_bounds_it(client: redis.Redis) -> No
     assert inbox.over == 0  # MAXLEN ~ keeps whole nodes: within the stream's slack
     assert census.fills["game_events"].holders == 1 and census.fills["game_events"].longest == 5
     assert census.fills["my_finished_games"].longest == 3
-    assert census.fills["player_games"].over == 1 and census.over() == 1
-    assert census.holders() == 4
+    histories = census.fills["player_games"]
+    assert (histories.holders, histories.longest, histories.over) == (2, SETTINGS.history_per_player + 1, 1)
+    assert census.over() == 1
+    assert census.holders() == 5
 
 
 def test_a_full_familys_plateau_is_its_bytes_per_entry_at_the_cap() -> None:

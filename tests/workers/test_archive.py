@@ -324,6 +324,38 @@ def test_archiving_trims_the_histories_to_the_newest_games_of_the_settings(
     assert redis_client.zscore(history_key, "older-0") is None
 
 
+def test_a_crash_as_the_histories_are_trimmed_leaves_the_game_for_the_next_run_to_archive(
+    gateway: GatewayProcess, celery_worker: None, redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The histories are trimmed before the index entry is written, so that a history holds more games
+    than its cap only while some of them are not archived (the soak's census counts on it), and a
+    crash as they are trimmed leaves the game to be archived again, trim and all."""
+    title = TITLES[0]
+    game_id = played(gateway, redis_client, title)
+    app = gateway.app
+    assert app is not None
+    meta = gateway.run(app.store.meta(game_id))
+    assert meta is not None
+    history_key = keys.player_games(meta.record.seats[0].player.player_id)
+    kept = app.settings.history_per_player
+    redis_client.zadd(history_key, {f"older-{n}": n + 1 for n in range(kept + 20)})
+    redis_client.delete(keys.game_archived(game_id))
+    for key in game_keys(game_id):
+        redis_client.persist(key)
+    trim = history.trim
+
+    async def crash(*args: Any) -> None:
+        monkeypatch.setattr(history, "trim", trim)
+        raise ConnectionError("the worker died as it trimmed")
+
+    monkeypatch.setattr(history, "trim", crash)
+    with pytest.raises(ConnectionError):
+        gateway.run(archive.archive(app, game_id))
+    assert not redis_client.exists(keys.game_archived(game_id))
+    assert gateway.run(archive.archive(app, game_id)) is True
+    assert redis_client.zcard(history_key) == kept
+
+
 def test_the_histories_keep_the_games_their_variables_name_and_at_least_one() -> None:
     settings = Settings.from_env({"HISTORY_PER_PLAYER": "7", "HISTORY_PER_TITLE": "70"})
     assert (settings.history_per_player, settings.history_per_title) == (7, 70)
