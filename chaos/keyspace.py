@@ -25,6 +25,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import cast
 
 import redis
 
@@ -262,10 +263,10 @@ class Keyspace:
 
     def _unarchived(self, history: str) -> int:
         """How many games of a history have no index entry (`keys.game_archived`) yet."""
-        games = self.client.zrange(history, 0, -1)
+        games = cast(list[bytes], self.client.zrange(history, 0, -1))
         with self.client.pipeline(transaction=False) as pipe:
             for game_id in games:
-                pipe.exists(keys.game_archived(_text(game_id)))
+                pipe.exists(keys.game_archived(game_id.decode()))
             return sum(1 for archived in pipe.execute() if not archived)
 
 

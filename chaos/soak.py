@@ -48,13 +48,19 @@ SAMPLES = 60  # per run; one every 10 s at least
 QUEUE = "celery"
 # Growth per hour, as a share of the series' mean after the warm-up, that still counts as bounded.
 BOUNDED_SHARE_PER_HOUR = 0.10
+# A steady series' trend must stand out of its noise by this many standard errors to count as growth
+# (`trend`): the keys without expiry or cap are mostly the live games' logs, which come and go by the
+# kilobyte as games end and start, and a mean of a few hundred kilobytes made a few kilobytes of noise
+# 12% an hour.
+SIGNIFICANT_ERRORS = 2.0
 FAMILY_ROWS = 15  # Redis's key families the report lists, the fastest growing first
 
 
 @dataclass(frozen=True)
 class Bound:
     """Why a series cannot grow without end, and so how its verdict is reached. `steady` (neither
-    below): its growth per hour after the warm-up is at most BOUNDED_SHARE_PER_HOUR of its mean.
+    below): its growth per hour after the warm-up is at most BOUNDED_SHARE_PER_HOUR of its mean, or
+    its trend does not stand out of its noise (`trend`).
     `ceiling`: a pool that grows to the most it needed at once and keeps that (a connection pool),
     never past the ceiling, so it is bounded while below it. `window_hours`: what it holds expires
     this long after it came, so it fills for that long and stays there: bounded, its plateau the
@@ -399,6 +405,20 @@ def growth_per_hour(times: list[float], values: list[float]) -> float:
     return (statistics.median(values[last]) - statistics.median(values[first])) / elapsed * 3600
 
 
+def trend(times: list[float], values: list[float]) -> tuple[float, float]:
+    """The least-squares slope of `values` over `times` (s), per hour, and its standard error."""
+    count = len(times)
+    if count < 3 or times[-1] <= times[0]:
+        return 0.0, 0.0
+    slope, intercept = statistics.linear_regression(times, values)
+    mean_time = statistics.fmean(times)
+    spread = sum((moment - mean_time) ** 2 for moment in times)
+    fitted = (slope * moment + intercept for moment in times)
+    residuals = sum((value - fit) ** 2 for value, fit in zip(values, fitted, strict=True))
+    error = (residuals / (count - 2) / spread) ** 0.5
+    return slope * 3600, error * 3600
+
+
 def floors(values: list[float]) -> tuple[float, float]:
     """The lowest of `values` in their first third and in their last third."""
     third = max(1, len(values) // 3)
@@ -443,9 +463,11 @@ def plot(measures: dict[str, Series], rows: list[list[float]], path: Path, title
     pyplot.close(figure)
 
 
-def judge(bound: Bound, values: list[float], growth: float, highest: float) -> tuple[bool | None, str]:
+def judge(
+    bound: Bound, times: list[float], values: list[float], growth: float, highest: float
+) -> tuple[bool | None, str]:
     """A series' verdict by its bound (None for a sum, judged by its parts) and what limits it, from
-    its `values` after the warm-up, their growth per hour and the highest of the run."""
+    its `values` at `times` after the warm-up, their growth per hour and the highest of the run."""
     mean = statistics.fmean(values) or 1.0
     if bound.parts:
         return None, "the sum of its parts below"
@@ -470,9 +492,14 @@ def judge(bound: Bound, values: list[float], growth: float, highest: float) -> t
             f"{f' (+{full.slack:,} allowed)' if full.slack else ''}; "
             f"~{full.plateau_mb:,.1f} at caps, if its holders are steady"
         )
-    steady = growth <= BOUNDED_SHARE_PER_HOUR * mean
     note = f"; {bound.note()}" if bound.note is not None else ""
-    return steady, f"growth <= {BOUNDED_SHARE_PER_HOUR:.0%}/h of mean{note}"
+    if growth <= BOUNDED_SHARE_PER_HOUR * mean:
+        return True, f"growth <= {BOUNDED_SHARE_PER_HOUR:.0%}/h of mean{note}"
+    slope, error = trend(times, values)
+    return slope <= SIGNIFICANT_ERRORS * error, (
+        f"growth > {BOUNDED_SHARE_PER_HOUR:.0%}/h of mean; trend {slope:+,.2f}/h, "
+        f"noise {error:,.2f}/h (within {SIGNIFICANT_ERRORS:g}x: noise){note}"
+    )
 
 
 def report(
@@ -488,7 +515,7 @@ def report(
         growth = growth_per_hour(times, values)
         mean = statistics.fmean(values) or 1.0
         highest = max(row[index] for row in rows)
-        bounded, limit = judge(measured.bound, values, growth, highest)
+        bounded, limit = judge(measured.bound, times, values, growth, highest)
         every = every and bounded is not False
         lines.append(
             [

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import re
+import statistics
 import time
 from pathlib import Path
 
@@ -96,3 +98,22 @@ def test_series_of_one_panel_share_it() -> None:
         "c": soak.Series(lambda: 0.0, soak.STEADY, "Redis"),
     }
     assert soak.panels(measures) == {"Redis": [0, 2], "b": [1]}
+
+
+def test_a_steady_series_noisier_than_its_trend_is_bounded_and_a_trend_out_of_its_noise_is_not() -> None:
+    """The live games' logs make the keys without expiry jump by kilobytes as games end and start: a
+    few kilobytes more in the last sixth is noise, not growth, unless the trend stands out of it."""
+    times = [float(t) for t in range(0, 1760, 10)]
+    noise = [30.0 * math.sin(i) for i in range(len(times))]
+    step = [200.0 + wobble + (10.0 if i > len(times) * 5 // 6 else 0.0) for i, wobble in enumerate(noise)]
+    rising = [200.0 + wobble + 0.2 * moment for moment, wobble in zip(times, noise, strict=True)]
+    kept = len(times) // 2
+    growth = soak.growth_per_hour(times[kept:], step[kept:])
+    assert growth > soak.BOUNDED_SHARE_PER_HOUR * statistics.fmean(step[kept:])  # by the 10% alone: NO
+    slope, error = soak.trend(times[kept:], step[kept:])
+    assert 0 < slope <= soak.SIGNIFICANT_ERRORS * error
+    rows = [[moment, a, b] for moment, a, b in zip(times, step, rising, strict=True)]
+    text, bounded = soak.report(series(soak.STEADY, soak.STEADY), rows, 100.0, soak.Load(), 1760)
+    noisy, growing = (re.split(r"\s{2,}", line.strip()) for line in text.splitlines()[3:])
+    assert (noisy[6], growing[6]) == ("yes", "NO"), text
+    assert "noise" in noisy[7] and not bounded
