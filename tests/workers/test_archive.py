@@ -301,24 +301,29 @@ def test_history_pages_go_on_from_postgresql_once_redis_keeps_only_the_newest_ga
     assert after == before
 
 
-def test_archiving_trims_the_histories_to_the_newest_games_of_the_settings(
-    gateway: GatewayProcess, celery_worker: None, redis_client: redis.Redis
-) -> None:
-    title = TITLES[0]
-    game_id = played(gateway, redis_client, title)
+def to_archive_again(gateway: GatewayProcess, redis_client: redis.Redis) -> tuple[str, str, int]:
+    """A game played and archived, then made unarchived again (as after a crash before its index
+    entry) with its first player's history holding older games past its cap: the game's id, that
+    history's key and its cap."""
+    game_id = played(gateway, redis_client, TITLES[0])
     app = gateway.app
     assert app is not None
     meta = gateway.run(app.store.meta(game_id))
     assert meta is not None
-    player_id = meta.record.seats[0].player.player_id
+    history_key = keys.player_games(meta.record.seats[0].player.player_id)
     kept = app.settings.history_per_player
-    older = {f"older-{n}": n + 1 for n in range(kept + 20)}
-    redis_client.zadd(keys.player_games(player_id), older)
-    redis_client.delete(keys.game_archived(game_id))  # archived again, as after a crash before its index
+    redis_client.zadd(history_key, {f"older-{n}": n + 1 for n in range(kept + 20)})
+    redis_client.delete(keys.game_archived(game_id))
     for key in game_keys(game_id):
         redis_client.persist(key)
-    assert gateway.run(archive.archive(app, game_id)) is True
-    history_key = keys.player_games(player_id)
+    return game_id, history_key, kept
+
+
+def test_archiving_trims_the_histories_to_the_newest_games_of_the_settings(
+    gateway: GatewayProcess, celery_worker: None, redis_client: redis.Redis
+) -> None:
+    game_id, history_key, kept = to_archive_again(gateway, redis_client)
+    assert gateway.run(archive.archive(gateway.app, game_id)) is True
     assert redis_client.zcard(history_key) == kept
     assert redis_client.zrevrange(history_key, 0, 0) == [game_id.encode()]
     assert redis_client.zscore(history_key, "older-0") is None
@@ -330,18 +335,7 @@ def test_a_crash_as_the_histories_are_trimmed_leaves_the_game_for_the_next_run_t
     """The histories are trimmed before the index entry is written, so that a history holds more games
     than its cap only while some of them are not archived (the soak's census counts on it), and a
     crash as they are trimmed leaves the game to be archived again, trim and all."""
-    title = TITLES[0]
-    game_id = played(gateway, redis_client, title)
-    app = gateway.app
-    assert app is not None
-    meta = gateway.run(app.store.meta(game_id))
-    assert meta is not None
-    history_key = keys.player_games(meta.record.seats[0].player.player_id)
-    kept = app.settings.history_per_player
-    redis_client.zadd(history_key, {f"older-{n}": n + 1 for n in range(kept + 20)})
-    redis_client.delete(keys.game_archived(game_id))
-    for key in game_keys(game_id):
-        redis_client.persist(key)
+    game_id, history_key, kept = to_archive_again(gateway, redis_client)
     trim = history.trim
 
     async def crash(*args: Any) -> None:
@@ -350,9 +344,9 @@ def test_a_crash_as_the_histories_are_trimmed_leaves_the_game_for_the_next_run_t
 
     monkeypatch.setattr(history, "trim", crash)
     with pytest.raises(ConnectionError):
-        gateway.run(archive.archive(app, game_id))
+        gateway.run(archive.archive(gateway.app, game_id))
     assert not redis_client.exists(keys.game_archived(game_id))
-    assert gateway.run(archive.archive(app, game_id)) is True
+    assert gateway.run(archive.archive(gateway.app, game_id)) is True
     assert redis_client.zcard(history_key) == kept
 
 
