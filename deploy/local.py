@@ -62,6 +62,13 @@ COLORS = ("\033[36m", "\033[33m", "\033[35m", "\033[32m", "\033[34m", "\033[31m"
 RESET = "\033[0m"
 
 
+def python_path(environ: Mapping[str, str]) -> str:
+    """The PYTHONPATH of a child `python -m` of the suite: the repository and its generated code
+    first, then what `environ` had."""
+    paths = [str(ROOT), str(ROOT / "gen"), environ.get("PYTHONPATH", "")]
+    return os.pathsep.join(path for path in paths if path)
+
+
 @dataclass(frozen=True)
 class Port:
     """A port a row's process binds ("" host: every interface), and the setting that picks it."""
@@ -303,9 +310,7 @@ class Launcher:
 
     def start(self, index: int, row: Row) -> None:
         """Start one row's process and relay its output."""
-        paths = [str(ROOT), str(ROOT / "gen"), self.environ.get("PYTHONPATH", "")]
-        python_path = os.pathsep.join(path for path in paths if path)
-        env = {**self.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": python_path, **row.env}
+        env = {**self.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": python_path(self.environ), **row.env}
         row.process = subprocess.Popen(
             row.argv,
             cwd=ROOT,

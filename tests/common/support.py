@@ -18,6 +18,7 @@ from boardgame.rules.v1 import rules_pb2_grpc
 from google.rpc import error_details_pb2
 from prometheus_client.parser import text_string_to_metric_families
 
+from deploy.local import python_path
 from services.common.game import Game
 from services.common.server import create_server
 from services.common.status import error_info
@@ -102,11 +103,7 @@ def service_process(
     """`python -m module` (a rules service) with these environment variables besides ours, once it
     logged "rules service listening": the process and that log line. Killed on the way out if it
     still runs."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen"), os.environ.get("PYTHONPATH", "")]),
-        **variables,
-    }
+    env = {**os.environ, "PYTHONPATH": python_path(os.environ), **variables}
     process = subprocess.Popen(
         [sys.executable, "-m", module],
         cwd=cwd,
