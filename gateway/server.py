@@ -147,12 +147,13 @@ async def shut_down(
     each step bounded by SHUTDOWN_STEP_SECONDS."""
     steps: list[tuple[str, Callable[[], Awaitable[object]]]] = [
         ("the gRPC server", lambda: gateway.server.stop(grace)),
+        ("the commits' follow-ups", app.followups.drain),
         ("the streams' background work", gateway.close_streams),
         ("the rules channels", app.rules.close),
         ("Redis", app.redis.aclose),
     ]
     if dispatch is not None:
-        steps.insert(1, ("the scheduled dispatches", dispatch.drain))
+        steps.insert(2, ("the scheduled dispatches", dispatch.drain))
     if web is not None:
         steps.insert(0, ("the browser listener", lambda: web.stop(grace)))
     if app.archive is not None:

@@ -8,6 +8,7 @@ import importlib
 import re
 import secrets
 import uuid
+from collections.abc import Awaitable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -197,13 +198,20 @@ async def start_game(
     acting = tuple(created.acting_seats)
     meta = Meta(record, STATUS_ACTIVE, clock, lobby_id, acting)
     planned = clocks.plan(0, acting, meta, None, clocks.now_ms())
-    if await app.store.create(
+    stored = app.store.create(
         record, seed, clock, lobby_id, created.state.SerializeToString(), setup, planned.pairs()
-    ):
+    )
+    await app.followups.run(_stored(app, stored, meta, planned))
+    return game_id
+
+
+async def _stored(app: Table, stored: Awaitable[bool], meta: Meta, planned: clocks.Plan) -> None:
+    """`start_game` from its write on (run to its end even if the caller is cancelled:
+    `live.followups`): tell the players of a game just stored, or again of one stored before."""
+    if await stored:
         await _tell(app, meta, planned, Known(meta, None, written=planned))
     else:
-        await _tell_again(app, game_id)
-    return game_id
+        await _tell_again(app, meta.record.game_id)
 
 
 async def _tell(app: Table, meta: Meta, planned: clocks.Plan, known: Known) -> None:

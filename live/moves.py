@@ -9,7 +9,7 @@ Nothing is written unless the rules accepted the action and the version still ma
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,7 @@ from live.games import now
 from live.store import (
     REQUEST_DIGEST_BYTES,
     STATUS_FINISHED,
+    CommitResult,
     GameStore,
     Meta,
     Snapshot,
@@ -221,7 +222,7 @@ async def play(
         if change.game_over
         else clocks.plan(expected_version + 1, change.acting_seats, meta, previous, clocks.now_ms())
     )
-    result = await store.commit(
+    commit = store.commit(
         game_id,
         expected_version=expected_version,
         state=change.state.SerializeToString(),
@@ -233,6 +234,23 @@ async def play(
         clock_entry=clock.pairs() if clock is not None else (),
         request_digest=digest,
     )
+    return await app.followups.run(_committed(app, commit, request_id, meta, seat, change, previous, clock))
+
+
+async def _committed(
+    app: Table,
+    commit: Awaitable[CommitResult],
+    request_id: str,
+    meta: Meta,
+    seat: int,
+    change: rules_pb2.ApplyActionResponse,
+    previous: clocks.Entry | None,
+    clock: clocks.Plan | None,
+) -> Played:
+    """`play` from its commit on: commit, then tell the players' game lists and queue what follows
+    (run to its end even if the mover is cancelled: `live.followups`)."""
+    game_id = meta.record.game_id
+    result = await commit
     if result.outcome == "duplicate":
         return Played(result.version, None, meta, seat)
     if result.outcome == "reused":
@@ -256,7 +274,7 @@ async def play(
         ),
     )
     if change.game_over:
-        await store.finish(meta.record.title, game_id)
+        await app.store.finish(meta.record.title, game_id)
     if clock is None or not clock.idle:  # the game is over, or something follows this move
         known = Known(meta, previous, written=clock)
         await app.dispatcher.after_commit(

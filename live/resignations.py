@@ -11,7 +11,7 @@ after it, so the bot that now holds an acting seat gets its turn queued.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import grpc
@@ -23,7 +23,7 @@ from live import clocks, mygames
 from live.clocks import Commit, Known, entry_of
 from live.errors import GatewayError, not_found
 from live.moves import game_over, played_seats, read_snapshot, request_digest, reused, stale
-from live.store import STATUS_FINISHED, Meta
+from live.store import STATUS_FINISHED, CommitResult, Meta
 from live.table import Table
 
 MAX_ATTEMPTS = 50  # a resignation retries while other commits overtake it
@@ -113,7 +113,7 @@ async def hand_over(
         change = _change(record, chosen, how, meta.acting_seats)
         previous = entry_of(snapshot.clock)
         plan = clocks.plan(version + 1, meta.acting_seats, after, previous, clocks.now_ms(), moved=False)
-        result = await app.store.commit(
+        commit = app.store.commit(
             game_id,
             expected_version=version,
             state=None,
@@ -126,34 +126,55 @@ async def hand_over(
             request_digest=digest,
             record=record,
         )
-        if result.outcome == "duplicate":
-            return HandedOver(result.version, None, meta)
-        if result.outcome == "reused":
-            raise reused(request_id)
-        if result.outcome == "stale":
-            if expected_version is not None:
-                raise stale(result.version)
-            continue
-        if result.outcome != "ok":
-            raise not_found("game", game_id)
-        deadline, deadline_seat = mygames.deadline_of(plan.fields)
-        await mygames.after_commit(
-            app.redis,
-            mygames.Change(
-                record,
-                result.version,
-                meta.acting_seats,
-                False,
-                deadline,
-                deadline_seat,
-                acting_before=meta.acting_seats,
-                pace=meta.clock.pace,
-            ),
+        handed = await app.followups.run(
+            _committed(app, commit, request_id, expected_version, meta, after, change, previous, plan)
         )
-        if not plan.idle:
-            known = Known(after, previous, written=plan)
-            await app.dispatcher.after_commit(
-                Commit(game_id, result.version, meta.acting_seats, False, known)
-            )
-        return HandedOver(result.version, change, after)
+        if handed is not None:
+            return handed
     raise GatewayError(grpc.StatusCode.ABORTED, "GAME_BUSY", "the game changed too often meanwhile; retry")
+
+
+async def _committed(
+    app: Table,
+    commit: Awaitable[CommitResult],
+    request_id: str,
+    expected_version: int | None,
+    before: Meta,
+    after: Meta,
+    change: rules_pb2.ApplyActionResponse,
+    previous: clocks.Entry | None,
+    plan: clocks.Plan,
+) -> HandedOver | None:
+    """`hand_over` from its commit on: commit, then tell the players' game lists and queue what follows
+    (run to its end even if the caller is cancelled: `live.followups`); None when another commit
+    overtook it and it may try again."""
+    game_id, record = after.record.game_id, after.record
+    result = await commit
+    if result.outcome == "duplicate":
+        return HandedOver(result.version, None, before)
+    if result.outcome == "reused":
+        raise reused(request_id)
+    if result.outcome == "stale":
+        if expected_version is not None:
+            raise stale(result.version)
+        return None
+    if result.outcome != "ok":
+        raise not_found("game", game_id)
+    deadline, deadline_seat = mygames.deadline_of(plan.fields)
+    await mygames.after_commit(
+        app.redis,
+        mygames.Change(
+            record,
+            result.version,
+            before.acting_seats,
+            False,
+            deadline,
+            deadline_seat,
+            acting_before=before.acting_seats,
+            pace=before.clock.pace,
+        ),
+    )
+    if not plan.idle:
+        known = Known(after, previous, written=plan)
+        await app.dispatcher.after_commit(Commit(game_id, result.version, before.acting_seats, False, known))
+    return HandedOver(result.version, change, after)

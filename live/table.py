@@ -17,6 +17,7 @@ from live.archive import Archive
 from live.clocks import Commit
 from live.connection import async_client, register_script
 from live.dispatch import dispatcher_from_settings
+from live.followups import Followups
 from live.guests import Renewals
 from live.rules import RulesDirectory
 from live.settings import Settings
@@ -81,7 +82,7 @@ class Background:
 @dataclass
 class Table:
     """What the gateway's servicers and the workers' tasks share: settings, Redis, the rules services, the
-    dispatcher, the write path's scripts and the guests' renewals."""
+    dispatcher, the write path's scripts, the guests' renewals and the commits being seen through."""
 
     settings: Settings
     redis: aioredis.Redis
@@ -90,6 +91,7 @@ class Table:
     scripts: dict[str, AsyncScript] = field(default_factory=dict)
     archive: Archive | None = None  # finished games in PostgreSQL, when DATABASE_URL names one
     guests: Renewals = field(default_factory=Renewals)  # when this process last renewed each guest
+    followups: Followups = field(default_factory=Followups)  # commits seen through past their callers
 
     @functools.cached_property
     def store(self) -> GameStore:

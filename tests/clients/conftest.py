@@ -37,7 +37,7 @@ def worker(gateway: GatewayProcess) -> Iterator[None]:
     process = start_worker_process(
         gateway.settings.redis_url,
         ",".join(gateway.settings.rules_addresses),
-        {"CELERY_BROKER_URL": gateway.settings.redis_url, "WORKER_BEAT": "0"},
+        {"CELERY_BROKER_URL": gateway.settings.redis_url},
         quiet=False,
     )
     try:

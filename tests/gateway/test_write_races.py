@@ -1,13 +1,16 @@
-"""Resignations racing each other and a move, through a real gateway whose dispatcher runs the real
+"""Commits racing each other and their callers, through a real gateway whose dispatcher runs the real
 clock bookkeeping (recording the tasks it would queue): every resignation counts, a move racing its
-player's resignation is applied before it or refused after it, and the next turn is always queued."""
+player's resignation is applied before it or refused after it, a move, resignation or new game whose
+caller is cancelled as it is committed (a client hanging up) is committed and followed through, and
+the next turn is always queued."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from typing import Any
 
 import grpc
@@ -17,10 +20,10 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from live import clocks, keys, moves
+from live import clocks, keys, moves, resignations
 from live.connection import sync_client
 from live.games import start_game
-from live.table import Background
+from live.table import Background, Table
 from services.common import registry
 from services.common.rng import Rng
 from services.common.status import error_info
@@ -327,3 +330,135 @@ def test_a_watcher_is_told_of_a_resignation(gateway: GatewayProcess, new_client)
     stream.cancel()
     assert change.game.version == 1 and change.game.seats[1].resigned, "the view shows the seat resigned"
     assert [e.version for e in change.events] == [1] and "resigned" in change.events[0].text
+
+
+async def cancelled_as_sent(app: Table, write: str, work: Coroutine[object, object, object]) -> bool:
+    """Run `work`, cancelling it as it sends its write (`commit` or `create`, of the table's store) to
+    Redis, as a client hanging up then would; whether it ended cancelled."""
+    store = app.store
+    real = getattr(store, write)
+    sent = asyncio.Event()
+
+    async def sending(*args: object, **kwargs: object) -> object:
+        sent.set()
+        return await real(*args, **kwargs)
+
+    setattr(store, write, sending)
+    try:
+        caller = asyncio.ensure_future(work)
+        waiter = asyncio.ensure_future(sent.wait())
+        await asyncio.wait([caller, waiter], return_when=asyncio.FIRST_COMPLETED)
+        waiter.cancel()
+        caller.cancel()
+        try:
+            await caller
+        except asyncio.CancelledError:
+            return True
+        return False
+    finally:
+        delattr(store, write)
+
+
+def _followed_through(
+    store: redis.Redis, recorder: Recorder, client: Client, game_id: str, view: gateway_pb2.GameView
+) -> None:
+    """Everything that follows the commit of `view`'s version was done: the next turn queued (a bot's,
+    or the clock entry's due time filed) and the game listed at that version for `client`."""
+    _next_turn_is_queued(store, recorder, game_id, view)
+    _wait(
+        lambda: (
+            store.zscore(keys.deadlines(), game_id)
+            == float(store.hget(keys.game_clock(game_id), "due") or -1)
+        ),
+        5,
+        "the clock entry's due time to be filed",
+    )
+
+    def listed() -> int:
+        listing = client.games.ListMyGames(gateway_pb2.ListMyGamesRequest(), metadata=client.auth)
+        return next((g.version for g in listing.games if g.game_id == game_id), -1)
+
+    _wait(lambda: listed() == view.version, 5, f"the game listed at version {view.version}")
+
+
+def test_a_move_whose_caller_is_cancelled_as_it_is_committed_is_applied_and_followed_through(
+    recorded: tuple[GatewayProcess, Recorder], players: list[Client], redis_url: str
+) -> None:
+    """The mover's opponents resign (bots take their seats); then each of the mover's moves is
+    cancelled as it is sent to be committed, until a bot is to act: every one is applied, and the
+    bot's turn is queued."""
+    process, recorder = recorded
+    app: Table = process.app  # type: ignore[assignment]
+    store = sync_client(redis_url)
+    moved = 0
+    for _ in range(TRIALS // 8):
+        game_id = _game(process, players)
+        mover = _view(players[0], game_id).acting_seats[0]
+        for seat in range(len(players)):
+            if seat != mover:
+                _resign(players[seat], game_id)()
+        client = players[mover]
+        for _ in range(registry.get(TITLE).info.max_game_length):
+            view = _view(client, game_id)
+            if mover not in view.acting_seats:
+                break
+            play = moves.play(
+                app, game_id, mover, view.legal_actions[0].action, view.version, uuid.uuid4().hex
+            )
+            assert process.run(cancelled_as_sent(app, "commit", play)), "the caller is cancelled"
+            after = _view(client, game_id)
+            assert after.version == view.version + 1, "the move that was sent is applied"
+            _followed_through(store, recorder, client, game_id, after)
+            moved += 1
+        assert view.version in recorder.turns(game_id), "a bot acts: its turn is queued"
+    assert moved >= TRIALS // 8
+
+
+def test_a_resignation_whose_caller_is_cancelled_as_it_is_committed_counts_and_is_followed_through(
+    recorded: tuple[GatewayProcess, Recorder], players: list[Client], redis_url: str
+) -> None:
+    process, recorder = recorded
+    app: Table = process.app  # type: ignore[assignment]
+    store = sync_client(redis_url)
+    for _ in range(TRIALS // 8):
+        game_id = _game(process, players)
+        before = _view(players[0], game_id)
+        acting = before.acting_seats[0]
+        client = players[acting]
+        resign = resignations.hand_over(
+            app,
+            game_id,
+            resignations.resigning(before.seats[acting].player.player_id),
+            gateway_pb2.BOT_STRENGTH_HEURISTIC,
+            resignations.RESIGNED,
+        )
+        assert process.run(cancelled_as_sent(app, "commit", resign)), "the caller is cancelled"
+        after = _view(players[(acting + 1) % len(players)], game_id)
+        assert after.version == before.version + 1 and after.seats[acting].resigned
+        assert clocks.is_bot_seat(after.seats[acting]), "a bot acts: _followed_through waits for its turn"
+        _followed_through(store, recorder, client, game_id, after)
+
+
+def test_a_game_whose_starter_is_cancelled_as_it_is_stored_is_started_and_followed_through(
+    recorded: tuple[GatewayProcess, Recorder], players: list[Client], redis_url: str
+) -> None:
+    process, recorder = recorded
+    app: Table = process.app  # type: ignore[assignment]
+    store = sync_client(redis_url)
+    for _ in range(TRIALS // 8):
+        game_id = uuid.uuid4().hex
+        start = start_game(
+            app,
+            title=TITLE,
+            player_count=len(players),
+            options=[],
+            seats=seat_players(players),
+            clock=gateway_pb2.TurnClock(),
+            lobby_id="",
+            game_id=game_id,
+        )
+        assert process.run(cancelled_as_sent(app, "create", start)), "the caller is cancelled"
+        view = _view(players[0], game_id)
+        assert view.version == 0
+        for client in players:
+            _followed_through(store, recorder, client, game_id, view)
