@@ -231,8 +231,9 @@ def _endpoint(
 
     async def watch(request: ArrivingRequest, ctx: RequestContext[Any, Any]) -> AsyncIterator[Any]:
         limits.note_call(full_method)
-        async for reply in stream(request.request(), BrowserCallContext(ctx)):
-            yield reply
+        async with contextlib.aclosing(stream(request.request(), BrowserCallContext(ctx))) as replies:
+            async for reply in replies:
+                yield reply
 
     return Endpoint.server_stream(info, watch)
 

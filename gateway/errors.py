@@ -3,9 +3,10 @@ failure ends the call with the rich status of a `live.errors.GatewayError`, neve
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any, NoReturn, TypeVar
 
 import grpc
@@ -70,17 +71,18 @@ def rpc(handler: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
     return wrapper
 
 
-def stream_rpc(handler: Callable[..., AsyncIterator[R]]) -> Callable[..., AsyncIterator[R]]:
+def stream_rpc(handler: Callable[..., AsyncGenerator[R, None]]) -> Callable[..., AsyncGenerator[R, None]]:
     """Wrap a server-streaming async RPC method the same way."""
 
     @functools.wraps(handler)
-    async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[R]:
+    async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> AsyncGenerator[R, None]:
         try:
             refusal = bad_request(request)
             if refusal is not None:
                 raise refusal
-            async for item in handler(self, request, context):
-                yield item
+            async with contextlib.aclosing(handler(self, request, context)) as items:
+                async for item in items:
+                    yield item
         except Exception as error:
             if isinstance(error, grpc.aio.AbortError):
                 raise

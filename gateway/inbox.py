@@ -9,7 +9,7 @@ reads the kept events again from the last one it sent.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import cast
 
 from boardgame.gateway.v1 import gateway_pb2
@@ -37,7 +37,7 @@ async def _newest(app: Table, player_id: str) -> str:
 
 async def watch(
     app: Table, fanout: Fanout, leases: WatchLeases, player_id: str, session: str, from_event_id: str
-) -> AsyncIterator[gateway_pb2.WatchInboxResponse]:
+) -> AsyncGenerator[gateway_pb2.WatchInboxResponse, None]:
     """The responses of one WatchInbox stream (see the module docstring); INVALID_ARGUMENT for a
     from_event_id that is no event id, QUOTA_EXCEEDED past the player's watch streams, UNAUTHENTICATED
     once the token is signed out."""

@@ -17,7 +17,7 @@ import os
 import secrets
 import socket
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import cast
 
 import grpc
@@ -175,7 +175,7 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
     @stream_rpc
     async def FindMatch(
         self, request: gateway_pb2.FindMatchRequest, context: grpc.aio.ServicerContext
-    ) -> AsyncIterator[gateway_pb2.FindMatchResponse]:
+    ) -> AsyncGenerator[gateway_pb2.FindMatchResponse, None]:
         """Queue the caller and stream the search until it is matched or withdrawn."""
         principal = await auth.authenticate(self.app, context)
         _check(self.app, request)

@@ -6,6 +6,7 @@ by the write path (`live.metrics`)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import json
 import logging
@@ -157,8 +158,28 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):
             handler = await continuation(details)
             if handler is None:
                 return handler
-            wrapped = self.wrapped[details.method] = metered(details.method, handler)
+            wrapped = self.wrapped[details.method] = written(metered(details.method, handler))
         return wrapped
+
+
+def written(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+    """A streaming `handler` served by a coroutine that writes each reply with `context.write` and
+    closes the replies as soon as the call ends (others are left as they are). gRPC iterating a
+    generator itself leaves it suspended where it yielded when the call is cancelled as a reply is
+    being written, so its `finally` blocks (a watch stream's place and subscription) wait for the
+    garbage collector."""
+    if not handler.unary_stream:
+        return handler
+    stream = handler.unary_stream
+
+    async def writing(request: Any, context: grpc.aio.ServicerContext) -> None:
+        async with contextlib.aclosing(stream(request, context)) as replies:
+            async for reply in replies:
+                await context.write(reply)
+
+    return grpc.unary_stream_rpc_method_handler(
+        writing, handler.request_deserializer, handler.response_serializer
+    )
 
 
 def metered(method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
@@ -192,9 +213,10 @@ def metered(method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandle
                 if inspect.isawaitable(replies):  # a handler writing with context.write (health Watch)
                     await replies
                     return
-                async for item in replies:
-                    sent.inc()
-                    yield item
+                async with contextlib.aclosing(replies):
+                    async for item in replies:
+                        sent.inc()
+                        yield item
             except BaseException as raised:
                 error = raised
                 raise

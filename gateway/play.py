@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, Iterable
 
 import grpc
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
@@ -225,7 +226,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
     @stream_rpc
     async def WatchGame(
         self, request: gateway_pb2.WatchGameRequest, context: grpc.aio.ServicerContext
-    ) -> AsyncIterator[gateway_pb2.WatchGameResponse]:
+    ) -> AsyncGenerator[gateway_pb2.WatchGameResponse, None]:
         """The current view first; then the events of each change kept after from_version up to that
         view, oldest first, without views (the history); then every change as it is committed."""
         principal, meta, seat = await self._viewer(request.game_id, context)
@@ -301,17 +302,19 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
     @stream_rpc
     async def WatchInbox(
         self, request: gateway_pb2.WatchInboxRequest, context: grpc.aio.ServicerContext
-    ) -> AsyncIterator[gateway_pb2.WatchInboxResponse]:
+    ) -> AsyncGenerator[gateway_pb2.WatchInboxResponse, None]:
         """The caller's inbox: the events kept after from_event_id, then each new one."""
         principal = await authenticate(self.app, context)
         caller = credentials(context)
         session = keys.session(caller.player_id, caller.token_digest)
         metrics.WATCH_STREAMS.inc()
         try:
-            async for response in inbox.watch(
+            events = inbox.watch(
                 self.app, self.fanout, self.leases, principal.player_id, session, request.from_event_id
-            ):
-                yield response
+            )
+            async with contextlib.aclosing(events):
+                async for response in events:
+                    yield response
         finally:
             metrics.WATCH_STREAMS.dec()
 

@@ -10,6 +10,7 @@ behaviour that refuses it before the method runs. One for each kind of server: `
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -78,8 +79,9 @@ def _refusing_async(behavior: Callable[..., Any]) -> Callable[..., Any]:
         async def refusing_stream(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             if isinstance(request, Undecodable):
                 await _abort(request, context)
-            async for response in behavior(request, context):
-                yield response
+            async with contextlib.aclosing(behavior(request, context)) as responses:
+                async for response in responses:
+                    yield response
 
         return refusing_stream
 
