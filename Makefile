@@ -17,6 +17,9 @@ GEN := gen
 BUF := $(ROOT)/node_modules/.bin/buf
 PROTO_FILES := $(shell find protos -name '*.proto' | LC_ALL=C sort)
 PYTEST_ARGS ?=
+# `make test` runs the suite in this many processes (pytest-xdist), a test file to each at a time: the
+# tests mostly wait on servers, so two processes take about 60 % of one's time on two cores.
+TEST_WORKERS ?= 2
 ARGS ?=
 
 VENV_STAMP := $(VENV)/.deps.stamp
@@ -57,7 +60,7 @@ run: $(SETUP_STAMPS) ## Start the whole suite in the foreground: Redis, rules se
 	$(PY) -m deploy.local
 
 test: setup ## Run the test suite (sets up first if needed)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 lint: $(SETUP_STAMPS) ## Run ruff (lint and format check), mypy (services, live, gateway, workers, cli, chaos), buf lint on the protos and tsc on the web client
 	$(VENV)/bin/ruff check .

@@ -9,11 +9,15 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import random
 import socket
 from pathlib import Path
 
 LISTEN = "0A"  # the state column of /proc/net/tcp for a listening socket
 PROC = Path("/proc")
+EPHEMERAL_RANGE = PROC / "sys/net/ipv4/ip_local_port_range"
+FREE_SPAN = 12_000  # free_run's ports: this many below the ephemeral ones
+FREE_TRIES = 50
 
 
 def taken(host: str, port: int) -> bool:
@@ -62,13 +66,13 @@ def listener(port: int, proc: Path = PROC) -> tuple[int, str] | None:
 
 
 def free_run(count: int) -> int:
-    """The first of `count` consecutive loopback ports that are free right now."""
-    for _ in range(50):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            base = probe.getsockname()[1]
-        if base + count > 65535:
-            continue
+    """The first of `count` consecutive loopback ports that are free right now, picked at random below
+    the kernel's ephemeral ports: no outgoing connection takes one of them before its server binds it,
+    and two test processes choosing at once seldom choose the same (the kernel soon hands a port it
+    gave out and got back to the next caller, who may be the other process)."""
+    low = _ephemeral_start()
+    for _ in range(FREE_TRIES):
+        base = random.randrange(max(1024, low - FREE_SPAN), low - count)
         try:
             for port in range(base, base + count):
                 with socket.socket() as sock:
@@ -77,3 +81,11 @@ def free_run(count: int) -> int:
             continue
         return base
     raise RuntimeError("no run of free ports")
+
+
+def _ephemeral_start() -> int:
+    """The first port of the kernel's range for outgoing connections (Linux's default if unknown)."""
+    try:
+        return int(EPHEMERAL_RANGE.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768

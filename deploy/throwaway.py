@@ -21,7 +21,7 @@ from pathlib import Path
 
 import redis
 
-from deploy import durability, postgres, programs
+from deploy import durability, ports, postgres, programs
 from live.settings import RedisTls
 from services.common import registry
 from services.common.server import create_server as create_rules_server
@@ -30,10 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A TCP port nobody listens on right now (`deploy.ports.free_run`)."""
+    return ports.free_run(1)
 
 
 @contextlib.contextmanager
@@ -165,15 +163,16 @@ def redis_cluster() -> Iterator[ThrowawayCluster]:
     if binary is None or cli is None:
         raise RuntimeError(programs.missing_hint("redis-server"))
     count = CLUSTER_PRIMARIES * (1 + CLUSTER_REPLICAS_PER_PRIMARY)
-    ports: list[int] = []
-    while len(ports) < count:
+    node_ports: list[int] = []
+    while len(node_ports) < count:
         port = cluster_port()
-        if not {port, port + CLUSTER_BUS_OFFSET} & {p + d for p in ports for d in (0, CLUSTER_BUS_OFFSET)}:
-            ports.append(port)
+        taken = {p + d for p in node_ports for d in (0, CLUSTER_BUS_OFFSET)}
+        if not {port, port + CLUSTER_BUS_OFFSET} & taken:
+            node_ports.append(port)
     with tempfile.TemporaryDirectory() as data:
         nodes: dict[int, subprocess.Popen[bytes]] = {}
         try:
-            for port in ports:
+            for port in node_ports:
                 node_dir = Path(data) / str(port)
                 node_dir.mkdir()
                 nodes[port] = subprocess.Popen(
@@ -196,13 +195,13 @@ def redis_cluster() -> Iterator[ThrowawayCluster]:
                     ],
                     stdout=subprocess.DEVNULL,
                 )
-            _wait_until(lambda: all(_answers(port) for port in ports), 10, "its nodes to start")
+            _wait_until(lambda: all(_answers(port) for port in node_ports), 10, "its nodes to start")
             subprocess.run(
                 [
                     cli,
                     "--cluster",
                     "create",
-                    *(f"127.0.0.1:{port}" for port in ports),
+                    *(f"127.0.0.1:{port}" for port in node_ports),
                     "--cluster-replicas",
                     str(CLUSTER_REPLICAS_PER_PRIMARY),
                     "--cluster-yes",
@@ -210,7 +209,7 @@ def redis_cluster() -> Iterator[ThrowawayCluster]:
                 stdout=subprocess.DEVNULL,
                 check=True,
             )
-            cluster = ThrowawayCluster(f"redis+cluster://127.0.0.1:{ports[0]}", nodes)
+            cluster = ThrowawayCluster(f"redis+cluster://127.0.0.1:{node_ports[0]}", nodes)
             _wait_until(cluster.healthy, 30, "every node to see every slot served")
             yield cluster
         finally:

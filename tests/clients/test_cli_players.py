@@ -27,6 +27,12 @@ def test_bg_lists_my_games_chats_follows_the_inbox_and_asks_for_a_rematch(bg: Bg
     code, _, err = bg("chat", game_id, "bell\a")
     assert code == 1 and "control character (U+0007)" in err
 
+    deadline = time.monotonic() + 120  # the bots play until Mia's turn: then her inbox tells her so
+    code, out, err = bg("games")
+    while not re.search(rf"^{game_id}  {TITLE}\s+.*Mia.*  YOUR TURN", out, re.M):
+        assert time.monotonic() < deadline, f"Mia's turn never came: {out}"
+        time.sleep(0.5)
+        code, out, err = bg("games")
     assert bg("resign", game_id)[0] == 0
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:

@@ -46,9 +46,11 @@ def _start(module: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
     )
 
 
-def _wait(address: str) -> None:
+def _wait(address: str, process: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 60
     while not serving(address, timeout=1):
+        if process.poll() is not None:
+            raise RuntimeError(f"{address}: {process.args} exited with {process.returncode} while starting")
         if time.monotonic() > deadline:
             raise RuntimeError(f"{address} did not start")
         time.sleep(0.2)
@@ -133,8 +135,8 @@ def exported() -> Iterator[dict[str, set[str]]]:
             redis_url, rules_address, {"METRICS_PORT": str(ports["worker"]), "WORKER_BEAT": "0"}
         )
         try:
-            _wait(rules_address)
-            _wait(gateway_address)
+            _wait(rules_address, rules)
+            _wait(gateway_address, gateway)
             _play_against_a_bot(gateway_address)
             yield {job: _exported(port) for job, port in ports.items()}
         finally:
