@@ -87,18 +87,27 @@ def _wait(predicate: Callable[[], Any], seconds: float, what: str) -> None:
         time.sleep(0.02)
 
 
-def _game(process: GatewayProcess, clients: list[Client], clock: gateway_pb2.TurnClock | None = None) -> str:
-    return process.run(
-        start_game(
-            process.app,  # type: ignore[arg-type]
-            title=TITLE,
-            player_count=len(clients),
-            options=[],
-            seats=seat_players(clients),
-            clock=clock or gateway_pb2.TurnClock(),
-            lobby_id="",
-        )
+def _starting(
+    process: GatewayProcess,
+    clients: list[Client],
+    clock: gateway_pb2.TurnClock | None = None,
+    game_id: str = "",
+) -> Coroutine[object, object, str]:
+    """The start of a game of one seat per client (not yet run)."""
+    return start_game(
+        process.app,  # type: ignore[arg-type]
+        title=TITLE,
+        player_count=len(clients),
+        options=[],
+        seats=seat_players(clients),
+        clock=clock or gateway_pb2.TurnClock(),
+        lobby_id="",
+        game_id=game_id,
     )
+
+
+def _game(process: GatewayProcess, clients: list[Client], clock: gateway_pb2.TurnClock | None = None) -> str:
+    return process.run(_starting(process, clients, clock))
 
 
 def _at_once(*calls: Callable[[], object]) -> list[object]:
@@ -447,16 +456,7 @@ def test_a_game_whose_starter_is_cancelled_as_it_is_stored_is_started_and_follow
     store = sync_client(redis_url)
     for _ in range(TRIALS // 8):
         game_id = uuid.uuid4().hex
-        start = start_game(
-            app,
-            title=TITLE,
-            player_count=len(players),
-            options=[],
-            seats=seat_players(players),
-            clock=gateway_pb2.TurnClock(),
-            lobby_id="",
-            game_id=game_id,
-        )
+        start = _starting(process, players, game_id=game_id)
         assert process.run(cancelled_as_sent(app, "create", start)), "the caller is cancelled"
         view = _view(players[0], game_id)
         assert view.version == 0
