@@ -26,7 +26,7 @@ from bench import table
 from bench.latency import median, percentile
 from deploy.throwaway import redis_cluster, redis_server
 from live import keys
-from live.connection import async_client
+from live.connection import async_client, learn_nodes
 from live.settings import ReplicaAcks, Settings
 from live.store import GameStore
 
@@ -37,6 +37,7 @@ ACKS = {"none": ReplicaAcks(), "WAIT 1 100": ReplicaAcks(replicas=1, timeout_ms=
 async def _commits(settings: Settings, games: int, commits: int) -> tuple[list[float], float]:
     """Commit round trips (ms) and the seconds the run took."""
     redis = async_client(settings)
+    await learn_nodes(redis)
     store = GameStore(redis, settings.event_history, settings.replica_acks)
     change = rules_pb2.ApplyActionResponse(acting_seats=[0])
     latencies: list[float] = []

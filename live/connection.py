@@ -10,6 +10,7 @@ differ: pub/sub (sharded on a Cluster) and the replica acknowledgement of the wr
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -20,6 +21,8 @@ from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError
 
 from live.settings import CLUSTER_SCHEMES, Settings, cluster_url
+
+log = logging.getLogger(__name__)
 
 
 def node_url(url: str) -> str:
@@ -101,6 +104,20 @@ def async_client(settings: Settings) -> aioredis.Redis:
         **tls,
     )
     return aioredis.Redis.from_pool(pool)
+
+
+async def learn_nodes(client: aioredis.Redis) -> None:
+    """On a Cluster, learn its nodes and slots now, before the client serves: redis-py learns them on
+    the first command, and a burst of first commands racing that closes the connections of commands
+    in flight, which it then sends again (a script that had run runs twice: a call counted twice
+    against its rate limit) or fails (STORE_UNAVAILABLE). A Cluster out of reach now is learnt on
+    the first command, as before. Nothing to do on one node."""
+    if not clustered(client):
+        return
+    try:
+        await cast(RedisCluster, client).initialize()
+    except UNREACHABLE as error:
+        log.warning("the Redis Cluster is out of reach; its nodes will be learnt on first use: %s", error)
 
 
 def sync_client(url: str, cluster: bool = False, **options: Any) -> redis.Redis:

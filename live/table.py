@@ -15,7 +15,7 @@ from redis.commands.core import AsyncScript
 from live import postgres
 from live.archive import Archive
 from live.clocks import Commit
-from live.connection import async_client, register_script
+from live.connection import async_client, learn_nodes, register_script
 from live.dispatch import dispatcher_from_settings
 from live.followups import Followups
 from live.guests import Renewals
@@ -110,6 +110,7 @@ async def connect(settings: Settings) -> Table:
     """The table of the settings: Redis, every configured rules service, Celery's dispatch, and the
     archive of DATABASE_URL (its migrations applied)."""
     redis = async_client(settings)
+    await learn_nodes(redis)
     rules = RulesDirectory(settings.rules_timeout_seconds)
     await rules.connect(settings.rules_addresses)
     archive = None
