@@ -247,9 +247,8 @@ async def _committed(
     previous: clocks.Entry | None,
     clock: clocks.Plan | None,
 ) -> Played:
-    """`play` from its commit on: commit, then tell the players' game lists and queue what follows
-    (run to its end even if the mover is cancelled: `live.followups`)."""
-    game_id = meta.record.game_id
+    """`play` from its commit on: commit, then what follows it (`follow_commit`), run to its end even
+    if the mover is cancelled (`live.followups`)."""
     result = await commit
     if result.outcome == "duplicate":
         return Played(result.version, None, meta, seat)
@@ -259,25 +258,40 @@ async def _committed(
         metrics.WRITE_CONFLICTS.labels(meta.record.title).inc()
         raise stale(result.version)
     metrics.MOVES_APPLIED.labels(meta.record.title).inc()
+    acting = tuple(change.acting_seats)
+    await follow_commit(app, meta, result.version, acting, change.game_over, previous, clock)
+    return Played(result.version, change, meta, seat)
+
+
+async def follow_commit(
+    app: Table,
+    meta: Meta,
+    version: int,
+    acting: tuple[int, ...],
+    game_over: bool,
+    previous: clocks.Entry | None,
+    clock: clocks.Plan | None,
+) -> None:
+    """What follows a commit of `version` (a move or a change of hands; `meta` as after it, `acting`
+    the seats that act now): the players' game lists, the game filed as finished once over, then what
+    the new version needs queued, unless its clock plan (None once over) says nothing follows."""
+    game_id = meta.record.game_id
     deadline, deadline_seat = mygames.deadline_of(clock.fields if clock is not None else None)
     await mygames.after_commit(
         app.redis,
         mygames.Change(
             meta.record,
-            result.version,
-            tuple(change.acting_seats),
-            change.game_over,
+            version,
+            acting,
+            game_over,
             deadline,
             deadline_seat,
             acting_before=meta.acting_seats,
             pace=meta.clock.pace,
         ),
     )
-    if change.game_over:
+    if game_over:
         await app.store.finish(meta.record.title, game_id)
-    if clock is None or not clock.idle:  # the game is over, or something follows this move
+    if clock is None or not clock.idle:  # the game is over, or something follows this commit
         known = Known(meta, previous, written=clock)
-        await app.dispatcher.after_commit(
-            Commit(game_id, result.version, tuple(change.acting_seats), change.game_over, known)
-        )
-    return Played(result.version, change, meta, seat)
+        await app.dispatcher.after_commit(Commit(game_id, version, acting, game_over, known))

@@ -19,10 +19,18 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from live import clocks, mygames
-from live.clocks import Commit, Known, entry_of
+from live import clocks
+from live.clocks import entry_of
 from live.errors import GatewayError, not_found
-from live.moves import game_over, played_seats, read_snapshot, request_digest, reused, stale
+from live.moves import (
+    follow_commit,
+    game_over,
+    played_seats,
+    read_snapshot,
+    request_digest,
+    reused,
+    stale,
+)
 from live.store import STATUS_FINISHED, CommitResult, Meta
 from live.table import Table
 
@@ -145,10 +153,9 @@ async def _committed(
     previous: clocks.Entry | None,
     plan: clocks.Plan,
 ) -> HandedOver | None:
-    """`hand_over` from its commit on: commit, then tell the players' game lists and queue what follows
-    (run to its end even if the caller is cancelled: `live.followups`); None when another commit
-    overtook it and it may try again."""
-    game_id, record = after.record.game_id, after.record
+    """`hand_over` from its commit on: commit, then what follows it (`live.moves.follow_commit`), run
+    to its end even if the caller is cancelled (`live.followups`); None when another commit overtook
+    it and it may try again."""
     result = await commit
     if result.outcome == "duplicate":
         return HandedOver(result.version, None, before)
@@ -159,22 +166,6 @@ async def _committed(
             raise stale(result.version)
         return None
     if result.outcome != "ok":
-        raise not_found("game", game_id)
-    deadline, deadline_seat = mygames.deadline_of(plan.fields)
-    await mygames.after_commit(
-        app.redis,
-        mygames.Change(
-            record,
-            result.version,
-            before.acting_seats,
-            False,
-            deadline,
-            deadline_seat,
-            acting_before=before.acting_seats,
-            pace=before.clock.pace,
-        ),
-    )
-    if not plan.idle:
-        known = Known(after, previous, written=plan)
-        await app.dispatcher.after_commit(Commit(game_id, result.version, before.acting_seats, False, known))
+        raise not_found("game", after.record.game_id)
+    await follow_commit(app, after, result.version, before.acting_seats, False, previous, plan)
     return HandedOver(result.version, change, after)
