@@ -18,7 +18,10 @@ redispatch leaves planning and writing to the dispatcher. Entries by kind:
   crash between the commit and the dispatch) is noticed and dispatched again. A standing check that is
   not due for a while yet is left as it is: when it falls due for an older version, the sweep
   dispatches the current one, which is all a lost dispatch needs;
-- the game is over: the entry is removed and `finalize` is queued.
+- the game is over: `finalize` is queued and the entry (`score`), written by the final commit with
+  its version, is a watchdog due if the scoring is lost (its task rejected while Redis restarted, its
+  worker killed); a worker removes it once the game is scored (`workers.tasks.finalize`), so a finished
+  game is scored however often its scoring task is lost.
 
 The sweep (`due_games`) leases due entries for a while so that overlapping sweeps queue a game once,
 and the workers handle each with `on_deadline`, which treats the hash as the truth: a stale version
@@ -41,8 +44,9 @@ from live import keys
 from live.errors import invalid
 from live.store import STATUS_FINISHED, Meta, read_meta
 
-KIND_CLOCK, KIND_BOT, KIND_WATCH = "clock", "bot", "watch"
+KIND_CLOCK, KIND_BOT, KIND_WATCH, KIND_SCORE = "clock", "bot", "watch", "score"
 BOT_WATCHDOG_MS = 30_000
+SCORE_WATCHDOG_MS = 30_000  # scoring takes well under a second; its retries through outages back off
 WATCH_INTERVAL_MS = 60_000
 WATCH_STANDING_MS = WATCH_INTERVAL_MS // 2  # a watch entry due later than this is left as it is
 LEASE_MS = 10_000
@@ -200,6 +204,13 @@ async def clear(redis: aioredis.Redis, game_id: str) -> None:
     await redis.delete(keys.game_clock(game_id))
 
 
+async def scored(redis: aioredis.Redis, game_id: str) -> None:
+    """Remove the game's `score` watchdog (its scoring is done); any other entry stays."""
+    entry = await read_entry(redis, game_id)
+    if entry is not None and entry.kind == KIND_SCORE:
+        await clear(redis, game_id)
+
+
 def _charged(
     previous: Entry | None, version: int, clock: gateway_pb2.TurnClock, now: int
 ) -> tuple[dict[int, int], dict[int, int]]:
@@ -266,23 +277,28 @@ def plan(
     return Plan(tasks, fields)
 
 
+def finishing(game_id: str, now: int) -> Plan:
+    """What the version that ends a game needs: its scoring queued, and the `score` watchdog."""
+    return Plan(((FINALIZE, (game_id,)),), {"kind": KIND_SCORE, "due": now + SCORE_WATCHDOG_MS})
+
+
 async def after_commit(redis: aioredis.Redis, queue: Queue, commit: Commit, now: int | None = None) -> None:
     """Queue what the new version needs (a bot turn, scoring) and rewrite the game's clock entry (unless
     the commit wrote it: then only its due time is filed)."""
     game_id, version, known = commit.game_id, commit.version, commit.known
-    if commit.game_over:
-        await queue(FINALIZE, [game_id])
-        await clear(redis, game_id)
-        return
-    meta = known.meta if known is not None else await read_meta(redis, game_id)
-    if meta is None or meta.status == STATUS_FINISHED:
-        return
+    at = now_ms() if now is None else now
     written = known.written if known is not None else None
-    if written is None:
-        previous = known.entry if known is not None else await read_entry(redis, game_id)
-        todo = plan(version, commit.acting_seats, meta, previous, now_ms() if now is None else now)
+    if commit.game_over:
+        todo = written or finishing(game_id, at)
     else:
-        todo = written
+        meta = known.meta if known is not None else await read_meta(redis, game_id)
+        if meta is None or meta.status == STATUS_FINISHED:
+            return
+        if written is None:
+            previous = known.entry if known is not None else await read_entry(redis, game_id)
+            todo = plan(version, commit.acting_seats, meta, previous, at)
+        else:
+            todo = written
     for task, args in todo.tasks:
         await queue(task, list(args))
     if todo.fields is None:

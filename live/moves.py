@@ -217,10 +217,11 @@ async def play(
     request = rules_pb2.ApplyActionRequest(state=state, seat=seat, action=action, include_views=True)
     change = await title.call("ApplyAction", request)
     previous = entry_of(snapshot.clock)
+    at = clocks.now_ms()
     clock = (
-        None
+        clocks.finishing(game_id, at)
         if change.game_over
-        else clocks.plan(expected_version + 1, change.acting_seats, meta, previous, clocks.now_ms())
+        else clocks.plan(expected_version + 1, change.acting_seats, meta, previous, at)
     )
     commit = store.commit(
         game_id,
@@ -231,7 +232,7 @@ async def play(
         request_id=request_id,
         change=change,
         finished_at=now().ToJsonString() if change.game_over else "",
-        clock_entry=clock.pairs() if clock is not None else (),
+        clock_entry=clock.pairs(),
         request_digest=digest,
     )
     return await app.followups.run(_committed(app, commit, request_id, meta, seat, change, previous, clock))
@@ -245,7 +246,7 @@ async def _committed(
     seat: int,
     change: rules_pb2.ApplyActionResponse,
     previous: clocks.Entry | None,
-    clock: clocks.Plan | None,
+    clock: clocks.Plan,
 ) -> Played:
     """`play` from its commit on: commit, then what follows it (`follow_commit`), run to its end even
     if the mover is cancelled (`live.followups`)."""
@@ -270,13 +271,13 @@ async def follow_commit(
     acting: tuple[int, ...],
     game_over: bool,
     previous: clocks.Entry | None,
-    clock: clocks.Plan | None,
+    clock: clocks.Plan,
 ) -> None:
     """What follows a commit of `version` (a move or a change of hands; `meta` as after it, `acting`
     the seats that act now): the players' game lists, the game filed as finished once over, then what
-    the new version needs queued, unless its clock plan (None once over) says nothing follows."""
+    the new version needs queued (its scoring, once over), unless its clock plan says nothing follows."""
     game_id = meta.record.game_id
-    deadline, deadline_seat = mygames.deadline_of(clock.fields if clock is not None else None)
+    deadline, deadline_seat = mygames.deadline_of(clock.fields)
     await mygames.after_commit(
         app.redis,
         mygames.Change(
@@ -292,6 +293,6 @@ async def follow_commit(
     )
     if game_over:
         await app.store.finish(meta.record.title, game_id)
-    if clock is None or not clock.idle:  # the game is over, or something follows this commit
+    if not clock.idle:
         known = Known(meta, previous, written=clock)
         await app.dispatcher.after_commit(Commit(game_id, version, acting, game_over, known))

@@ -7,6 +7,7 @@ is harmless, and a game's bots pause for the outage only."""
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 from collections.abc import Coroutine
@@ -46,6 +47,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 OUTAGE_RETRY_SECONDS = 0.5
 OUTAGE_RETRY_MAX_SECONDS = 5.0
 OUTAGE_RETRIES = 12  # about a minute in all
@@ -79,22 +81,32 @@ def take_turn(self: Task, game_id: str, version: int) -> bool:
 @celery.task(name=clocks.FINALIZE, bind=True)
 def finalize(self: Task, game_id: str) -> bool:
     """Score and rate a finished game once, then, with an archive, queue its archival (also when it
-    was scored before: an archival that failed is tried again). Nothing else queues a game's scoring
-    again, so it rides out longer outages (a Cluster failing over) than a bot turn, and its steps
-    resume where a run stopped."""
+    was scored before: an archival that failed is tried again), and only then remove the game's
+    `score` watchdog (`live.clocks`): a run lost on the way (its retry refused by a Redis restarting,
+    its worker killed) is queued again when the watchdog falls due. Its retries ride out longer outages
+    (a Cluster failing over) than a bot turn's, and its steps resume where a run stopped."""
     app = runtime.current().app
     scored = through_outages(
         self, scoring.finalize(app, game_id), FINALIZE_RETRIES, FINALIZE_RETRY_MAX_SECONDS
     )
     if app.archive is not None:
         archive_game.delay(game_id)
+    through_outages(self, clocks.scored(app.redis, game_id), FINALIZE_RETRIES, FINALIZE_RETRY_MAX_SECONDS)
     return scored
 
 
 @celery.task(name=ARCHIVE_GAME)
 def archive_game(game_id: str) -> bool:
-    """Copy a scored game to PostgreSQL and let its Redis keys expire (`live.archive`); idempotent."""
-    archived = runtime.run(archive.archive(runtime.current().app, game_id))
+    """Copy a scored game to PostgreSQL and let its Redis keys expire (`live.archive`); idempotent. With
+    the database down it gives up at once (the outage is logged once, `live.postgres`): the game stays
+    whole in Redis and `sweep_archive` queues it again."""
+    try:
+        archived = runtime.run(archive.archive(runtime.current().app, game_id))
+    except GatewayError as error:
+        if error.code != grpc.StatusCode.UNAVAILABLE:
+            raise
+        log.info("archival of %s put off: %s", game_id, error)
+        return False
     if archived:
         metrics.GAMES_ARCHIVED.inc()
     return archived
