@@ -35,6 +35,7 @@ from live.archive import RECENT_SECONDS
 from live.inbox import INBOX_KEPT
 from live.mygames import FINISHED_KEPT
 from live.settings import Settings
+from workers.queues import QUEUES
 
 EXPIRING = "expiring within the hour"
 CAPPED = "trimmed to a cap"
@@ -56,9 +57,11 @@ NOT_KEYS = (
     keys.account_subject,
     keys.match_ticket_prefix,
 )
-# Celery's own keys in its Redis broker (kombu's queue, bindings and unacknowledged messages), which
+# Celery's own keys in its Redis broker (kombu's queues, bindings and unacknowledged messages), which
 # live.keys does not name; its task results expire (`result_expires`) and are weighed by their expiry.
-BROKER = re.compile(r"celery|_kombu\.binding.*|unacked(_index|_mutex)?|celery-task-meta-.*")
+BROKER = re.compile(
+    "|".join([*QUEUES, r"_kombu\.binding.*", r"unacked(_index|_mutex)?", r"celery-task-meta-.*"])
+)
 # How long a key of each type is: its entry count is this divided by a Cap's `per_entry`.
 LENGTH = {"list": "LLEN", "zset": "ZCARD", "stream": "XLEN", "hash": "HLEN", "set": "SCARD"}
 

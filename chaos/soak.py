@@ -38,6 +38,7 @@ from chaos.gateways import Auth, Gateways
 from chaos.suite import Suite
 from live.archive import RECENT_SECONDS
 from live.settings import Settings
+from workers.queues import QUEUES
 
 TABLES = 12
 PLAN_CYCLE = 24  # games a table cycles over: every title, player count and config
@@ -45,7 +46,6 @@ CAPACITY_SECONDS = 20.0
 LOAD_SHARE = 0.8
 WARMUP_SHARE = 0.5  # the slope is taken over the second half: warm caches, steady state
 SAMPLES = 60  # per run; one every 10 s at least
-QUEUE = "celery"
 # Growth per hour, as a share of the series' mean after the warm-up, that still counts as bounded.
 BOUNDED_SHARE_PER_HOUR = 0.10
 # A steady series' trend must stand out of its noise by this many standard errors to count as growth
@@ -374,7 +374,7 @@ def series(running: Suite, weighing: Weighing) -> dict[str, Series]:
             lambda: sum(fds(pid) for pid in gateway_pids()) - redis_connections()
         ),
         "worker's open fds": Series(lambda: sum(fds(pid) for pid in worker_pids())),
-        "Celery queue depth": Series(lambda: float(client.llen(QUEUE)), Bound(drains=True)),
+        "Celery queue depth": Series(lambda: float(sum(client.llen(q) for q in QUEUES)), Bound(drains=True)),
     }
 
 

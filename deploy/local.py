@@ -5,7 +5,8 @@ write is answered unless REDIS_APPENDFSYNC says otherwise (`deploy.durability`; 
 points at one already), a local PostgreSQL for finished games (unless DATABASE_URL does; see
 `deploy.postgres`), then one rules service per registered game on ports RULES_BASE_PORT + i
 with /metrics on METRICS_BASE_PORT + i, the Celery worker with its clock sweep (metrics on
-WORKER_METRICS_PORT, 9099), then the gateway on GATEWAY_PORT (browsers and the web client on
+WORKER_METRICS_PORT, 9099) and, with a PostgreSQL, the worker of the archive queue (ARCHIVER_METRICS_PORT,
+9098), then the gateway on GATEWAY_PORT (browsers and the web client on
 WEB_PORT, metrics on GATEWAY_METRICS_PORT).
 
 Before starting anything, the launcher checks that every port it will hand out is free, and names the
@@ -20,6 +21,7 @@ die with it however it dies (Linux: they get SIGTERM when it exits), and a close
 
 Environment: LOCAL_HOST (default 127.0.0.1), RULES_BASE_PORT (50051), METRICS_BASE_PORT (9101),
 GATEWAY_PORT (50050), WEB_PORT (8080), GATEWAY_METRICS_PORT (9100), WORKER_METRICS_PORT (9099),
+ARCHIVER_METRICS_PORT (9098),
 REDIS_URL (use this Redis, start none), REDIS_PORT (6379), DATABASE_URL (use this PostgreSQL, start
 none), POSTGRES_PORT (5432), DATA_DIR (./data), READY_TIMEOUT_SECONDS (30), INSTALL_PACKAGES (1:
 install Debian's redis-server and postgresql when missing and running as root; 0: never; see
@@ -52,6 +54,7 @@ from deploy.probe import serving
 from deploy.restarts import RestartPolicy, Restarts, exit_text
 from services.common.registry import GAME_MODULES
 from services.common.servicer import SERVICE_NAME
+from workers.queues import ARCHIVE_QUEUE, DEFAULT_QUEUE, QUEUES
 
 ROOT = Path(__file__).resolve().parent.parent
 READY_PROBE_TIMEOUT_SECONDS = 1.0
@@ -207,6 +210,7 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
     rules_addresses = ",".join(row.env["RULES_ADDRESS"] for row in rows if "RULES_ADDRESS" in row.env)
     worker_metrics = int(environ.get("WORKER_METRICS_PORT", "9099"))
     worker_name = f"launcher-{os.getpid()}"  # the node the ping asks: this launcher's worker, no other
+    archiving = bool(environ.get("DATABASE_URL") or shared_env.get("DATABASE_URL"))
     rows.append(
         Row(
             name="workers",
@@ -214,9 +218,15 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
             ready=WorkerPing({**environ, **shared_env}, f"{worker_name}@{socket.gethostname()}"),
             endpoints=["bot turns, turn clocks, scoring", f"metrics http://{host}:{worker_metrics}/metrics"],
             ports=[Port("", worker_metrics, "WORKER_METRICS_PORT")],
-            env={"RULES_ADDRESSES": rules_addresses, "METRICS_PORT": str(worker_metrics)},
+            env={
+                "RULES_ADDRESSES": rules_addresses,
+                "METRICS_PORT": str(worker_metrics),
+                "WORKER_QUEUES": DEFAULT_QUEUE if archiving else ",".join(QUEUES),
+            },
         )
     )
+    if archiving:
+        rows.append(archiver_row(environ, host, shared_env, rules_addresses))
     rows.append(
         Row(
             name="gateway",
@@ -243,6 +253,27 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
     for row in rows:
         row.env = {**shared_env, **row.env}
     return rows, notes
+
+
+def archiver_row(environ: Mapping[str, str], host: str, shared_env: dict[str, str], rules: str) -> Row:
+    """The worker of the `archive` queue (`workers.app`): its own process, so that PostgreSQL stopped
+    or slow never holds a process the bot turns need."""
+    metrics_port = int(environ.get("ARCHIVER_METRICS_PORT", "9098"))
+    name = f"archiver-{os.getpid()}"
+    return Row(
+        name="archiver",
+        argv=[sys.executable, "-m", "workers", f"--hostname={name}@%h"],
+        ready=WorkerPing({**environ, **shared_env}, f"{name}@{socket.gethostname()}"),
+        endpoints=["archive of finished games", f"metrics http://{host}:{metrics_port}/metrics"],
+        ports=[Port("", metrics_port, "ARCHIVER_METRICS_PORT")],
+        env={
+            "RULES_ADDRESSES": rules,
+            "METRICS_PORT": str(metrics_port),
+            "WORKER_QUEUES": ARCHIVE_QUEUE,
+            "WORKER_BEAT": "0",
+            "WORKER_CONCURRENCY": "1",
+        },
+    )
 
 
 def postgres_rows(

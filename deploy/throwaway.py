@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import redis
 
@@ -278,12 +279,13 @@ def start_worker_process(
     rules_addresses: str,
     env: Mapping[str, str] | None = None,
     quiet: bool = True,
+    log: IO[bytes] | None = None,
 ) -> subprocess.Popen[bytes]:
     """`python -m workers` (as `make run` and the deployments start it) on this Redis and these rules
     services (comma-separated), one child process, no metrics, logging warnings and worse; `env` adds
     or overrides variables. It runs in its own session so `stop_worker_process` stops it whole; `quiet`
-    discards its output."""
-    output = subprocess.DEVNULL if quiet else None
+    discards its output, `log` takes it instead."""
+    output = log if log is not None else subprocess.DEVNULL if quiet else None
     return subprocess.Popen(
         [sys.executable, "-m", "workers"],
         cwd=ROOT,

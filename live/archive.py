@@ -25,7 +25,6 @@ afterwards every read comes from here and a watcher gets the final view (resync,
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections import OrderedDict
@@ -36,7 +35,6 @@ import psycopg
 from boardgame.gateway.v1 import gateway_pb2
 
 from live import history, keys, postgres
-from live.errors import unavailable
 from live.replies import blob, text
 from live.store import FINISHED_TTL_SECONDS, STATUS_FINISHED, Meta, meta_of, read_meta
 
@@ -105,30 +103,19 @@ class ArchivedGame:
 
 
 class Archive:
-    """The archived games in PostgreSQL: one connection per process, made on first use (and again after
-    it broke), and the games read last kept in memory."""
+    """The archived games in PostgreSQL, every wait on it bounded (`live.postgres.Database`), and the
+    games read last kept in memory."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout_seconds: float) -> None:
         self.url = url
-        self._conn: psycopg.AsyncConnection[Any] | None = None
-        self._lock = asyncio.Lock()
+        self.database = postgres.Database(url, timeout_seconds)
         self._games: OrderedDict[str, ArchivedGame] = OrderedDict()
         self._unknown: OrderedDict[str, float] = OrderedDict()  # id -> when it was found missing
 
     async def _run(self, work: Any) -> Any:
         """Run `work(connection)` on the process's connection, one at a time; UNAVAILABLE when the
-        database cannot be reached."""
-        async with self._lock:
-            try:
-                if self._conn is None or self._conn.closed:
-                    self._conn = await postgres.connect(self.url)
-                return await work(self._conn)
-            except psycopg.OperationalError as error:
-                if self._conn is not None:
-                    await self._conn.close()
-                self._conn = None
-                message = "the archive of finished games is unreachable"
-                raise unavailable("ARCHIVE_UNAVAILABLE", message) from error
+        database cannot be reached or does not answer in time."""
+        return await self.database.run(work)
 
     async def save(self, game_id: str, title: str, version: int, row: dict[str, Any]) -> None:
         """Insert one game's rows, once (a second save changes nothing)."""
@@ -204,9 +191,7 @@ class Archive:
 
     async def close(self) -> None:
         """Close the connection, if open."""
-        if self._conn is not None:
-            await self._conn.close()
-            self._conn = None
+        await self.database.close()
 
 
 async def archive(app: Table, game_id: str) -> bool:

@@ -119,6 +119,9 @@ class Settings:
     event_history: int = 16
     celery_broker_url: str = ""  # empty: the Redis of redis_url
     database_url: str = ""  # PostgreSQL of finished games (`live.archive`); empty: they stay in Redis
+    # The longest wait for an answer of PostgreSQL (connecting included): past it, the call is
+    # UNAVAILABLE and the database is taken as down for a while (`live.postgres.Database`).
+    database_timeout_seconds: float = 5.0
     # The newest finished games each history sorted set keeps once games are archived (`live.history`);
     # older ones are listed from PostgreSQL.
     history_per_player: int = 100

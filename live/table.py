@@ -12,7 +12,6 @@ from typing import Protocol
 import redis.asyncio as aioredis
 from redis.commands.core import AsyncScript
 
-from live import postgres
 from live.archive import Archive
 from live.clocks import Commit
 from live.connection import async_client, learn_nodes, register_script
@@ -108,13 +107,13 @@ class Table:
 
 async def connect(settings: Settings) -> Table:
     """The table of the settings: Redis, every configured rules service, Celery's dispatch, and the
-    archive of DATABASE_URL (its migrations applied)."""
+    archive of DATABASE_URL (its migrations applied on its first use, so that a database down
+    delays no start)."""
     redis = async_client(settings)
     await learn_nodes(redis)
     rules = RulesDirectory(settings.rules_timeout_seconds)
     await rules.connect(settings.rules_addresses)
     archive = None
     if settings.database_url:
-        await postgres.migrate(settings.database_url)
-        archive = Archive(settings.database_url)
+        archive = Archive(settings.database_url, settings.database_timeout_seconds)
     return Table(settings, redis, rules, dispatcher_from_settings(settings, redis), archive=archive)

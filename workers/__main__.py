@@ -2,7 +2,8 @@
 
 Environment: REDIS_URL, RULES_ADDRESSES and CELERY_BROKER_URL (see live.settings), the bot budget
 (see workers.settings), WORKER_CONCURRENCY (processes; default: one per CPU), WORKER_BEAT (default 1;
-0 runs no sweep here, for extra workers: a second sweep is harmless, only redundant), METRICS_PORT
+0 runs no sweep here, for extra workers: a second sweep is harmless, only redundant), WORKER_QUEUES
+(comma-separated, default `celery,archive`: `workers.app` says which tasks go where), METRICS_PORT
 (/metrics of every worker process, summed), LOG_LEVEL.
 
 Any fatal start-up error (a bad setting, a Redis URL Celery cannot use) is logged and exits 1: Celery's
@@ -15,8 +16,10 @@ import logging
 import os
 import sys
 import tempfile
+from collections.abc import Mapping
 
 from services.common.logs import configure_logging
+from workers.queues import QUEUES
 
 log = logging.getLogger("workers")
 
@@ -54,7 +57,7 @@ def prepare(extra: list[str]) -> list[str]:
         multiprocess.MultiProcessCollector(registry)
         settings = Settings.from_env()
         broker = settings.broker_url
-        registry.register(QueueDepth(broker, ("celery",), settings.redis_tls.options(broker)))
+        registry.register(QueueDepth(broker, QUEUES, settings.redis_tls.options(broker)))
         prometheus_client.start_http_server(port, registry=registry)
     args = [
         "worker",
@@ -62,13 +65,25 @@ def prepare(extra: list[str]) -> list[str]:
         f"--concurrency={os.environ.get('WORKER_CONCURRENCY', os.cpu_count() or 1)}",
         "--without-gossip",
         "--without-mingle",
+        f"--queues={queues(os.environ)}",
         *extra,
     ]
     if os.environ.get("WORKER_BEAT", "1") != "0":
         args.append("--beat")
+    return args
+
+
+def queues(environ: Mapping[str, str]) -> str:
+    """The queues of WORKER_QUEUES (default: all of `workers.queues.QUEUES`), checked; ValueError for an
+    unknown one."""
     import workers.app  # noqa: F401  (reads the settings now, so a bad one is a start-up error)
 
-    return args
+    named = [q.strip() for q in environ.get("WORKER_QUEUES", ",".join(QUEUES)).split(",") if q.strip()]
+    unknown = [q for q in named if q not in QUEUES]
+    if unknown or not named:
+        given = environ.get("WORKER_QUEUES")
+        raise ValueError(f"WORKER_QUEUES names queues of {', '.join(QUEUES)}, not {given!r}")
+    return ",".join(named)
 
 
 if __name__ == "__main__":

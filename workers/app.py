@@ -2,6 +2,12 @@
 the turn clocks and the inbox's deadline reminders every second (and, every minute, finds scored games
 whose archival was lost).
 
+Whatever asks PostgreSQL (the archival of a game and the sweep for lost ones) goes to a queue of its
+own, `archive` (ARCHIVE_QUEUE); everything else to `celery`. A worker takes the queues of
+WORKER_QUEUES, both by default; the shipped deployments run one worker for `celery` and an archiver
+for `archive`, so a slow or stopped database never holds a process that bot turns need. A worker
+taking both still only loses a bounded wait now and then to a stopped database (`live.postgres`).
+
 Tasks are acknowledged after they ran (`acks_late`) and requeued when their worker process dies
 (`reject_on_worker_lost`); a worker takes one message at a time (prefetch 1), so a killed worker holds
 at most the task it was running. Every task is idempotent, so a redelivery is harmless. Nothing is
@@ -21,6 +27,7 @@ import tempfile
 from celery import Celery
 
 from live.settings import Settings
+from workers.queues import ARCHIVE_QUEUE, DEFAULT_QUEUE
 from workers.settings import WorkerSettings
 
 SWEEP_SECONDS = 1.0
@@ -57,6 +64,8 @@ def create_app(settings: Settings, worker: WorkerSettings) -> Celery:
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         task_ignore_result=True,
+        task_default_queue=DEFAULT_QUEUE,
+        task_routes={ARCHIVE_GAME: {"queue": ARCHIVE_QUEUE}, SWEEP_ARCHIVE: {"queue": ARCHIVE_QUEUE}},
         task_serializer="json",
         result_serializer="json",
         accept_content=["json"],

@@ -43,6 +43,17 @@ def test_plan_has_one_rules_row_per_registered_game(tmp_path: Path) -> None:
     assert gateway.env["RULES_ADDRESSES"] == ",".join(row.env["RULES_ADDRESS"] for row in rows)
 
 
+def test_plan_gives_the_archive_queue_a_worker_of_its_own_when_games_are_archived(tmp_path: Path) -> None:
+    environ = {"REDIS_URL": "redis://elsewhere:6379/0", "DATA_DIR": str(tmp_path)}
+    rows, _ = local.plan({**environ, "DATABASE_URL": "postgresql://elsewhere/boardgame"})
+    by_name = {row.name: row for row in rows}
+    assert by_name["workers"].env["WORKER_QUEUES"] == "celery"
+    archiver = by_name["archiver"]
+    assert archiver.argv[1:3] == ["-m", "workers"]
+    assert (archiver.env["WORKER_QUEUES"], archiver.env["WORKER_BEAT"]) == ("archive", "0")
+    assert archiver.env["METRICS_PORT"] == "9098"
+
+
 def test_plan_starts_a_persistent_redis_first(tmp_path: Path) -> None:
     rows, _ = local.plan({"REDIS_PORT": "7000", "DATA_DIR": str(tmp_path)})
     redis = rows[0]
@@ -66,7 +77,7 @@ def test_json_log_lines_become_readable() -> None:
 def launcher_env(tmp_path: Path) -> dict[str, str]:
     """The environment of a launcher on a run of free ports (none of its defaults), data in tmp_path."""
     games = len(GAME_MODULES)
-    base = ports.free_run(2 * games + 6)
+    base = ports.free_run(2 * games + 7)
     env = {
         **os.environ,
         "RULES_BASE_PORT": str(base),
@@ -77,6 +88,7 @@ def launcher_env(tmp_path: Path) -> dict[str, str]:
         "WORKER_METRICS_PORT": str(base + 2 * games + 3),
         "POSTGRES_PORT": str(base + 2 * games + 4),
         "WEB_PORT": str(base + 2 * games + 5),
+        "ARCHIVER_METRICS_PORT": str(base + 2 * games + 6),
         "DATA_DIR": str(tmp_path),
         "NO_COLOR": "1",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen")]),
@@ -92,7 +104,7 @@ def launcher_env(tmp_path: Path) -> dict[str, str]:
 def launcher_ports(env: Mapping[str, str]) -> list[int]:
     """Every port the launcher of `env` hands out."""
     games = len(GAME_MODULES)
-    return list(range(int(env["RULES_BASE_PORT"]), int(env["RULES_BASE_PORT"]) + 2 * games + 6))
+    return list(range(int(env["RULES_BASE_PORT"]), int(env["RULES_BASE_PORT"]) + 2 * games + 7))
 
 
 def listeners(env: Mapping[str, str]) -> dict[int, tuple[int, str] | None]:

@@ -24,12 +24,14 @@ from live.settings import Settings
 from tests.gateway.support import GatewayProcess
 from workers import runtime
 from workers.app import celery
+from workers.queues import QUEUES
 from workers.settings import WorkerSettings
 
 
 @contextlib.contextmanager
 def worker(settings: Settings, worker_settings: WorkerSettings) -> Iterator[None]:
-    """A real Celery worker thread and a beat thread on the settings' broker."""
+    """A real Celery worker thread and a beat thread on the settings' broker, taking every queue (as
+    `python -m workers` does by default)."""
     celery.conf.update(broker_url=settings.broker_url, result_backend=settings.broker_url)
     # The app's broker connections and producers are made once and kept; a session that ran another
     # Redis mode before left them on that mode's broker, stopped since.
@@ -37,7 +39,9 @@ def worker(settings: Settings, worker_settings: WorkerSettings) -> Iterator[None
     celery.amqp._producer_pool = None
     runtime.configure(settings, worker_settings)
     beat = EmbeddedService(celery, thread=True)
-    with start_worker(celery, pool="solo", perform_ping_check=False, shutdown_timeout=30):
+    with start_worker(
+        celery, pool="solo", perform_ping_check=False, shutdown_timeout=30, queues=list(QUEUES)
+    ):
         beat.start()
         try:
             yield

@@ -171,7 +171,7 @@ def test_a_game_not_scored_yet_is_not_archived(gateway: GatewayProcess, redis_cl
 
 
 def test_an_unreachable_archive_is_unavailable_not_internal(gateway: GatewayProcess) -> None:
-    unreachable = Archive(local_postgres.url("127.0.0.1", free_port()))
+    unreachable = Archive(local_postgres.url("127.0.0.1", free_port()), Settings().database_timeout_seconds)
     with pytest.raises(GatewayError) as refused:
         gateway.run(unreachable.game("0" * 32))
     assert refused.value.code == grpc.StatusCode.UNAVAILABLE
@@ -253,11 +253,11 @@ def test_a_game_is_read_the_same_once_its_index_entry_expired_too_and_unknown_id
             assert unknown.value.code() == grpc.StatusCode.NOT_FOUND
 
     # An id the archive lacks is asked once: later, even with the database gone, it is still unknown.
-    store = Archive(database_url)
+    store = Archive(database_url, Settings().database_timeout_seconds)
     assert gateway.run(store.game("d" * 32)) is None
     assert gateway.run(store.game(game_id)) is not None
     gateway.run(store.close())
-    store.url = local_postgres.url("127.0.0.1", free_port())
+    store.database.url = local_postgres.url("127.0.0.1", free_port())
     assert gateway.run(store.game("d" * 32)) is None
     with pytest.raises(GatewayError):
         gateway.run(store.game("c" * 32))
