@@ -32,10 +32,24 @@ from deploy.throwaway import (
 )
 from live import keys
 from live.store import STATUS_FINISHED
+from services.common import playout, registry
+from services.common.rng import Rng
 from tests.gateway.support import GatewayProcess, gateway_settings
 from tests.workers.support import bot_seat, new_game, wait_for
 
-TITLE = "glenmore"  # the shortest of the titles between random bots: a game ends every few seconds
+
+def shortest_title() -> str:
+    """The title whose two-seat game between random players ends soonest: games end every few
+    seconds, so archivals keep coming."""
+
+    def length(name: str) -> int:
+        return playout.random_playout(registry.get(name), SEATS, b"outage", rng=Rng(1)).steps
+
+    return min(registry.games(), key=length)
+
+
+SEATS = 2
+TITLE = shortest_title()
 TABLES = 4  # bot games kept going at once
 WINDOW_SECONDS = 12.0  # how long moves are counted, before the stop and during it
 SETTLE_SECONDS = 6.0  # after the stop, time for the workers to meet it (a bounded wait at most)
@@ -60,7 +74,7 @@ class Tables:
                 self.games.remove(game_id)
                 self.finished.append(game_id)
         while len(self.games) < TABLES:
-            seats = [bot_seat(self.gateway, seat, "random") for seat in range(2)]
+            seats = [bot_seat(self.gateway, seat, "random") for seat in range(SEATS)]
             self.games.append(new_game(self.gateway, TITLE, seats))
 
     def moves(self) -> int:
