@@ -14,6 +14,10 @@ from services.goldencity.rules import (
     BONUS_CARDS_PUBLIC,
     BUILDS_PER_TURN,
     CARDS_PER_PAIR,
+    DEFAULT_BONUS_CARD_TAKE,
+    DEFAULT_INNER_COST,
+    DEFAULT_JOKER,
+    DEFAULT_REBID,
     MAX_PLAYERS,
     MIN_PLAYERS,
     PUBLIC_HANDS,
@@ -64,6 +68,17 @@ def _bool(value: bool) -> str:
     return "true" if value else "false"
 
 
+def _choice(name: str, description: str, default: int) -> OptionInfo:
+    """The option of the enum field `name` of Config: one choice per value but the zero one, named
+    without the enum's prefix in lower case, and the choice of `default`, the value an unset field takes."""
+    enum = pb.Config.DESCRIPTOR.fields_by_name[name].enum_type
+    assert enum is not None, name
+    values = enum.values
+    prefix = values[0].name.removesuffix("UNSPECIFIED")
+    names = {value.number: value.name.removeprefix(prefix).lower() for value in values[1:]}
+    return OptionInfo(name, description, tuple(names.values()), names[default])
+
+
 GAME_INFO = GameInfo(
     name="goldencity",
     display_name="The Golden City",
@@ -71,17 +86,15 @@ GAME_INFO = GameInfo(
     max_players=MAX_PLAYERS,
     options=(
         OptionInfo("data_set", _data_set_description(), dataset.available(), dataset.configured_name()),
-        OptionInfo(
+        _choice(
             "rebid",
             "When a displaced bidder bids again: at once, or when their turn comes round again",
-            ("immediate", "next_turn"),
-            "immediate",
+            DEFAULT_REBID,
         ),
-        OptionInfo(
+        _choice(
             "bonus_card_take",
             "A place's bonus card is chosen from the remaining ones, or drawn face down",
-            ("choose", "draw"),
-            "choose",
+            DEFAULT_BONUS_CARD_TAKE,
         ),
         OptionInfo(
             "bonus_cards_public",
@@ -89,17 +102,15 @@ GAME_INFO = GameInfo(
             ("false", "true"),
             _bool(BONUS_CARDS_PUBLIC),
         ),
-        OptionInfo(
+        _choice(
             "inner_cost",
             "An inner city part costs a key, or a key and the outer part's cost",
-            ("key", "key_plus_outer_cost"),
-            "key",
+            DEFAULT_INNER_COST,
         ),
-        OptionInfo(
+        _choice(
             "joker",
             "A joker, paid for 1 required card, is 2 identical cards, or any 2 cards",
-            ("identical_pair", "any_pair"),
-            "identical_pair",
+            DEFAULT_JOKER,
         ),
         OptionInfo(
             "public_hands",
@@ -144,7 +155,7 @@ GOLDEN_CITY: Game[State, Action, Config] = modular_game(
         (
             "variants",
             pb.Config(
-                rebid=pb.REBID_NEXT_TURN,
+                rebid=pb.REBID_IMMEDIATE,
                 bonus_card_take=pb.BONUS_CARD_TAKE_DRAW,
                 inner_cost=pb.INNER_COST_KEY_PLUS_OUTER_COST,
                 joker=pb.JOKER_ANY_PAIR,

@@ -1,11 +1,16 @@
 """The options of the open points that change play (bonus cards drawn, the inner city's cost) and the
-tie-break, each as a concrete state with its exact outcome."""
+tie-break, each as a concrete state with its exact outcome; the defaults the options listing names."""
 
 from __future__ import annotations
 
+from boardgame.goldencity.v1 import goldencity_pb2 as pb
+
 from services.goldencity import engine, scoring
-from services.goldencity.rules import BONUS_CARD_DRAW, INNER_COST_KEY_PLUS_OUTER_COST
+from services.goldencity.codec import CODEC
+from services.goldencity.game import GAME_INFO
+from services.goldencity.rules import BONUS_CARD_DRAW, INNER_COST_KEY_PLUS_OUTER_COST, REBID_NEXT_TURN
 from services.goldencity.state import BUILD, GAME_OVER, PAY
+from tests.conformance.drivers import config_with, option_value
 from tests.goldencity.scenario import (
     MEADOW,
     A,
@@ -21,6 +26,18 @@ from tests.goldencity.scenario import (
     set_hand,
     to_building,
 )
+
+
+def test_op1_a_displaced_bidder_waits_for_their_turn_by_default_and_the_listing_says_so() -> None:
+    assert CODEC.config_from_proto(pb.Config()).rebid == REBID_NEXT_TURN  # S004 is explicit
+    assert {option.name: option.default for option in GAME_INFO.options}["rebid"] == "next_turn"
+
+
+def test_each_option_listed_default_is_what_the_unset_option_takes() -> None:
+    unset = CODEC.config_from_proto(pb.Config())
+    for option in GAME_INFO.options:
+        chosen = config_with(pb.Config, option.name, option_value(pb.Config, option.name, option.default))
+        assert CODEC.config_from_proto(chosen) == unset, option.name
 
 
 def test_bonus_cards_drawn_face_down_need_no_choice() -> None:

@@ -5,9 +5,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from services.goldencity import engine, scoring
 from services.goldencity.actions import BID, END_BUILDING_ACTION, Action
 from services.goldencity.building import may_build
+from services.goldencity.rules import REBID_IMMEDIATE, REBID_NEXT_TURN
 from services.goldencity.state import CHOOSE_GOODS_CARD
 from services.goldencity.vocabulary import PlaceKind
 from tests.goldencity.scenario import (
@@ -53,12 +56,15 @@ def test_ruling_2_without_a_coastal_house_only_the_coast_is_open() -> None:
     assert kinds == {PlaceKind.COAST}
 
 
-def test_ruling_3_the_displaced_bidder_rebids_and_may_displace_at_the_next_price() -> None:
-    state = game(3)
+@pytest.mark.parametrize("rebid", [REBID_NEXT_TURN, REBID_IMMEDIATE])
+def test_ruling_3_the_displaced_bidder_rebids_and_may_displace_at_the_next_price(rebid: int) -> None:
+    state = game(3, rebid=rebid)
     for player in state.players:
         player.coins = 5
     engine.play(state, A, Action(BID, 0))
-    engine.play(state, B, Action(BID, 0))  # D 0 -> 1, A re-bids at once
+    engine.play(state, B, Action(BID, 0))  # D 0 -> 1
+    if rebid == REBID_NEXT_TURN:  # A waits for their turn (OP-1); immediate: A re-bids at once
+        engine.play(state, C, Action(BID, 1))
     assert state.actor == A and state.displacement == 1
     events = engine.play(state, A, Action(BID, 0))  # A displaces B back at the next price, 2
     assert of_type(events, ev.BidPlaced)[0].paid == 2 and state.displacement == 2

@@ -1,7 +1,7 @@
 """The rules' test scenarios T1-T8 (§14) as concrete states with exact outcomes (T9, the data sets,
 is in test_data_driven.py)."""
 
-# Covered here, by the tests named after them: scenarios T1, T2, T3, T4, T5, T6, T7, T8.
+# Covered here, by the tests named after them: scenarios T1, T1b, T2, T3, T4, T5, T6, T7, T8.
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from services.goldencity import bidding, dataset, engine, payment, scoring, tabl
 from services.goldencity.actions import BID, DISCARD, PAY_CARD, PAY_PAIR, Action
 from services.goldencity.building import may_build
 from services.goldencity.landscapes import counts
-from services.goldencity.rules import JOKER_ANY_PAIR, REBID_NEXT_TURN
+from services.goldencity.rules import JOKER_ANY_PAIR, REBID_IMMEDIATE
 from services.goldencity.state import BID as STEP_BID
 from services.goldencity.state import DISCARD as STEP_DISCARD
 from services.goldencity.state import GAME_OVER, PAY
@@ -46,7 +46,7 @@ def _bid(state, seat: int, pair: int) -> list:  # type: ignore[no-untyped-def]
 
 
 def test_t1_bidding_escalation() -> None:
-    state = game(3)
+    state = game(3, rebid=REBID_IMMEDIATE)
     for player in state.players:
         player.coins = 10
     state = checked(state)
@@ -67,13 +67,23 @@ def test_t1_bidding_escalation() -> None:
     assert state.round == 2 and state.displacement == 0
 
 
-def test_t1_with_next_turn_rebids_the_displaced_bidder_waits() -> None:
-    state = game(3, rebid=REBID_NEXT_TURN)
-    _bid(state, A, 0)
-    _bid(state, B, 0)  # displaces A, who waits for their turn
-    assert state.actor == C
-    _bid(state, C, 1)
-    assert state.actor == A
+def test_t1b_bidding_with_the_default_next_turn_the_displaced_bidder_waits_for_their_turn() -> None:
+    state = game(3)  # the default: rebid = next_turn (OP-1)
+    for player in state.players:
+        player.coins = 10
+    state = checked(state)
+    steps = [(A, 0, 0, 0), (B, 0, 1, 1), (C, 1, 0, 1), (A, 0, 2, 2)]
+    for seat, pair, pays, d_after in steps:
+        events = _bid(state, seat, pair)
+        assert of_type(events, ev.BidPlaced)[0].paid == pays
+        assert state.displacement == d_after
+    assert state.actor == B  # the turn passes over C, whose hand is placed
+    pairs = [list(p.cards) for p in state.pairs]
+    events = _bid(state, B, 2)  # free: the last hand placed ends the bidding
+    assert of_type(events, ev.BidPlaced)[0].paid == 0 and state.displacement == 2
+    taken = {e.seat: list(e.cards) for e in of_type(events, ev.PairTaken)}
+    assert taken == {A: pairs[0], C: pairs[1], B: pairs[2]}
+    assert [p.coins for p in state.players] == [10 - 2, 10 - 1, 10]  # A paid 2, B paid 1
 
 
 def _meadow_inland_legal(hand: list[int], joker: int | None = None) -> bool:
