@@ -35,7 +35,11 @@ DEFAULT_CONFIG = Config()
 
 
 def _config(
-    fed_status_lasts: int, assur_2p_rule: bool | None, start_plow: bool | None, unused_plows: int
+    fed_status_lasts: int,
+    assur_2p_rule: bool | None,
+    start_plow: bool | None,
+    unused_plows: int,
+    feeding: int,
 ) -> Config:
     d = DEFAULT_CONFIG
     return Config(
@@ -43,6 +47,7 @@ def _config(
         assur_2p_rule=d.assur_2p_rule if assur_2p_rule is None else assur_2p_rule,
         start_plow=d.start_plow if start_plow is None else start_plow,
         unused_plows=unused_plows or d.unused_plows,
+        feeding=feeding or d.feeding,
     )
 
 

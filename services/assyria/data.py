@@ -374,6 +374,8 @@ EXPANSION_MODE = "per_player"  # OP-21: each player does expansion steps a-e bef
 SOWING_ROW_BY_ROW = True  # OP-22: row 1 is dealt completely, then row 2; sort ties follow this order
 FED_STATUS_LASTS = "turn"  # OP-23: a fed hut stays fed until the end of the turn
 FED_STATUS_LASTS_CHOICES = ("turn", "reign")
+FEEDING = "compulsory"  # OP-24: while a held card or the plow can feed an unfed hut, one is played
+FEEDING_CHOICES = ("compulsory", "optional")
 
 # Which named constant holds each open point's DEFAULT.
 OPEN_POINTS: Mapping[str, tuple[str, ...]] = {
@@ -400,8 +402,9 @@ OPEN_POINTS: Mapping[str, tuple[str, ...]] = {
     "OP-21": ("EXPANSION_MODE",),
     "OP-22": ("SOWING_ROW_BY_ROW",),
     "OP-23": ("FED_STATUS_LASTS",),
+    "OP-24": ("FEEDING",),
 }
-OPEN_POINT_COUNT = 23
+OPEN_POINT_COUNT = 24
 
 
 def neighbours(
@@ -611,12 +614,13 @@ def _check_components(t: Tables) -> None:
 
 def _check_open_points(t: Tables) -> None:
     ids = [f"OP-{n}" for n in range(1, OPEN_POINT_COUNT + 1)]
-    _require(sorted(t.open_points) == sorted(ids), "OPEN_POINTS", "not exactly OP-1 to OP-23")
+    _require(sorted(t.open_points) == sorted(ids), "OPEN_POINTS", f"not exactly OP-1 to {ids[-1]}")
     names = globals()
     unnamed = sorted(name for names_ in t.open_points.values() for name in names_ if name not in names)
     _require(not unnamed, "OPEN_POINTS", f"no constant named {unnamed}")
     _require(UNUSED_PLOWS in UNUSED_PLOWS_CHOICES, "UNUSED_PLOWS", f"not one of {UNUSED_PLOWS_CHOICES}")
     _require(FED_STATUS_LASTS in FED_STATUS_LASTS_CHOICES, "FED_STATUS_LASTS", "not one of its choices")
+    _require(FEEDING in FEEDING_CHOICES, "FEEDING", f"not one of {FEEDING_CHOICES}")
 
 
 def check(tables: Tables | None = None) -> None:

@@ -2,7 +2,9 @@
 and feeds unfed huts with each card's symbols one hut at a time; unused symbols are lost.
 
 A food card with n symbols of type X feeds up to n huts on X hexes; a wild or plow card feeds any 1
-hut. A played food card goes to the discard pile, a plow back to the plow stack.
+hut. A played food card goes to the discard pile, a plow back to the plow stack. Feeding is compulsory
+(OP-24): while a held card or the plow can feed an unfed hut the player plays one, and a card feeds
+matching huts while it has symbols; with `feeding = optional` the player may leave a card or stop.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from services.assyria import events as ev
 from services.assyria.board import BOARDS, HEX_FOOD
 from services.assyria.cards import CARD_FOOD, CARD_SYMBOLS, WILD_CARD
 from services.assyria.data import Food
-from services.assyria.state import State
+from services.assyria.state import FEEDING_OPTIONAL, State
 
 WILD = int(Food.WILD)
 
@@ -33,12 +35,15 @@ def needs_feeding(state: State) -> bool:
 
 
 def legal(state: State) -> list[act.Action]:
-    """With a card in use: feed a matching hut, or leave its other symbols. Otherwise: play a card
-    (one action per kind held) or a plow that can feed a hut, or stop and let the unfed huts starve."""
+    """With a card in use: feed a matching hut (or, feeding optional, leave its other symbols).
+    Otherwise: play a card (one action per kind held) or a plow that can feed a hut; stopping, which
+    lets the unfed huts starve, only when none can (or feeding is optional)."""
     unfed = unfed_huts(state, state.actor)
+    optional = state.config.feeding == FEEDING_OPTIONAL
     if state.feeding_symbols:
         actions = [act.Action(act.FEED_HUT, h) for h in _feedable(state.feeding_food, unfed)]
-        actions.append(act.CLOSE_CARD_ACTION)
+        if optional:
+            actions.append(act.CLOSE_CARD_ACTION)
         return actions
     player = state.players[state.actor]
     foods = {HEX_FOOD[h] for h in unfed}
@@ -49,7 +54,8 @@ def legal(state: State) -> list[act.Action]:
     ]
     if player.plow:
         actions.append(act.PLAY_PLOW_ACTION)
-    actions.append(act.END_FEEDING_ACTION)
+    if optional or not actions:
+        actions.append(act.END_FEEDING_ACTION)
     return actions
 
 

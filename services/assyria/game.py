@@ -13,6 +13,10 @@ from services.assyria.data import (
     END_CAMELS_PER_VP,
     END_PLOW_VP,
     EXPANSION_CARDS,
+    FED_STATUS_LASTS,
+    FED_STATUS_LASTS_CHOICES,
+    FEEDING,
+    FEEDING_CHOICES,
     HIGHER_DIGNITARY_VP,
     HUTS_PER_COLOUR,
     MAX_PLAYERS,
@@ -23,6 +27,8 @@ from services.assyria.data import (
     REIGN_TURNS,
     SETUP,
     TURNS,
+    UNUSED_PLOWS,
+    UNUSED_PLOWS_CHOICES,
     WELL_VP,
     ZIGGURAT_PIECES_PER_COLOUR,
     ZigguratPiece,
@@ -74,8 +80,8 @@ GAME_INFO = GameInfo(
             "fed_status_lasts",
             "How long a fed hut stays fed: until the end of the turn (every hut needs food every"
             " turn) or until the Flood",
-            ("turn", "reign"),
-            "turn",
+            FED_STATUS_LASTS_CHOICES,
+            FED_STATUS_LASTS,
         ),
         _bool_option(
             "assur_2p_rule",
@@ -86,8 +92,15 @@ GAME_INFO = GameInfo(
         OptionInfo(
             "unused_plows",
             "The plow cards no player starts with form the plow stack, or are removed",
-            ("stack", "removed"),
-            "stack",
+            UNUSED_PLOWS_CHOICES,
+            UNUSED_PLOWS,
+        ),
+        OptionInfo(
+            "feeding",
+            "Feeding is compulsory while a held card or the plow can feed an unfed hut (the player"
+            " chooses which card feeds which hut), or optional: a player may stop and let huts starve",
+            FEEDING_CHOICES,
+            FEEDING,
         ),
     ),
     has_chance=True,

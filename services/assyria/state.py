@@ -11,15 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from services.assyria.board import HEX_COUNT
-from services.assyria.data import ASSUR_2P_RULE, FED_STATUS_LASTS, START_PLOW, UNUSED_PLOWS
+from services.assyria.data import ASSUR_2P_RULE, FED_STATUS_LASTS, FEEDING, START_PLOW, UNUSED_PLOWS
 from services.common.rng import Rng
 
 # The decision the acting seat faces (the protobuf Step enum, minus its zero value).
 START_SPACE, DRAFT, HARVEST, PLACE_HUTS, FEED, WELLS, ACTIONS, GAME_OVER = range(1, 9)
 
-# OP-23 (the protobuf FedStatusLasts enum) and OP-18 (UnusedPlows).
+# OP-23 (the protobuf FedStatusLasts enum), OP-18 (UnusedPlows) and OP-24 (Feeding).
 FED_TURN, FED_REIGN = 1, 2
 UNUSED_PLOWS_STACK, UNUSED_PLOWS_REMOVED = 1, 2
+FEEDING_COMPULSORY, FEEDING_OPTIONAL = 1, 2
 NOBODY = -1
 
 
@@ -31,6 +32,7 @@ class Config:
     assur_2p_rule: bool = ASSUR_2P_RULE  # OP-5
     start_plow: bool = START_PLOW  # OP-18
     unused_plows: int = UNUSED_PLOWS_STACK if UNUSED_PLOWS == "stack" else UNUSED_PLOWS_REMOVED  # OP-18
+    feeding: int = FEEDING_COMPULSORY if FEEDING == "compulsory" else FEEDING_OPTIONAL  # OP-24
 
 
 class Player:

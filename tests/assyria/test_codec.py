@@ -14,11 +14,13 @@ from services.assyria import actions as act
 from services.assyria.cards import WILD_CARD, card_of
 from services.assyria.codec import CODEC
 from services.assyria.data import Food
-from services.assyria.state import FEED, PLACE_HUTS, Config
+from services.assyria.game import GAME_INFO
+from services.assyria.state import FEED, FEEDING_COMPULSORY, FEEDING_OPTIONAL, PLACE_HUTS, Config
 from services.common.errors import MalformedRequest
 from services.common.playout import random_playout
 from services.common.rng import Rng
 from tests.assyria.scenario import at, expanding, hut, table, ziggurat
+from tests.conformance.drivers import config_with, option_value
 
 
 def mid_game(players: int = 3):  # type: ignore[no-untyped-def]
@@ -67,9 +69,24 @@ def test_configs_default_and_refuse_unknown_values() -> None:
     assert CODEC.config_from_proto(pb.Config()) == Config()
     assert CODEC.config_to_proto(Config()) == pb.Config()
     assert CODEC.config_from_proto(pb.Config(start_plow=False)).start_plow is False
-    for bad in (pb.Config(fed_status_lasts=7), pb.Config(unused_plows=3)):
+    for bad in (pb.Config(fed_status_lasts=7), pb.Config(unused_plows=3), pb.Config(feeding=3)):
         with pytest.raises(MalformedRequest):
             CODEC.config_from_proto(bad)
+
+
+def test_feeding_is_compulsory_unless_the_option_says_optional() -> None:
+    assert CODEC.config_from_proto(pb.Config()).feeding == FEEDING_COMPULSORY  # OP-24
+    optional = CODEC.config_from_proto(pb.Config(feeding=pb.FEEDING_OPTIONAL))
+    assert optional == Config(feeding=FEEDING_OPTIONAL)
+    assert CODEC.config_to_proto(optional) == pb.Config(feeding=pb.FEEDING_OPTIONAL)
+    listed = {option.name: option for option in GAME_INFO.options}["feeding"]
+    assert (listed.choices, listed.default) == (("compulsory", "optional"), "compulsory")
+
+
+def test_each_option_listed_default_is_what_the_unset_option_takes() -> None:
+    for option in GAME_INFO.options:
+        chosen = config_with(pb.Config, option.name, option_value(pb.Config, option.name, option.default))
+        assert CODEC.config_from_proto(chosen) == Config(), option.name
 
 
 def test_forged_states_are_refused() -> None:

@@ -165,7 +165,7 @@ def test_costs_and_the_assur_tables() -> None:
 
 
 def test_every_open_point_has_its_default() -> None:
-    assert sorted(data.OPEN_POINTS, key=lambda op: int(op[3:])) == [f"OP-{n}" for n in range(1, 24)]
+    assert sorted(data.OPEN_POINTS, key=lambda op: int(op[3:])) == [f"OP-{n}" for n in range(1, 25)]
     defaults = {
         "ASSUR_2P_RULE": True,
         "OFFERING_MULT": (0, 1, 2, 2, 3, 3, 3, 4),
@@ -187,6 +187,7 @@ def test_every_open_point_has_its_default() -> None:
         "EXPANSION_MODE": "per_player",
         "SOWING_ROW_BY_ROW": True,
         "FED_STATUS_LASTS": "turn",
+        "FEEDING": "compulsory",
         "FOOD_CARD_COST": {1: 1, 2: 2, 3: 2},
         "WILD_CARD_COST": 2,
     }
@@ -298,7 +299,7 @@ BROKEN = {
     "an open point without its constant": (
         dataclasses.replace(TABLES, open_points={k: v for k, v in data.OPEN_POINTS.items() if k != "OP-12"}),
         "OPEN_POINTS",
-        "OP-1 to OP-23",
+        "OP-1 to OP-24",
     ),
     "an offering band falling": (
         dataclasses.replace(TABLES, offering_mult=(0, 1, 2, 2, 3, 3, 2, 4)),

@@ -80,22 +80,18 @@ def test_ruling_6_a_card_feeds_its_own_food_only_and_unused_symbols_are_lost() -
     grapes = hut(state, 0, 2, 1)
     state.step = FEED
     state.players[0].hand = [card_of(Food.DATES, 3), WILD_CARD]
-    assert feeding.legal(state) == [
+    assert feeding.legal(state) == [  # feeding is compulsory (OP-24): no stopping while a card can feed
         act.Action(act.PLAY_CARD, card_of(Food.DATES, 3)),
         act.Action(act.PLAY_CARD, WILD_CARD),
-        act.END_FEEDING_ACTION,
     ]
     feeding.play(state, act.Action(act.PLAY_CARD, card_of(Food.DATES, 3)), [])
-    assert feeding.legal(state) == [
-        *(act.Action(act.FEED_HUT, h) for h in sorted(dates)),
-        act.CLOSE_CARD_ACTION,
-    ]
+    assert feeding.legal(state) == [act.Action(act.FEED_HUT, h) for h in sorted(dates)]
     for h in dates:
         feeding.play(state, act.Action(act.FEED_HUT, h), [])
     assert state.feeding_symbols == 0  # the third symbol is lost: no dates hut is left unfed
-    assert feeding.legal(state) == [act.Action(act.PLAY_CARD, WILD_CARD), act.END_FEEDING_ACTION]
+    assert feeding.legal(state) == [act.Action(act.PLAY_CARD, WILD_CARD)]
     feeding.play(state, act.Action(act.PLAY_CARD, WILD_CARD), [])
-    assert feeding.legal(state) == [act.Action(act.FEED_HUT, grapes), act.CLOSE_CARD_ACTION]
+    assert feeding.legal(state) == [act.Action(act.FEED_HUT, grapes)]
     assert feeding.play(state, act.Action(act.FEED_HUT, grapes), [])  # everything fed: done
     assert state.food_discard == [card_of(Food.DATES, 3), WILD_CARD] and state.players[0].hand == []
 
@@ -106,11 +102,7 @@ def test_ruling_6_a_plow_feeds_any_one_hut_and_returns_to_the_stack() -> None:
     state.players[0].plow = True
     state.step = FEED
     feeding.play(state, act.PLAY_PLOW_ACTION, [])
-    assert feeding.legal(state) == [
-        act.Action(act.FEED_HUT, a),
-        act.Action(act.FEED_HUT, b),
-        act.CLOSE_CARD_ACTION,
-    ]
+    assert feeding.legal(state) == [act.Action(act.FEED_HUT, a), act.Action(act.FEED_HUT, b)]
     assert not feeding.play(state, act.Action(act.FEED_HUT, b), [])
     assert state.plow_stack == 1 and not state.players[0].plow and state.feeding_symbols == 0
     events: list = []  # type: ignore[type-arg]
