@@ -2,7 +2,9 @@
 gateway with its browser listener, Redis, rules services and a Celery worker playing the bots: a whole
 game of the first registered title against three bots through the page, spectated from a second page
 whose watch stream is cut and resumes, with a stale move from a second tab that refreshes its view, and
-replayed; then every registered title's board drawn, checked in the DOM and screenshotted."""
+replayed; then every registered title's board drawn, checked in the DOM and screenshotted. And a lobby
+opened from the page, its bots seated at the strength the page has selected and at one chosen from its
+list (the gateway's own list, BotStrength), and a few moves played, with nothing failing in the browser."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import grpc
 import pytest
 from boardgame.gateway.v1 import gateway_pb2
 
@@ -23,7 +26,7 @@ from gateway import auth
 from gateway.browser import WEB_CLIENT_DIR, WebSettings
 from live.settings import Settings
 from services.common import registry
-from tests.gateway.support import GatewayProcess
+from tests.gateway.support import Client, GatewayProcess
 from tests.redis_modes import ONE_NODE
 from tests.titles import TITLE
 from tests.workers.support import bot_seat, new_game
@@ -42,6 +45,10 @@ BOARD_ELEMENTS = {
     if (found := re.search(r'^export const MARK = "([^"]+)";', path.read_text(), re.M))
 }
 BLANK_COLOURS = 3  # a board drawing fewer distinct colours than this is taken for blank
+LOBBY_DRIVER = WEB_CLIENT / "test" / "lobby.mjs"
+LOBBY_DRIVER_TIMEOUT_SECONDS = 120
+LOBBY_MOVES = 3
+CHOSEN_STRENGTH = gateway_pb2.BOT_STRENGTH_SEARCH  # a strength the player picks over the default
 
 
 @pytest.fixture(scope="module")
@@ -127,3 +134,52 @@ def test_a_whole_game_spectated_and_replayed_and_every_board_drawn(
         assert board["elements"] > 0, f"{board['title']}: no {BOARD_ELEMENTS[board['title']]} drawn"
         assert board["colours"] >= BLANK_COLOURS, f"{board['title']}'s board is blank"
         assert (tmp_path / f"board-{board['title']}.png").stat().st_size > 0
+
+
+def strength_label(value: int) -> str:
+    """A BotStrength as the page labels it: its name without the enum's prefix, in lower case."""
+    return gateway_pb2.BotStrength.Name(value).removeprefix("BOT_STRENGTH_").lower()
+
+
+@pytest.fixture(scope="module")
+def lobby_report(web_gateway: GatewayProcess) -> dict[str, Any]:
+    env = {
+        "E2E_URL": web_gateway.web_url + "/",
+        "E2E_TITLE": TITLE,
+        "E2E_STRENGTH": strength_label(CHOSEN_STRENGTH),
+        "E2E_MOVES": str(LOBBY_MOVES),
+    }
+    return run_driver(LOBBY_DRIVER, env, LOBBY_DRIVER_TIMEOUT_SECONDS)
+
+
+def test_a_bot_added_from_the_page_is_heuristic_unless_another_strength_is_chosen(
+    web_gateway: GatewayProcess, lobby_report: dict[str, Any]
+) -> None:
+    assert lobby_report["errors"] == [], "\n".join(lobby_report["errors"])
+    offered = [s for s in gateway_pb2.BotStrength.values() if s != gateway_pb2.BOT_STRENGTH_UNSPECIFIED]
+    assert lobby_report["strengths"] == [strength_label(value) for value in offered]
+    assert lobby_report["preselected"] == strength_label(gateway_pb2.BOT_STRENGTH_HEURISTIC)
+    with grpc.insecure_channel(web_gateway.address) as channel:
+        client = Client(channel)
+        client.sign_in_as_guest("lobby checker")
+        request = gateway_pb2.GetLobbyRequest(lobby_id=lobby_report["lobbyId"])
+        lobby = client.lobbies.GetLobby(request, metadata=client.auth, timeout=10).lobby
+        game = client.games.GetGame(
+            gateway_pb2.GetGameRequest(game_id=lobby_report["gameId"]), metadata=client.auth, timeout=10
+        ).game
+    host, default, chosen = (seat.bot_strength for seat in lobby.seats)
+    assert (host, default, chosen) == (
+        gateway_pb2.BOT_STRENGTH_UNSPECIFIED,
+        gateway_pb2.BOT_STRENGTH_HEURISTIC,
+        CHOSEN_STRENGTH,
+    ), f"the lobby's seats have strengths {[strength_label(s) for s in (host, default, chosen)]}"
+    assert lobby.game_id == lobby_report["gameId"]
+    assert sorted(seat.bot_strength for seat in game.seats) == sorted((host, default, chosen))
+
+
+def test_the_page_logs_no_failed_request_nor_console_error_while_playing(
+    lobby_report: dict[str, Any],
+) -> None:
+    assert lobby_report["errors"] == [], "\n".join(lobby_report["errors"])
+    assert lobby_report["moves"] == LOBBY_MOVES
+    assert lobby_report["problems"] == [], "\n".join(lobby_report["problems"])

@@ -6,7 +6,7 @@ import { BOARDS } from "./boards/index";
 import { tree } from "./tree";
 import { unpacked } from "./titles";
 import type { GameInfo } from "./gen/boardgame/rules/v1/rules_pb";
-import { BotStrength, GameStatus, type GameView, type Lobby } from "./gen/boardgame/gateway/v1/gateway_pb";
+import { BotStrength, BotStrengthSchema, GameStatus, type GameView, type Lobby } from "./gen/boardgame/gateway/v1/gateway_pb";
 
 const RECONNECT_MS = 500;
 let titles: GameInfo[] = [];
@@ -122,6 +122,11 @@ async function home(): Promise<void> {
 // --- a lobby ---------------------------------------------------------------------------------
 const LOBBY_POLL_MS = 2000;
 let lobbyShown = 0; // which showing of the lobby screen is current
+// The strengths the gateway's API defines (BotStrength, but for its unset value), labelled by name.
+const STRENGTHS = BotStrengthSchema.values
+  .filter((value) => value.number !== BotStrength.UNSPECIFIED)
+  .map((value) => ({ value: value.number, label: value.localName.toLowerCase() }));
+let botStrength: number = BotStrength.HEURISTIC; // the strength a bot is added at, as `bg` does, until the player picks another
 
 function seatsOf(lobby: Lobby): string {
   return lobby.seats.map((s) => s.player?.playerId ?? "").join(",");
@@ -142,10 +147,12 @@ function followLobby(lobby: Lobby, shown: number): void {
 async function lobbyScreen(lobby: Lobby): Promise<void> {
   const screen = show("lobby");
   followLobby(lobby, ++lobbyShown);
-  const strength = el("select", { id: "bot-strength" },
-    el("option", { value: String(BotStrength.RANDOM) }, "random"),
-    el("option", { value: String(BotStrength.HEURISTIC) }, "heuristic"),
-    el("option", { value: String(BotStrength.SEARCH) }, "search"));
+  const strength = el("select", { id: "bot-strength", title: "how well the bot plays" }, ...STRENGTHS.map(({ value, label }) => {
+    const option = el("option", { value: String(value) }, label);
+    option.selected = value === botStrength;
+    return option;
+  }));
+  strength.addEventListener("change", () => { botStrength = Number(strength.value); });
   screen.replaceChildren(
     el("h2", {}, `Lobby of ${lobby.title}`),
     el("p", {}, "Lobby id ", el("code", { id: "lobby-id" }, lobby.lobbyId), lobby.inviteCode ? " invite code " : "",
@@ -153,7 +160,7 @@ async function lobbyScreen(lobby: Lobby): Promise<void> {
     el("ol", { id: "lobby-seats" }, ...lobby.seats.map((s) =>
       s.player?.playerId ? el("li", { class: "taken" }, s.player.displayName) : el("li", {}, "open"))),
     el("p", {}, strength, button("Add bot", () => guarded(async () => {
-      const updated = (await lobbies.addBot({ lobbyId: lobby.lobbyId, strength: Number(strength.value) })).lobby;
+      const updated = (await lobbies.addBot({ lobbyId: lobby.lobbyId, strength: botStrength })).lobby;
       if (updated) await lobbyScreen(updated);
     }), { id: "add-bot" }),
     button("Start", () => guarded(async () => {
