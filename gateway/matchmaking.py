@@ -190,11 +190,12 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
         if not claimed:
             raise precondition("ALREADY_SEARCHING", "you are searching for a match already; cancel it first")
         after_ms = 1000 * (request.bots_after_seconds or self.app.settings.match_bots_after_seconds)
-        done = False
+        done = queued = False
         try:
             rating = await matchmaking.rating(redis, request.title, player_id)
             joined = clocks.now_ms()
             facts = matchmaking.facts(player_id, rating, after_ms, request.bot_strength)
+            queued = True  # from here the ticket may be queued: only its withdrawal ends the claim
             await matchmaking.join(redis, kind, ticket, facts, joined, principal.player.SerializeToString())
             search = gateway_pb2.FindMatchResponse(
                 status=gateway_pb2.MATCH_STATUS_SEARCHING, ticket_id=ticket, rating=rating
@@ -222,10 +223,12 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
                 await asyncio.sleep(self.app.settings.match_tick_seconds)
         finally:
             if not done:
-                await asyncio.shield(self._withdraw(player_id, ticket))
+                await asyncio.shield(self._withdraw(player_id, ticket, queued))
 
-    async def _withdraw(self, player_id: str, ticket: str) -> None:
-        if await matchmaking.cancel(self.app.redis, ticket):
+    async def _withdraw(self, player_id: str, ticket: str, queued: bool) -> None:
+        """End a search its stream left: the claim of a ticket never queued at once, a queued one's
+        once the ticket is withdrawn (a matched one's claim is the matcher's to end)."""
+        if not queued or await matchmaking.cancel(self.app.redis, ticket):
             await matchmaking.release(self.app.redis, player_id, ticket)
 
     @rpc

@@ -180,6 +180,13 @@ redis.call('ZREM', KEYS[2], ARGV[1])
 return 1
 """
 
+# KEYS: 1 the player's claim on a search. ARGV: 1 the ticket. Ends the claim if the ticket holds it: one
+# step, so the stream renewing the claim at the same moment neither fails the release nor outlives it.
+RELEASE_SCRIPT = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
 
 @dataclass(frozen=True)
 class Bands:
@@ -375,12 +382,7 @@ async def cancel(redis: aioredis.Redis, ticket: str) -> bool:
     return bool(await script(keys=script_keys, args=[ticket]))
 
 
-async def release(redis: aioredis.Redis, player_id: str, ticket: str) -> None:
-    """End the player's claim on a search if `ticket` still holds it."""
-    claim = keys.match_player(player_id)
-    async with redis.pipeline(transaction=True) as pipe:
-        await pipe.watch(claim)
-        if text(await pipe.get(claim) or b"") == ticket:
-            pipe.multi()
-            pipe.delete(claim)
-            await pipe.execute()
+async def release(redis: aioredis.Redis, player_id: str, ticket: str) -> bool:
+    """End the player's claim on a search if `ticket` still holds it; whether it did."""
+    script = register_script(redis, RELEASE_SCRIPT)
+    return bool(await script(keys=[keys.match_player(player_id)], args=[ticket]))

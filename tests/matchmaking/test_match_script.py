@@ -49,3 +49,36 @@ def test_a_ticket_its_stream_stopped_looking_at_is_dropped_not_matched(redis_url
     assert statuses["gone"] == matchmaking.MATCH_CANCELLED
     assert [len(group.tickets) for group in groups] == [2]
     assert statuses["alive"] == statuses["also alive"] == matchmaking.MATCH_FORMING
+
+
+RELEASES = 200
+
+
+async def released_while_looked_at(url: str) -> list[str]:
+    """RELEASES times: a player's claim released while the searching stream renews it (its `look`):
+    what went wrong, if anything."""
+    client = async_client(Settings(redis_url=url))
+    kind = gateway_pb2.FindMatchRequest(title="script", seat_count=2)
+    queue = matchmaking.queue_id(kind)
+    failures: list[str] = []
+    try:
+        for n in range(RELEASES):
+            player, ticket = f"released {n}", matchmaking.new_ticket(queue)
+            await client.set(keys.match_player(player), ticket, ex=matchmaking.CLAIM_TTL_SECONDS)
+            outcomes = await asyncio.gather(
+                *(matchmaking.look(client, player, ticket, JOINED) for _ in range(3)),
+                matchmaking.release(client, player, ticket),
+                *(matchmaking.look(client, player, ticket, JOINED) for _ in range(3)),
+                return_exceptions=True,
+            )
+            failures += [repr(outcome) for outcome in outcomes if isinstance(outcome, BaseException)]
+            if await client.exists(keys.match_player(player)):
+                failures.append(f"{player}'s claim is kept")
+    finally:
+        await client.aclose()
+    return failures
+
+
+def test_a_claim_is_released_while_its_stream_renews_it(redis_url: str) -> None:
+    """A claim's release and its stream's renewal at once: the release neither fails nor misses."""
+    assert asyncio.run(released_while_looked_at(redis_url)) == []
