@@ -7,13 +7,17 @@ chat, my games, rematch)."""
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import shutil
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
+import redis
 
+from live import keys
 from tests.clients.proxy import Proxy
 from tests.gateway.support import GatewayProcess
 from tests.titles import TITLE
@@ -130,3 +134,73 @@ def test_typescript_client_finds_a_match_follows_its_inbox_chats_lists_its_games
     your_turns = summary["inbox_your_turns"]
     assert isinstance(your_turns, int) and your_turns >= 2, "each player's inbox told them of their turn"
     assert summary["rematch_invited"] == 1, "the rematch invited the other player through their inbox"
+
+
+DOCUMENTED = re.compile(r"^node dist/play\.js (.+?)\s*$", re.MULTILINE)
+
+
+def documented_commands() -> list[list[str]]:
+    """The client's commands as docs/clients.md gives them (run from clients/typescript)."""
+    text = (CLIENT.parents[1] / "docs" / "clients.md").read_text()
+    commands = [shlex.split(args) for args in DOCUMENTED.findall(text)]
+    assert len(commands) >= 2, "docs/clients.md gives the client's two commands"
+    return commands
+
+
+@pytest.mark.parametrize("args", documented_commands(), ids=" ".join)
+def test_the_documented_commands_run_as_given(
+    built: Path, gateway: GatewayProcess, worker: None, args: list[str]
+) -> None:
+    """Each `node dist/play.js ...` line of docs/clients.md, run as given against a suite like the one
+    `make run` starts (a gateway and a worker), but for the gateway's address."""
+    gateway_at = args.index("--gateway") + 1
+    args[gateway_at] = gateway.address
+    result = subprocess.run(
+        ["node", str(built), *args], capture_output=True, text=True, timeout=600, cwd=CLIENT
+    )
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert summary["replay_consistent"] is True
+    if "--match" in args:
+        assert summary["rematch_invited"] == summary["humans"] - 1
+
+
+def moving_game(redis_url: str, title: str, before: set[bytes], version: int) -> None:
+    """Wait until a game of `title` not among `before` has reached `version`: its players were
+    matched into it and are playing."""
+    with redis.Redis.from_url(redis_url) as store:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            for game_id in store.smembers(keys.live_games(title)) - before:
+                if int(store.get(keys.game_version(game_id.decode())) or 0) >= version:
+                    return
+            time.sleep(0.02)
+    raise AssertionError(f"no new game of {title} reached version {version}")
+
+
+def test_the_documented_match_command_follows_the_inboxes_across_a_cut_connection(
+    built: Path, gateway: GatewayProcess, worker: None
+) -> None:
+    """The documented --match command, its connections cut once while its game is played (a network
+    change, a gateway restarting): each inbox stream is opened again from the last event received
+    (docs/clients.md), so the rematch's invitation still comes."""
+    args = next(args for args in documented_commands() if "--match" in args)
+    with Proxy(gateway.address) as proxy:
+        args[args.index("--gateway") + 1] = proxy.address
+        with redis.Redis.from_url(gateway.settings.redis_url) as store:
+            before = set(store.smembers(keys.live_games(TITLE)))
+        client = subprocess.Popen(
+            ["node", str(built), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=CLIENT
+        )
+        try:
+            moving_game(gateway.settings.redis_url, TITLE, before, version=10)
+            proxy.cut()
+            out, err = client.communicate(timeout=300)
+        finally:
+            if client.poll() is None:
+                client.kill()
+    assert client.returncode == 0, err
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["watch_streams_reopened"] >= 2, "each player's game stream was cut and reopened"
+    assert summary["inbox_streams_reopened"] >= 2, "each player's inbox stream was cut and reopened"
+    assert summary["rematch_invited"] == 1, "the invitation came on the reopened inbox stream"

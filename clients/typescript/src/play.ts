@@ -7,8 +7,9 @@
 // Refused as RATE_LIMITED, it waits the delay the refusal gives and retries; a watch stream that ends
 // before the game is over is opened again from the last version seen.
 // With --match, its players find the game through the matchmaker instead (FindMatch, after one search
-// withdrawn by CancelMatch), follow their inboxes (WatchInbox), chat in the game (SendChatMessage),
-// then list their games (ListMyGames) and open a rematch (Rematch) whose invitations their inboxes get.
+// withdrawn by CancelMatch), follow their inboxes (WatchInbox, a stream that ends opened again from the
+// last event received), chat in the game (SendChatMessage), then list their games (ListMyGames) and
+// open a rematch (Rematch) whose invitations their inboxes get.
 //
 //   node dist/play.js --gateway 127.0.0.1:50050 --title puertorico --seats 4 --bots 3
 //   node dist/play.js --gateway 127.0.0.1:50050 --title puertorico --seats 2 --bots 0 --humans 1 --match
@@ -79,6 +80,15 @@ function parseOptions(argv: string[]): Options {
     throw new Error("--bots plus --humans must fill every seat but the host's");
   }
   return options;
+}
+
+/** A player's inbox as `Session.followInbox` follows it. */
+interface Inbox {
+  opened: Promise<void>; // the first stream's opening message came
+  reopened: number; // streams opened again after one ended
+  failure: Error | null;
+  stopped: boolean;
+  stop: () => void;
 }
 
 /** A small seeded generator (mulberry32), so a run's choices can be repeated. */
@@ -241,15 +251,73 @@ class Session {
     return this.call(this.games, "ListMyGames", { page_token: pageToken });
   }
 
-  /** WatchInbox: `onEvent` gets each event after `fromEventId` (empty: from now on); cancel the stream
-   * to stop. */
-  watchInbox(fromEventId: string, onEvent: (event: InboxEvent__Output) => void): grpc.ClientReadableStream<WatchInboxResponse__Output> {
-    const stream = this.games.WatchInbox({ from_event_id: fromEventId }, this.metadata);
-    stream.on("data", (message: WatchInboxResponse__Output) => {
-      if (message.event) onEvent(message.event);
-    });
-    stream.on("error", () => {}); // a cancelled stream ends with an error: nothing to do
-    return stream;
+  /** WatchInbox, followed until `stop()`: `onEvent` gets each event after `fromEventId` (empty: from
+   * now on) once, oldest first. A stream that fails or ends is opened again from the last event received
+   * (at first, the newest event its opening message named), after a growing pause or the pause a
+   * RATE_LIMITED refusal asks for, so the events sent meanwhile come first. `opened` resolves at the first
+   * opening message (from then on no new event is missed); `failure` is set (and `opened` rejected if
+   * still pending), the inbox no longer followed, when a stream is refused for good (FINAL_WATCH_CODES)
+   * or keeps ending without a message. */
+  followInbox(fromEventId: string, onEvent: (event: InboxEvent__Output) => void): Inbox {
+    let last = fromEventId;
+    let reconnects = 0;
+    let stream: grpc.ClientReadableStream<WatchInboxResponse__Output> | null = null;
+    let markOpened = () => {};
+    let markFailed = (_error: Error) => {};
+    const inbox: Inbox = {
+      opened: new Promise<void>((resolve, reject) => {
+        markOpened = resolve;
+        markFailed = reject;
+      }),
+      reopened: 0,
+      failure: null,
+      stopped: false,
+      stop: () => {
+        inbox.stopped = true;
+        stream?.cancel();
+      },
+    };
+    const reopen = (error: grpc.ServiceError | null) => {
+      if (inbox.stopped) return;
+      if ((error && FINAL_WATCH_CODES.has(error.code)) || reconnects >= MAX_RECONNECTS) {
+        inbox.failure = error ?? new Error("the inbox stream keeps ending without a message");
+        inbox.stopped = true;
+        markFailed(inbox.failure);
+        return;
+      }
+      const delay = (error && rateLimitDelay(error)) ?? Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** reconnects);
+      reconnects += 1;
+      inbox.reopened += 1;
+      setTimeout(open, delay);
+    };
+    const open = () => {
+      if (inbox.stopped) return;
+      const current = this.games.WatchInbox({ from_event_id: last }, this.metadata);
+      stream = current;
+      let ended = false; // a stream reports its end once, as an error or as an end
+      current.on("data", (message: WatchInboxResponse__Output) => {
+        reconnects = 0;
+        if (message.event) {
+          last = message.event.event_id;
+          onEvent(message.event);
+        } else {
+          if (!last) last = message.newest_event_id;
+          markOpened();
+        }
+      });
+      current.on("error", (error: grpc.ServiceError) => {
+        if (ended) return;
+        ended = true;
+        reopen(error);
+      });
+      current.on("end", () => {
+        if (ended) return;
+        ended = true;
+        reopen(null);
+      });
+    };
+    open();
+    return inbox;
   }
 
   /** Rematch: a lobby of the finished game's title, options and players, the others invited. */
@@ -425,9 +493,10 @@ async function main(): Promise<void> {
     players.push(guest);
   }
   const inboxes = players.map(() => [] as InboxEvent__Output[]);
-  const inboxStreams = options.match
-    ? players.map((player, index) => player.watchInbox("", (event) => inboxes[index].push(event)))
+  const openInboxes = options.match
+    ? players.map((player, index) => player.followInbox("", (event) => inboxes[index].push(event)))
     : [];
+  await Promise.all(openInboxes.map((inbox) => inbox.opened));
   let gameId: string;
   let cancelledFirst = false;
   if (options.match) {
@@ -506,6 +575,7 @@ async function main(): Promise<void> {
     my_games_listed: 0,
     inbox_your_turns: 0,
     rematch_invited: 0,
+    inbox_streams_reopened: 0,
   };
   if (options.match) {
     followed.chat_received = chats.filter((texts) => texts.includes(chatText)).length;
@@ -520,10 +590,15 @@ async function main(): Promise<void> {
     const lobby = await host.rematch(gameId);
     const invited = (events: InboxEvent__Output[]) =>
       events.some((event) => event.kind === "INBOX_EVENT_KIND_INVITED" && event.lobby_id === lobby.lobby_id);
-    await eventually(() => inboxes.slice(1).every(invited), "the rematch's invitations");
+    await eventually(() => {
+      const failed = openInboxes.find((inbox) => inbox.failure);
+      if (failed) throw failed.failure;
+      return inboxes.slice(1).every(invited);
+    }, "the rematch's invitations");
     followed.rematch_invited = inboxes.slice(1).filter(invited).length;
     await host.call(host.lobbies, "LeaveLobby", { lobby_id: lobby.lobby_id });
-    for (const stream of inboxStreams) stream.cancel();
+    for (const inbox of openInboxes) inbox.stop();
+    followed.inbox_streams_reopened = openInboxes.reduce((sum, inbox) => sum + inbox.reopened, 0);
   }
 
   console.log(JSON.stringify({
