@@ -8,6 +8,7 @@ import grpc
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 
 from gateway import auth, limits, names, throttle
+from gateway import text as written
 from gateway.errors import rpc
 from live import keys
 from live.errors import GatewayError, invalid, unauthenticated
@@ -23,15 +24,16 @@ WRONG_CREDENTIALS = "wrong user name or password"
 
 
 def display_name(value: str) -> str:
-    """The name, trimmed; INVALID_ARGUMENT unless it has 1 to 32 printable characters."""
+    """The name, trimmed; INVALID_ARGUMENT unless it has 1 to 32 characters, written as `gateway.text`
+    has it."""
     name = value.strip()
     field = "display_name"
     if not 1 <= len(name) <= DISPLAY_NAME_MAX:
         raise invalid(
             "INVALID_DISPLAY_NAME", f"{field} must have 1 to {DISPLAY_NAME_MAX} characters", field=field
         )
-    if not name.isprintable():
-        raise invalid("INVALID_DISPLAY_NAME", f"{field} must not contain control characters", field=field)
+    if (found := written.hidden(name)) is not None:
+        raise invalid("INVALID_DISPLAY_NAME", f"{field} {written.described(*found)}", field=field)
     return name
 
 

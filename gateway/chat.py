@@ -10,11 +10,10 @@ the inbox of each of its human members (the inbox keeps it). The text is 1 to 28
 
 from __future__ import annotations
 
-import unicodedata
-
 from boardgame.gateway.v1 import gateway_pb2
 
 from gateway import lobbies
+from gateway import text as written
 from gateway.auth import Principal
 from live import inbox, keys, moves
 from live.errors import invalid, not_found, permission_denied
@@ -23,7 +22,6 @@ from live.store import Meta
 from live.table import Table
 
 CHAT_KEPT = 100  # messages kept per game
-CONTROL_CATEGORY = "Cc"  # Unicode's control characters (line breaks, tabs, escapes)
 
 # KEYS: the game's chat list. ARGV: 1 the message, 2 messages kept, 3 the channel.
 POST_SCRIPT = """
@@ -35,15 +33,14 @@ return 1
 
 
 def checked_text(text: str) -> str:
-    """The message's text; INVALID_ARGUMENT for one of blanks only or with a control character."""
-    for position, character in enumerate(text):
-        if unicodedata.category(character) == CONTROL_CATEGORY:
-            raise invalid(
-                "CHAT_CONTROL_CHARACTER",
-                f"text holds a control character (U+{ord(character):04X}) at position {position}; "
-                "send one line of printable text",
-                field="text",
-            )
+    """The message's text; INVALID_ARGUMENT for one of blanks only or with a character that does not
+    show (`gateway.text`, the rule of display names too)."""
+    if (found := written.hidden(text)) is not None:
+        raise invalid(
+            "CHAT_CONTROL_CHARACTER",
+            f"text {written.described(*found)}; send one line of visible text",
+            field="text",
+        )
     if not text.strip():
         raise invalid("EMPTY_CHAT_MESSAGE", "text has no visible character", field="text")
     return text

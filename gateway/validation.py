@@ -7,6 +7,11 @@ range INTEGERS, every enum field one of its values; nested messages and repeated
 element by element. A field is named by its name alone, so one entry
 covers it in every request that has it (`game_id` is the same id everywhere). Handlers still check
 what depends on stored data (a seat within a lobby's seat count) or on a pattern (a user name).
+
+Every string but the WRITTEN ones is an id or a name of the API's (a game id, a title, an option's
+value, a page token): it holds printable characters only, never a control, format or separator
+character but the space, so a NUL never reaches PostgreSQL nor an escape a log. What people write for
+others (display names, chat) has the rule of `gateway.text`, checked by its handlers.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from google.protobuf import descriptor, message
+
+from gateway.text import described
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,7 @@ TEXT = {
     "text": Length(1, 280),  # a chat message (`gateway.chat`)
     "from_event_id": Length(0, 64),
 }
+WRITTEN = frozenset({"display_name", "text", "password"})  # `gateway.text`'s; a password may hold anything
 INTEGERS = Range(0, 2**31 - 1)  # every number a request carries is a count, a seat or a version
 
 _INTEGER_TYPES = {
@@ -90,6 +98,13 @@ def _values(request: message.Message, field: Any) -> Iterator[tuple[str, Any]]:
         yield "", value
 
 
+def unprintable(value: str) -> tuple[int, str] | None:
+    """The position and the character of an id's first character that is not printable, or None."""
+    if value.isprintable():
+        return None
+    return next((n, c) for n, c in enumerate(value) if not c.isprintable())
+
+
 def violations(request: message.Message, prefix: str = "", top: str = "") -> Iterator[Violation]:
     """Every field of `request` (and of the messages inside it) that is outside its limits."""
     for field in request.DESCRIPTOR.fields:
@@ -102,6 +117,8 @@ def violations(request: message.Message, prefix: str = "", top: str = "") -> Ite
                 length = TEXT.get(field.name, DEFAULT_TEXT)
                 if not length.least <= len(value) <= length.most:
                     yield Violation(path, f"{_length(length)}, not {len(value)}", reason)
+                elif field.name not in WRITTEN and (found := unprintable(value)) is not None:
+                    yield Violation(path, described(*found), reason)
             elif field.enum_type is not None:
                 if value not in field.enum_type.values_by_number:
                     yield Violation(path, f"has no value {value}", "INVALID_ENUM_VALUE")
