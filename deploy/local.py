@@ -556,6 +556,8 @@ def readable(line: str) -> str:
 def usage(rows: list[Row]) -> list[str]:
     """Lines telling where the gateway listens and how to play, or how to call a rules service."""
     gateway = next((row for row in rows if row.env.get("GATEWAY_ADDRESS")), None)
+    # `buf` comes with `make setup`; it learns the messages from the servers' reflection.
+    curl = "node_modules/.bin/buf curl --protocol grpc --http2-prior-knowledge"
     if gateway is not None:
         address = gateway.env["GATEWAY_ADDRESS"]
         title = GAME_MODULES[0].rsplit(".", 1)[-1]  # the first registered title, as an example
@@ -566,8 +568,10 @@ def usage(rows: list[Row]) -> list[str]:
             f"  .venv/bin/bg new {title} --seats 3 --bots 2 --play",
             f"  .venv/bin/bg leaderboard {title}",
             f"Or play in a browser: http://{gateway.env['WEB_ADDRESS']}/",
-            "Other clients: generate one from protos/ (docs/clients.md); grpcurl works too (reflection):",
-            f"  grpcurl -plaintext {address} list",
+            "Other clients: generate one from protos/ (docs/clients.md), or call the gateway with buf curl:",
+            f"  {curl} --list-services http://{address}",
+            f'  {curl} -d \'{{"displayName": "Ada"}}\' '
+            f"http://{address}/boardgame.gateway.v1.AccountService/CreateGuest",
             "Ctrl-C stops everything.",
         ]
     rules = [row for row in rows if row.env.get("RULES_ADDRESS")]
@@ -575,10 +579,10 @@ def usage(rows: list[Row]) -> list[str]:
         return []
     address = rules[0].env["RULES_ADDRESS"]
     return [
-        "Call a rules service, for example with grpcurl (it uses reflection):",
-        f"  grpcurl -plaintext {address} list",
-        f"  grpcurl -plaintext {address} {SERVICE_NAME}/GetGameInfo",
-        "or from Python: see README.md, section 'Calling a rules service'.",
+        "Call a rules service with buf curl:",
+        f"  {curl} --list-services http://{address}",
+        f"  {curl} http://{address}/{SERVICE_NAME}/GetGameInfo",
+        "or from Python with the stubs in gen/ (docs/rules-service.md).",
         "Ctrl-C stops everything.",
     ]
 
