@@ -336,6 +336,13 @@ def test_the_catalogue_lists_every_title_by_name(client: Client, rules: dict[str
         "Random-Bot",
         "Admin",
         "s y s t e m",
+        "R\u0430ndom bot 1",  # a Cyrillic a
+        "\u0430dmin",  # a Cyrillic a
+        "Heur\u0456stic bot",  # a Cyrillic i
+        "\u0391DMIN",  # a Greek capital alpha
+        "\u0405\u0443stem",  # a Cyrillic S and y
+        "adrnin",  # r and n, drawn as an m
+        "\U0001d400\U0001d41d\U0001d426\U0001d422\U0001d427",  # mathematical bold letters
     ],
 )
 def test_a_bots_name_or_a_reserved_one_is_refused(gateway: GatewayProcess, client: Client, name: str) -> None:
