@@ -132,7 +132,7 @@ class AccountService(gateway_pb2_grpc.AccountServiceServicer):
         if not player_id or not matches:
             await throttle.failed(self.app, username, address)
             raise unauthenticated(WRONG_CREDENTIALS)
-        await throttle.succeeded(self.app, username)
+        await throttle.succeeded(self.app, username, address)
         return gateway_pb2.SignInResponse(session=await auth.new_session(self.app, player_id))
 
     @rpc

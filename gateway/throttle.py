@@ -1,8 +1,10 @@
-"""The sign-in back-off: failed sign-ins are counted per account (user name) and per client address,
-and past a number of them (SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_FAILURES_PER_ADDRESS) each further
-failure locks that account's or address's sign-ins for twice as long as the one before (1 s, 2 s,
-4 s, ... up to SIGN_IN_LOCKOUT_SECONDS). Failures are forgotten SIGN_IN_LOCKOUT_SECONDS after the last
-one; a correct password clears its account's count.
+"""The sign-in back-off: failed sign-ins are counted per account (user name) from each client address,
+and per address, and past a number of them (SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_FAILURES_PER_ADDRESS)
+each further failure locks that account's sign-ins from that address, or all the address's, for twice
+as long as the one before (1 s, 2 s, 4 s, ... up to SIGN_IN_LOCKOUT_SECONDS). An account is never
+locked as a whole: an attacker guessing from one address locks that address out of the account, never
+its owner signing in from another. Failures are forgotten SIGN_IN_LOCKOUT_SECONDS after the last one;
+a correct password clears its account's count from its address.
 
 A locked sign-in is refused before its password is hashed, so guessing costs the gateway nothing
 once the lock holds: RESOURCE_EXHAUSTED, reason SIGN_IN_THROTTLED, with the time the lock has left as
@@ -45,13 +47,15 @@ class SignInThrottled(RetryLater):
 
 
 def _subjects(settings: Settings, username: str | None, address: str) -> list[tuple[str, int]]:
-    """(subject, failures allowed) of the account, if any, and of the address."""
-    named = [(keys.account_subject(username), settings.sign_in_failures_per_account)] if username else []
+    """(subject, failures allowed) of the account from the address, if any, and of the address."""
+    named = (
+        [(keys.account_subject(username, address), settings.sign_in_failures_per_account)] if username else []
+    )
     return [*named, (keys.address_subject(address), settings.sign_in_failures_per_address)]
 
 
 async def check(app: Table, username: str | None, address: str) -> None:
-    """SignInThrottled while the account's or the address's sign-ins are locked."""
+    """SignInThrottled while the account's sign-ins from the address, or all the address's, are locked."""
     locks: Sequence[int] = []
     async with app.redis.pipeline(transaction=False) as pipe:
         for subject, _ in _subjects(app.settings, username, address):
@@ -64,7 +68,7 @@ async def check(app: Table, username: str | None, address: str) -> None:
 
 async def failed(app: Table, username: str | None, address: str) -> None:
     """Count a failed sign-in (or a registration of a taken name: `username` None) against the account
-    and the address, locking either once past its allowance."""
+    from the address and the address, locking either once past its allowance."""
     settings = app.settings
     longest = settings.sign_in_lockout_seconds * 1000
     script = app.script(FAILED_SCRIPT)
@@ -73,6 +77,6 @@ async def failed(app: Table, username: str | None, address: str) -> None:
         await script(keys=failures, args=[allowance, FIRST_LOCK_MS, longest])
 
 
-async def succeeded(app: Table, username: str) -> None:
-    """Forget the account's failed sign-ins (its address's stay counted)."""
-    await app.redis.delete(keys.sign_in_failures(keys.account_subject(username)))
+async def succeeded(app: Table, username: str, address: str) -> None:
+    """Forget the account's failed sign-ins from the address (the address's stay counted)."""
+    await app.redis.delete(keys.sign_in_failures(keys.account_subject(username, address)))

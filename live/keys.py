@@ -110,8 +110,8 @@ def api_key_subject(key_hash: str) -> str:
 
 
 def sign_in_failures(subject: str) -> str:
-    """Counter with expiry: recent failed sign-ins of an account (`account_subject`) or an address
-    (`address_subject`)."""
+    """Counter with expiry: recent failed sign-ins of an account from an address (`account_subject`) or
+    of an address (`address_subject`)."""
     return f"signin:{{{subject}}}:failures"
 
 
@@ -120,9 +120,9 @@ def sign_in_lock(subject: str) -> str:
     return f"signin:{{{subject}}}:lock"
 
 
-def account_subject(username: str) -> str:
-    """What the sign-ins of a user name (lower-cased) are counted under."""
-    return f"account:{username.lower()}"
+def account_subject(username: str, address: str) -> str:
+    """What the sign-ins of a user name (lower-cased) from one client address are counted under."""
+    return f"account:{username.lower()}@{address}"
 
 
 def watch_leases(player_id: str) -> str:

@@ -134,7 +134,9 @@ class Settings:
     match_band_max: float = 50.0  # the widest band
     match_bots_after_seconds: int = 60  # a search's wait before bots fill the open seats, if it names none
     match_tick_seconds: float = 0.25  # how often each gateway runs the match script over its queues
-    sign_in_failures_per_account: int = 5  # wrong passwords before the account's sign-ins back off
+    sign_in_failures_per_account: int = (
+        5  # wrong passwords before an account's sign-ins from an address back off
+    )
     sign_in_failures_per_address: int = 30  # failed sign-ins before an address's sign-ins back off
     sign_in_lockout_seconds: int = 900  # the longest back-off, and how long failures are remembered
     reserved_names: tuple[str, ...] = DEFAULT_RESERVED_NAMES

@@ -92,6 +92,49 @@ def test_wrong_passwords_lock_the_account_for_longer_each_time(patient: Client) 
     assert sign_in(patient, victim, "wrong password")[1] == "UNAUTHENTICATED", "the right password cleared it"
 
 
+ATTACKER, OWNER = "203.0.113.9", "198.51.100.7"  # two addresses, as a trusted proxy forwards them
+
+
+def sign_in_from(client: Client, address: str, username: str, password: str) -> tuple[grpc.StatusCode, str]:
+    """The code and ErrorInfo reason of a sign-in from `address`."""
+    request = gateway_pb2.SignInRequest(username=username, password=password)
+    forwarded = (("x-forwarded-for", address),)
+    try:
+        client.accounts.SignIn(request, metadata=forwarded, timeout=RPC_TIMEOUT)
+    except grpc.RpcError as error:
+        info = error_info(error)
+        assert info is not None
+        return error.code(), info.reason
+    return grpc.StatusCode.OK, ""
+
+
+def test_wrong_passwords_from_one_address_never_lock_the_owner_out_from_another(
+    redis_url: str, rules: dict[str, str]
+) -> None:
+    """An attacker's wrong passwords lock the attacker's address for that account, doubling as they
+    go on, while the owner signs in from their own address all along."""
+    with (
+        own_gateway(redis_url, rules, client_address_header="x-forwarded-for") as own,
+        patient_channel(own.gateway.address) as channel,
+    ):
+        client = Client(channel)
+        register(client, victim := unique("victim"))
+        for _ in range(DEFAULTS.sign_in_failures_per_account + 1):
+            sign_in_from(client, ATTACKER, victim, "a guess 123")
+        assert sign_in_from(client, ATTACKER, victim, PASSWORD) == (EXHAUSTED, "SIGN_IN_THROTTLED")
+        assert sign_in_from(client, OWNER, victim, PASSWORD) == (grpc.StatusCode.OK, ""), (
+            "the owner's own address is not locked"
+        )
+        assert sign_in_from(client, ATTACKER, victim, PASSWORD) == (EXHAUSTED, "SIGN_IN_THROTTLED"), (
+            "the owner's sign-in does not lift the attacker's lock"
+        )
+        for _ in range(DEFAULTS.sign_in_failures_per_account - 1):
+            assert sign_in_from(client, OWNER, victim, "a typo")[0] == UNAUTHENTICATED
+        assert sign_in_from(client, OWNER, victim, PASSWORD)[0] == grpc.StatusCode.OK, (
+            "the owner's typos are counted for the owner's address alone"
+        )
+
+
 def test_failures_from_one_address_lock_its_sign_ins_and_registrations(patient: Client) -> None:
     """Wrong passwords spread over many names, and registrations of taken names, count for the address."""
     taken = unique("taken")
