@@ -11,6 +11,8 @@ else 127.0.0.1:50050.
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from typing import IO, Any
 
@@ -18,7 +20,7 @@ import grpc
 
 from cli import session
 from cli.accounts import cmd_guest, cmd_register, cmd_sign_in, cmd_whoami
-from cli.client import Client
+from cli.client import Client, NotSignedIn
 from cli.clock import add_clock_arguments
 from cli.history import cmd_leaderboard, cmd_replay
 from cli.lobby import DEFAULT_STRENGTH, STRENGTHS, cmd_join, cmd_lobbies, cmd_new, cmd_start, cmd_titles
@@ -26,6 +28,8 @@ from cli.match import cmd_cancel_match, cmd_match
 from cli.players import cmd_chat, cmd_games, cmd_inbox, cmd_rematch
 from cli.table import cmd_play, cmd_resign, cmd_watch
 from services.common.status import error_info
+
+BROKEN_PIPE_EXIT = 128 + signal.SIGPIPE  # as a shell reports a command that SIGPIPE ended
 
 
 def parser() -> argparse.ArgumentParser:
@@ -117,8 +121,29 @@ def unavailable_text(address: str, error: grpc.RpcError) -> str:
     )
 
 
+def not_signed_in_text(address: str, saved: dict[str, str]) -> str:
+    """What to tell a person who has no session at the gateway they called."""
+    elsewhere = saved.get("gateway", address) != address and saved.get("token")
+    at = f" (your session is for {saved['gateway']})" if elsewhere else ""
+    return (
+        f"bg: not signed in at {address}{at}: run `bg guest NAME`, `bg register NAME` or "
+        "`bg sign-in NAME` first"
+    )
+
+
+def quiet(stream: IO[str]) -> None:
+    """Send what is still to be written to `stream` to /dev/null: its reader is gone, and Python would
+    otherwise fail flushing it at exit."""
+    try:
+        descriptor = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # not a file (a test's buffer): nothing is flushed at exit
+    os.dup2(os.open(os.devnull, os.O_WRONLY), descriptor)
+
+
 def main(argv: list[str] | None = None, out: IO[str] = sys.stdout, inp: IO[str] = sys.stdin) -> int:
-    """Run one command; its exit code."""
+    """Run one command; its exit code (that of a command ended by SIGPIPE when the reader of its
+    output goes away, as `bg leaderboard TITLE | head` does, with nothing said)."""
     args = parser().parse_args(argv)
     saved = session.load()
     address = session.gateway_address(args.gateway, saved)
@@ -127,6 +152,14 @@ def main(argv: list[str] | None = None, out: IO[str] = sys.stdout, inp: IO[str] 
     try:
         code: int = args.handler(client, args)
         return code
+    except BrokenPipeError:
+        quiet(out)
+        return BROKEN_PIPE_EXIT
+    except NotSignedIn:
+        down = client.unreachable()  # first of all, say that nothing answers there
+        told = unavailable_text(address, down) if down else not_signed_in_text(address, saved)
+        print(told, file=sys.stderr)
+        return 1
     except grpc.RpcError as error:
         if error.code() == grpc.StatusCode.UNAVAILABLE:
             print(unavailable_text(address, error), file=sys.stderr)

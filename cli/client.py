@@ -17,12 +17,17 @@ RATE_LIMITED = "RATE_LIMITED"
 RETRY_AFTER_KEY = "retry_after_ms"  # ErrorInfo metadata: how long to wait before the next call
 DEFAULT_RETRY_AFTER_MS = 1000
 MAX_RATE_LIMIT_RETRIES = 10
+PROBE_TIMEOUT_SECONDS = 5.0  # how long to wait for a gateway's answer to tell "down" from "not signed in"
 
 R = TypeVar("R")
 
 
 class Quit(Exception):
     """The person asked to stop, or input ended."""
+
+
+class NotSignedIn(Exception):
+    """A call needs a session, and there is none for this gateway."""
 
 
 def retry_after(error: grpc.RpcError) -> float | None:
@@ -57,12 +62,20 @@ class Client:
 
     @property
     def auth(self) -> tuple[tuple[str, str], ...]:
-        """Call metadata with the bearer token."""
+        """Call metadata with the bearer token; NotSignedIn without one."""
         if not self.token:
-            raise SystemExit(
-                "not signed in: run `bg guest NAME`, `bg register NAME` or `bg sign-in NAME` first"
-            )
+            raise NotSignedIn
         return (("authorization", f"Bearer {self.token}"),)
+
+    def unreachable(self) -> grpc.RpcError | None:
+        """Why no gateway answers at the address (UNAVAILABLE, or no answer in time); None when one
+        does, with any answer (to this call without a token, a refusal)."""
+        try:
+            self.catalog.ListTitles(gateway_pb2.ListTitlesRequest(), timeout=PROBE_TIMEOUT_SECONDS)
+        except grpc.RpcError as error:
+            if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                return error
+        return None
 
     def call(self, method: Callable[..., R], request: Any, *, signed_in: bool = True) -> R:
         """`method(request)` with the token; after a rate-limit refusal, wait as told and try again."""
