@@ -17,25 +17,23 @@ async def page(app: Table, player_id: str, size: int, token: str) -> gateway_pb2
     """The page of the player's games at `token` (empty: the first); INVALID_ARGUMENT for a token of
     another listing."""
     position = paging.decode(LISTING, token) if token else {"o": 0}
-    shown: list[gateway_pb2.MyGame] = []
     cursor: tuple[float, str] | None = None
-    if "o" in position:
-        offset = position["o"]
+    offset = position.get("o")
+    if offset is not None:
         if not isinstance(offset, int) or offset < 0:
             raise paging.bad_token()
-        live = await mygames.live_games(app.redis, player_id)
-        shown = live[offset : offset + size]
-        if offset + size < len(live):
-            return gateway_pb2.ListMyGamesResponse(
-                games=shown, next_page_token=paging.encode(LISTING, {"o": offset + size})
-            )
     else:
         score, after = position.get("s"), position.get("i")
         if not isinstance(score, int | float) or not isinstance(after, str):
             raise paging.bad_token()
         cursor = (float(score), after)
+    live, finished = await mygames.listing(app.redis, player_id, offset is not None, cursor, size + 1)
+    shown = live[offset or 0 : (offset or 0) + size]
+    if offset is not None and offset + size < len(live):
+        return gateway_pb2.ListMyGamesResponse(
+            games=shown, next_page_token=paging.encode(LISTING, {"o": offset + size})
+        )
     wanted = size - len(shown)
-    finished = await mygames.finished_games(app.redis, player_id, cursor, wanted + 1)
     shown.extend(game for game, _ in finished[:wanted])
     token = ""
     if len(finished) > wanted:

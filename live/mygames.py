@@ -18,7 +18,6 @@ import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
 
 import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
@@ -224,40 +223,46 @@ def _sorted_live(games: Sequence[gateway_pb2.MyGame]) -> list[gateway_pb2.MyGame
     return sorted(games, key=lambda g: (not g.my_turn, -g.last_move_at.ToMilliseconds(), g.game_id))
 
 
-async def live_games(redis: aioredis.Redis, player_id: str) -> list[gateway_pb2.MyGame]:
-    """Every live game of the player, as listed (the player's turn first)."""
-    ids = cast(list[bytes], await redis.zrevrange(keys.my_live_games(player_id), 0, -1))
-    if not ids:
-        return []
-    found = await redis.hmget(keys.my_games(player_id), [text(i) for i in ids])
-    return _sorted_live([gateway_pb2.MyGame.FromString(blob(raw)) for raw in found if raw is not None])
+# KEYS: 1 games hash, 2 live set, 3 finished set (of one player). ARGV: 1 '1' to read the live games,
+# 2 the highest score of the finished games read ('+inf': from the newest), 3 how many at most.
+# Returns the live games (newest change first) and the finished ones as (id, score, game) triples, read
+# at one moment: a game ending meanwhile is in one part or the other, never both.
+LISTING_SCRIPT = """
+local live, finished = {}, {}
+if ARGV[1] == '1' then
+  for _, id in ipairs(redis.call('ZREVRANGE', KEYS[2], 0, -1)) do
+    live[#live + 1] = redis.call('HGET', KEYS[1], id) or ''
+  end
+end
+local entries = redis.call('ZREVRANGEBYSCORE', KEYS[3], ARGV[2], '-inf', 'WITHSCORES', 'LIMIT', 0,
+  tonumber(ARGV[3]))
+for i = 1, #entries, 2 do
+  finished[#finished + 1] = entries[i]
+  finished[#finished + 1] = entries[i + 1]
+  finished[#finished + 1] = redis.call('HGET', KEYS[1], entries[i]) or ''
+end
+return {live, finished}
+"""
+TIES_READ = 64  # finished games read past a page's end, for those finishing at the cursor's moment
 
 
-async def finished_games(
-    redis: aioredis.Redis, player_id: str, before: tuple[float, str] | None, count: int
-) -> list[tuple[gateway_pb2.MyGame, float]]:
-    """Up to `count` finished games of the player, newest first, after the cursor `before` (score and
-    id of the last one shown), each with its score."""
-    index = keys.my_finished_games(player_id)
-    entries = cast(
-        list[tuple[bytes, float]],
-        await redis.zrevrangebyscore(
-            index, before[0] if before else "+inf", "-inf", start=0, num=count + 64, withscores=True
-        ),
-    )
-    wanted = [
-        (text(member), score)
-        for member, score in entries
-        if before is None or score < before[0] or text(member) < before[1]
-    ][:count]
-    if not wanted:
-        return []
-    found = await redis.hmget(keys.my_games(player_id), [game_id for game_id, _ in wanted])
-    return [
-        (gateway_pb2.MyGame.FromString(blob(raw)), score)
-        for (_, score), raw in zip(wanted, found, strict=True)
-        if raw is not None
+async def listing(
+    redis: aioredis.Redis, player_id: str, live: bool, before: tuple[float, str] | None, count: int
+) -> tuple[list[gateway_pb2.MyGame], list[tuple[gateway_pb2.MyGame, float]]]:
+    """The player's games at one moment: every live one as listed (the player's turn first) if `live`,
+    and up to `count` finished ones, newest first, after the cursor `before` (score and id of the last
+    one shown), each with its score."""
+    script = register_script(redis, LISTING_SCRIPT)
+    lists = [keys.my_games(player_id), keys.my_live_games(player_id), keys.my_finished_games(player_id)]
+    top = repr(before[0]) if before else "+inf"
+    found, entries = await script(keys=lists, args=["1" if live else "0", top, count + TIES_READ])
+    playing = _sorted_live([gateway_pb2.MyGame.FromString(blob(raw)) for raw in found if raw])
+    finished = [
+        (gateway_pb2.MyGame.FromString(blob(raw)), float(score))
+        for game_id, score, raw in zip(entries[::3], entries[1::3], entries[2::3], strict=True)
+        if raw and (before is None or float(score) < before[0] or text(game_id) < before[1])
     ]
+    return playing, finished[:count]
 
 
 async def after_commit(redis: aioredis.Redis, change: Change) -> None:

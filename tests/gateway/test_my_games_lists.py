@@ -100,3 +100,32 @@ def test_a_correspondence_turn_is_reminded_hours_before_a_real_time_one_minutes_
         due = store.zscore(keys.inbox_reminders(), inbox.reminder_member(game.game_id, 0, me))
         assert due == 1000 + turn - lead, gateway_pb2.ClockPace.Name(pace)
     store.close()
+
+
+GAMES_ENDING = 40
+
+
+def test_a_page_read_as_games_end_lists_each_once_and_as_it_was_at_one_moment(redis_url: str) -> None:
+    """A ListMyGames page read while the player's games end is one snapshot: no game listed both live
+    ('waiting', to a client its GAME_ENDED had reached) and finished."""
+    from gateway import mygames as listing  # the gateway's page, on the lists alone
+
+    me = uuid.uuid4().hex
+    games = [record(me) for _ in range(GAMES_ENDING)]
+    run(redis_url, *(mygames.Change(g, 1, (0,), False, at_ms=1000 + i) for i, g in enumerate(games)))
+
+    async def race() -> list[str]:
+        client = async_client(Settings(redis_url=redis_url))
+        table = type("Lists", (), {"redis": client})()  # the page reads the lists through app.redis only
+        wrong = []
+        for i, game in enumerate(games):
+            ending = mygames.committed(client, mygames.Change(game, 2, (), True, at_ms=5000 + i))
+            pages = [listing.page(table, me, 100, "") for _ in range(3)]  # type: ignore[arg-type]
+            _, *answers = await asyncio.gather(ending, *pages)
+            for answer in answers:
+                ids = [g.game_id for g in answer.games]
+                wrong += [f"{game_id} listed twice" for game_id in set(ids) if ids.count(game_id) > 1]
+        await client.aclose()
+        return wrong
+
+    assert asyncio.run(race()) == []
