@@ -20,6 +20,7 @@ KIND_TEXT = {
     gateway_pb2.INBOX_EVENT_KIND_GAME_ENDED: "game ended",
     gateway_pb2.INBOX_EVENT_KIND_RATING_CHANGED: "rating changed",
     gateway_pb2.INBOX_EVENT_KIND_LOBBY_CHAT: "lobby chat",
+    gateway_pb2.INBOX_EVENT_KIND_INVITED_TO_WATCH: "invited to watch",
 }
 CHANNEL_TEXT = {
     gateway_pb2.CHAT_CHANNEL_PLAYERS: "players",

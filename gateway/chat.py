@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from boardgame.gateway.v1 import gateway_pb2
 
-from gateway import lobbies
+from gateway import lobbies, spectators
 from gateway import text as written
 from gateway.auth import Principal
 from live import inbox, keys, moves
@@ -66,9 +66,10 @@ def _message(principal: Principal, text: str, channel: int) -> gateway_pb2.ChatM
 async def post_in_game(
     app: Table, principal: Principal, game_id: str, text: str, channel: int
 ) -> gateway_pb2.ChatMessage:
-    """Post in a game's chat; PERMISSION_DENIED for a spectator on the players' channel, GAME_OVER for
-    a game archived already."""
+    """Post in a game's chat; PERMISSION_DENIED for a spectator on the players' channel or for someone
+    who may not watch the game (`gateway.spectators`), GAME_OVER for a game archived already."""
     meta = await moves.load_meta(app.store, game_id)
+    spectators.admit(meta, principal.player_id)
     player = is_player(meta, principal.player_id)
     chosen = channel or (gateway_pb2.CHAT_CHANNEL_PLAYERS if player else gateway_pb2.CHAT_CHANNEL_SPECTATORS)
     if chosen == gateway_pb2.CHAT_CHANNEL_PLAYERS and not player:

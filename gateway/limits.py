@@ -61,6 +61,7 @@ METHODS_OF_CLASS: Mapping[str, tuple[str, ...]] = {
         "AddBot",
         "StartGame",
         "Rematch",
+        "InviteSpectator",
         "FindMatch",
         "CancelMatch",
     ),

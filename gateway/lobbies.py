@@ -23,10 +23,10 @@ import redis.exceptions
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from gateway import auth, bots, paging
+from gateway import auth, bots, paging, spectators
 from gateway.auth import Principal
 from gateway.errors import rpc
-from live import clocks, games, keys
+from live import clocks, games, inbox, keys
 from live.errors import GatewayError, invalid, not_found, permission_denied, precondition, quota_exceeded
 from live.replies import blob, text
 from live.table import Table
@@ -73,12 +73,26 @@ def _seat_of(lobby: Lobby, player_id: str) -> gateway_pb2.LobbySeat | None:
     return None
 
 
+def readable(lobby: Lobby, viewer: str, invite_code: str = "") -> bool:
+    """Whether `viewer` may read the lobby: anyone a public one, a private one its members, the
+    spectators invited to its game and whoever gives its invite code."""
+    return (
+        lobby.visibility != gateway_pb2.VISIBILITY_PRIVATE
+        or member(lobby, viewer)
+        or viewer in lobby.invited_spectator_ids
+        or hmac.compare_digest(invite_code.encode(), lobby.invite_code.encode())
+    )
+
+
 def shown(lobby: Lobby, viewer: str) -> Lobby:
-    """The lobby as `viewer` may see it: the invite code only for its members."""
-    if lobby.invite_code and not member(lobby, viewer):
-        lobby = Lobby.FromString(lobby.SerializeToString())
-        lobby.invite_code = ""
-    return lobby
+    """The lobby as `viewer` may see it: the invite code and the invited spectators only for its
+    members."""
+    if member(lobby, viewer) or not (lobby.invite_code or lobby.invited_spectator_ids):
+        return lobby
+    seen = Lobby.FromString(lobby.SerializeToString())
+    seen.invite_code = ""
+    del seen.invited_spectator_ids[:]
+    return seen
 
 
 def _require_open(lobby: Lobby) -> None:
@@ -195,6 +209,7 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
             status=gateway_pb2.LOBBY_STATUS_OPEN,
             created_at=created_at,
         )
+        lobby.spectators = spectators.chosen(lobby.visibility, request.spectators)
         if lobby.visibility == gateway_pb2.VISIBILITY_PRIVATE:
             lobby.invite_code = auth.command_line_secret(INVITE_CODE_BYTES)
         lobby.seats[0].player.CopyFrom(principal.player)
@@ -307,9 +322,16 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
     async def GetLobby(
         self, request: gateway_pb2.GetLobbyRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.GetLobbyResponse:
-        """One lobby; a private lobby's invite code only for its members."""
+        """One lobby; a private one for its members, the spectators invited and whoever gives its code
+        (PERMISSION_DENIED, PRIVATE_LOBBY, for anyone else); its invite code only for its members."""
         principal = await auth.authenticate(self.app, context)
         lobby = await self._load(request.lobby_id)
+        if not readable(lobby, principal.player_id, request.invite_code):
+            raise GatewayError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "PRIVATE_LOBBY",
+                "this private lobby is for its members and those they invite; give its invite code",
+            )
         return gateway_pb2.GetLobbyResponse(lobby=shown(lobby, principal.player_id))
 
     @rpc
@@ -419,6 +441,31 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
         lobby = await asyncio.shield(self._start(lobby))
         return gateway_pb2.StartGameResponse(lobby=shown(lobby, principal.player_id), game_id=lobby.game_id)
 
+    async def invite(self, principal: Principal, lobby_id: str, player_id: str) -> list[str]:
+        """Invite a player to watch a lobby's game: its invited spectators. PERMISSION_DENIED for someone
+        not a member, NOT_FOUND for an unknown player, LOBBY_NOT_OPEN once it started (invite to its
+        game then) or closed."""
+        invitee = await auth.get_player(self.app, player_id)
+        added = False
+
+        def add(lobby: Lobby) -> None:
+            nonlocal added
+            if not member(lobby, principal.player_id):
+                raise permission_denied("only the lobby's members invite spectators to it")
+            _require_open(lobby)
+            spectators.may_invite(lobby.spectators)
+            added = player_id not in lobby.invited_spectator_ids
+            if added and len(lobby.invited_spectator_ids) >= spectators.MOST_INVITED:
+                raise spectators.full()
+            if added:
+                lobby.invited_spectator_ids.append(invitee.player_id)
+
+        lobby = await self._update(lobby_id, add)
+        if added:
+            event = spectators.invitation(principal.player, lobby.title, lobby_id=lobby.lobby_id)
+            await inbox.post(self.app.redis, [(player_id, event)])
+        return list(lobby.invited_spectator_ids)
+
     async def _start(self, lobby: Lobby) -> Lobby:
         """Create the game of a lobby just marked started; reopen the lobby if that fails."""
         occupants = [(seat.player, seat.bot_strength) for seat in lobby.seats]
@@ -437,6 +484,8 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
                 seats=seats,
                 clock=lobby.clock,
                 lobby_id=lobby.lobby_id,
+                spectators=lobby.spectators,
+                invited_spectators=_watching(lobby),
             )
         except BaseException:
             await self._update(lobby.lobby_id, _reopen)
@@ -446,6 +495,12 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
             stored.game_id = game_id
 
         return await self._update(lobby.lobby_id, record)
+
+
+def _watching(lobby: Lobby) -> list[str]:
+    """The spectators a lobby's game starts with: those invited, and its host if no longer seated."""
+    host = [] if _seat_of(lobby, lobby.host_player_id) else [lobby.host_player_id]
+    return [*lobby.invited_spectator_ids, *(h for h in host if h not in lobby.invited_spectator_ids)]
 
 
 def _reopen(lobby: Lobby) -> None:

@@ -11,7 +11,7 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from gateway import chat, inbox, lobbies, metrics, mygames, paging, rematch
+from gateway import chat, inbox, lobbies, metrics, mygames, paging, rematch, spectators
 from gateway.auth import Principal, authenticate, checked_caller, credentials
 from gateway.errors import rpc, stream_rpc
 from gateway.fanout import Fanout, SignedOut
@@ -93,6 +93,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
     ) -> tuple[Principal, Meta, int | None]:
         principal = await authenticate(self.app, context)
         meta = await moves.load_meta(self.store, game_id)
+        spectators.admit(meta, principal.player_id)
         seats = moves.seats_of(meta, principal.player_id)
         return principal, meta, (seats[0] if seats else None)
 
@@ -335,6 +336,23 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         principal = await authenticate(self.app, context)
         return gateway_pb2.SendChatMessageResponse(message=await chat.post(self.app, principal, request))
 
+    @rpc
+    async def InviteSpectator(
+        self, request: gateway_pb2.InviteSpectatorRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.InviteSpectatorResponse:
+        """Invite a player to watch a game, or a lobby's game (`gateway.spectators`)."""
+        principal = await authenticate(self.app, context)
+        place = request.WhichOneof("place")
+        if not request.player_id:
+            raise invalid("MISSING_PLAYER_ID", "name the player_id invited to watch", field="player_id")
+        if place == "game_id":
+            invited = await spectators.invite_to_game(self.app, principal, request.game_id, request.player_id)
+        elif place == "lobby_id":
+            invited = await self.lobbies.invite(principal, request.lobby_id, request.player_id)
+        else:
+            raise invalid("MISSING_PLACE", "name the game_id or the lobby_id to watch", field="place")
+        return gateway_pb2.InviteSpectatorResponse(invited_spectator_ids=invited)
+
     async def _missed(
         self, game_id: str, sent: int, changed: int
     ) -> list[tuple[int, rules_pb2.ApplyActionResponse]]:
@@ -344,17 +362,19 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             return []
         return [(v, c) for v, c in await self.store.changes_since(game_id, sent) if v < changed]
 
-    async def _finished(self, game_id: str) -> Meta:
+    async def _finished(self, game_id: str, player_id: str) -> Meta:
+        """The meta of a finished game the player may watch."""
         meta = await moves.load_meta(self.store, game_id)
+        spectators.admit(meta, player_id)
         if meta.status != STATUS_FINISHED:
             raise precondition(
                 "GAME_NOT_FINISHED", "the record and the seed are available once the game is over"
             )
         return meta
 
-    async def record(self, game_id: str) -> gateway_pb2.GameRecord:
-        """The full record of a finished game, seed and actions included."""
-        record, _ = await full_record(self.app, await self._finished(game_id))
+    async def record(self, game_id: str, player_id: str) -> gateway_pb2.GameRecord:
+        """The full record of a finished game the player may watch, seed and actions included."""
+        record, _ = await full_record(self.app, await self._finished(game_id, player_id))
         return record
 
     @rpc
@@ -363,7 +383,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
     ) -> gateway_pb2.GetGameRecordResponse:
         """A finished game's record."""
         principal = await authenticate(self.app, context)
-        record = await self.record(request.game_id)
+        record = await self.record(request.game_id, principal.player_id)
         player = any(seat.player.player_id == principal.player_id for seat in record.seats)
         shown = [message for message in record.chat if chat.readable(message, player)]
         del record.chat[:]
@@ -375,8 +395,8 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         self, request: gateway_pb2.ReplayGameRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.ReplayGameResponse:
         """Re-derive every state from config, seed and log, and compare with what was stored."""
-        await authenticate(self.app, context)
-        record = await self.record(request.game_id)
+        principal = await authenticate(self.app, context)
+        record = await self.record(request.game_id, principal.player_id)
         title = self.app.rules.get(record.title)
         created = await title.call(
             "NewGame",

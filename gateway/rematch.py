@@ -1,8 +1,9 @@
 """Rematch: a finished game's players meet again in a new private lobby of the same title, options,
-clock and seating. The caller hosts it in the seat(s) they had; each bot sits again in its seat, at the
-strength it played; the other humans' seats stay open for them, and each gets an invitation with the
-invite code in their inbox. The options come from the game's own Config (`live.games.options_of`), so
-a rematch works however long ago the game was played, its lobby and keys long gone.
+clock, seating and spectators (the invited, for a game that had no choice). The caller hosts it in the
+seat(s) they had; each bot sits again in its seat, at the strength it played; the other humans' seats
+stay open for them, and each gets an invitation with the invite code in their inbox. The options come
+from the game's own Config (`live.games.options_of`), so a rematch works however long ago the game was
+played, its lobby and keys long gone.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import uuid
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from gateway import auth, lobbies
+from gateway import auth, lobbies, spectators
 from gateway.auth import Principal
 from live import games, inbox, keys, moves
 from live.errors import permission_denied, precondition
@@ -71,6 +72,7 @@ async def rematch(
         host_player_id=principal.player_id,
         status=gateway_pb2.LOBBY_STATUS_OPEN,
         created_at=created_at,
+        spectators=spectators.chosen(gateway_pb2.VISIBILITY_PRIVATE, record.spectators),
     )
     invited: dict[str, None] = {}
     for played in sorted(record.seats, key=lambda seat: seat.seat):

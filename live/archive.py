@@ -172,7 +172,7 @@ class Archive:
                 self._unknown.popitem(last=False)
             return None
         version, record, state, meta_record, clock, lobby_id, acting = row
-        meta = meta_of([bytes(meta_record), STATUS_FINISHED.encode(), bytes(clock), lobby_id, acting])
+        meta = meta_of([bytes(meta_record), STATUS_FINISHED.encode(), bytes(clock), lobby_id, acting, None])
         assert meta is not None
         game = ArchivedGame(meta, gateway_pb2.GameRecord.FromString(bytes(record)), bytes(state), version)
         self._games[game_id] = game
@@ -209,7 +209,7 @@ async def archive(app: Table, game_id: str) -> bool:
     record, version = await full_record(app, meta)
     fields = await redis.hmget(keys.game_meta(game_id), list(META_HASH_FIELDS))
     state = await redis.get(keys.game_state(game_id))
-    meta_record, clock, lobby_id, acting, finished_at = (blob(field or b"") for field in fields)
+    _, clock, lobby_id, acting, finished_at = (blob(field or b"") for field in fields)
     ranks = {int(seat): rank for seat, rank in json.loads(result[b"ranks"]).items()}
     await store.save(
         game_id,
@@ -218,7 +218,7 @@ async def archive(app: Table, game_id: str) -> bool:
         {
             "record": record.SerializeToString(),
             "state": blob(state or b""),
-            "meta_record": meta_record,
+            "meta_record": meta.record.SerializeToString(),  # with the spectators invited meanwhile
             "clock": clock,
             "lobby_id": text(lobby_id),
             "acting": text(acting),

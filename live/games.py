@@ -8,7 +8,7 @@ import importlib
 import re
 import secrets
 import uuid
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -171,12 +171,15 @@ async def start_game(
     clock: gateway_pb2.TurnClock,
     lobby_id: str,
     game_id: str = "",
+    spectators: gateway_pb2.Spectators = gateway_pb2.SPECTATORS_UNSPECIFIED,
+    invited_spectators: Sequence[str] = (),
 ) -> str:
     """Create the game (under `game_id`, or a fresh id): seed, initial state at version 0 with its clock
     entry, record; tell its players (the lobby started, whose turn it is; `live.mygames`), then queue
     what follows (bots). A game of `game_id` that exists already (a retried creation, `gateway.
     matchmaking`) is left as it is: only told again while still at version 0, in case its creator died
-    before telling."""
+    before telling. `spectators` and `invited_spectators` say who may watch besides the players
+    (`gateway.spectators`)."""
     config = validate_options(app, title, player_count, options)
     rules_title = app.rules.get(title)
     seed = secrets.token_bytes(SEED_BYTES)
@@ -193,6 +196,8 @@ async def start_game(
         seed_sha256=hashlib.sha256(seed).hexdigest(),
         started_at=now(),
         edition=created.edition if created.HasField("edition") else None,
+        spectators=spectators,
+        invited_spectator_ids=invited_spectators,
     )
     setup = rules_pb2.ApplyActionResponse(events=created.events, acting_seats=created.acting_seats)
     acting = tuple(created.acting_seats)

@@ -37,7 +37,8 @@ from live.settings import ReplicaAcks
 if TYPE_CHECKING:
     from live.archive import Archive, ArchivedGame
 
-META_FIELDS = ["record", "status", "clock", "lobby_id", "acting"]
+META_FIELDS = ["record", "status", "clock", "lobby_id", "acting", "invited"]
+INVITED_SEPARATOR = ","  # between the ids of the meta's "invited" field (invited spectators, in order)
 STATUS_ACTIVE = "active"
 STATUS_FINISHED = "finished"
 FINISHED_TTL_SECONDS = 3600  # idempotency records and recent changes of a finished game
@@ -200,12 +201,15 @@ class Snapshot:
 
 
 def meta_of(fields: list[bytes | str | None]) -> Meta | None:
-    """The Meta of a game's META_FIELDS values (None: the game has no meta)."""
+    """The Meta of a game's META_FIELDS values (None: the game has no meta); the spectators invited
+    during the game are added to those of its record."""
     if fields[0] is None:
         return None
-    record, status, clock, lobby_id, acting = (blob(field or b"") for field in fields)
+    record, status, clock, lobby_id, acting, invited = (blob(field or b"") for field in fields)
+    stored = gateway_pb2.GameRecord.FromString(record)
+    stored.invited_spectator_ids.extend(text(invited).split(INVITED_SEPARATOR) if invited else ())
     return Meta(
-        gateway_pb2.GameRecord.FromString(record),
+        stored,
         text(status),
         gateway_pb2.TurnClock.FromString(clock),
         text(lobby_id),

@@ -25,7 +25,7 @@ def test_bg_lists_my_games_chats_follows_the_inbox_and_asks_for_a_rematch(bg: Bg
     code, out, err = bg("chat", game_id, "good game")
     assert code == 0 and out.strip() == "chat [players] Mia: good game", err
     code, _, err = bg("chat", game_id, "bell\a")
-    assert code == 1 and "control character (U+0007)" in err
+    assert code == 1 and "U+0007 (a control character)" in err
 
     deadline = time.monotonic() + 120  # the bots play until Mia's turn: then her inbox tells her so
     code, out, err = bg("games")

@@ -85,11 +85,21 @@ EXPECTED: dict[str, Codes] = {
     "WatchInbox": players(),
     "Rematch": players(PRECONDITION, spectator=DENIED, minted=DENIED),  # not over; theirs to ask for
     "SendChatMessage": players(),  # a spectator's goes on the spectators' channel
+    "InviteSpectator": players(DENIED, seated=OK, other=OK, resigned=OK),  # by the game's players
     "CancelMatch": players(PRECONDITION),  # before FindMatch: nobody searches yet
     "FindMatch": players(),  # each search is withdrawn as its stream is cancelled
 }
 # Calls after which the table is not as it was: a cell expected to succeed gets a table of its own.
-CHANGING = {"SignOut", "JoinLobby", "LeaveLobby", "AddBot", "StartGame", "SubmitAction", "Resign"}
+CHANGING = {
+    "SignOut",
+    "JoinLobby",
+    "LeaveLobby",
+    "AddBot",
+    "StartGame",
+    "SubmitAction",
+    "Resign",
+    "InviteSpectator",
+}
 
 
 def rpcs() -> dict[str, tuple[str, bool]]:
@@ -128,6 +138,10 @@ class World:
         self.lobbies: gateway_pb2_grpc.LobbyServiceStub = self.stubs["LobbyService"]
         self.usernames = {role: unique(f"mx_{role}") for role in ("seated", "other", "spectator", "resigned")}
         self.tokens = {role: self.register(name) for role, name in self.usernames.items()}
+        self.player_ids = {
+            role: self.accounts.GetMe(gateway_pb2.GetMeRequest(), metadata=bearer(token)).player.player_id
+            for role, token in self.tokens.items()
+        }
         self.key = gateway.run(create_api_key(gateway.app.redis, "matrix"))  # type: ignore[union-attr]
         self.external = unique("user")
         self.tokens["minted"] = self.mint(self.key, self.external)
@@ -266,6 +280,7 @@ GAME_CALLS = {
     "ReplayGame",
     "Rematch",
     "SendChatMessage",
+    "InviteSpectator",
 }
 
 
@@ -318,6 +333,9 @@ def request_for(world: World, method: str, table: Table | None) -> Message:
         "WatchInbox": gateway_pb2.WatchInboxRequest,
         "Rematch": lambda: gateway_pb2.RematchRequest(game_id=game.game_id),
         "SendChatMessage": lambda: gateway_pb2.SendChatMessageRequest(game_id=game.game_id, text="hello"),
+        "InviteSpectator": lambda: gateway_pb2.InviteSpectatorRequest(
+            game_id=game.game_id, player_id=world.player_ids["spectator"]
+        ),
         "CancelMatch": gateway_pb2.CancelMatchRequest,
         "FindMatch": lambda: gateway_pb2.FindMatchRequest(
             title=TITLE, seat_count=GAME.info.max_players, bots_after_seconds=600
@@ -387,3 +405,133 @@ def test_every_caller_gets_the_expected_code_from_every_rpc(world: World) -> Non
         gateway_pb2.GetGameRequest(game_id=game_before.game_id), metadata=host, timeout=RPC_TIMEOUT
     ).game
     assert view.version == game_before.version, "refusals changed the game"
+
+
+# Who may read a lobby and watch its game, by the lobby's visibility and spectators (the host's choice;
+# unset: anyone for a public lobby, the invited for a private one), for its host (`seated`), a player
+# who joined it (`other`), a player invited to watch (`invited`, where the policy lets anyone be) and
+# anyone else (`outsider`). A record and a replay are refused as not over yet to whoever may read them.
+WATCHERS = ("seated", "other", "invited", "outsider")
+WATCH_CALLS = ("GetLobby", "GetGame", "WatchGame", "SendChatMessage", "GetGameRecord", "ReplayGame")
+PUBLIC, PRIVATE = gateway_pb2.VISIBILITY_PUBLIC, gateway_pb2.VISIBILITY_PRIVATE
+UNSET, ANYONE = gateway_pb2.SPECTATORS_UNSPECIFIED, gateway_pb2.SPECTATORS_ANYONE
+INVITED, NOBODY = gateway_pb2.SPECTATORS_INVITED, gateway_pb2.SPECTATORS_NONE
+
+
+def watch_row(lobby: str, game: str) -> dict[str, str]:
+    """One policy's cells: "lobby" for who may read the lobby, "game" for who may watch its game, as a
+    string of the roles' first letters (s, o, i, x)."""
+    return {"lobby": lobby, "game": game}
+
+
+WATCH_EXPECTED: dict[tuple[int, int], dict[str, str]] = {
+    (PUBLIC, UNSET): watch_row(lobby="soix", game="soix"),
+    (PUBLIC, INVITED): watch_row(lobby="soix", game="soi"),
+    (PUBLIC, NOBODY): watch_row(lobby="soix", game="so"),
+    (PRIVATE, UNSET): watch_row(lobby="soi", game="soi"),
+    (PRIVATE, ANYONE): watch_row(lobby="soi", game="soix"),
+    (PRIVATE, NOBODY): watch_row(lobby="so", game="so"),
+}
+
+
+class Watched:
+    """A lobby of `host` (`seated`) and `other`, with a bot, and its game, under one policy; `invited`
+    is invited to watch before the start where the policy lets anyone be."""
+
+    def __init__(self, world: World, visibility: int, spectators: int) -> None:
+        self.world = world
+        host, other = bearer(world.tokens["seated"]), bearer(world.tokens["other"])
+        create = gateway_pb2.CreateLobbyRequest(
+            title=TITLE,
+            seat_count=3,
+            visibility=visibility,
+            spectators=spectators,  # type: ignore[arg-type]
+        )
+        lobby = world.lobbies.CreateLobby(create, metadata=host, timeout=RPC_TIMEOUT).lobby
+        expected = spectators or (INVITED if visibility == PRIVATE else ANYONE)
+        assert lobby.spectators == expected, "the lobby says the policy it resolved"
+        join = gateway_pb2.JoinLobbyRequest(lobby_id=lobby.lobby_id, invite_code=lobby.invite_code)
+        world.lobbies.JoinLobby(join, metadata=other, timeout=RPC_TIMEOUT)
+        add = gateway_pb2.AddBotRequest(lobby_id=lobby.lobby_id)
+        world.lobbies.AddBot(add, metadata=host, timeout=RPC_TIMEOUT)
+        games: gateway_pb2_grpc.GameServiceStub = world.stubs["GameService"]
+        if expected != NOBODY:
+            invite = gateway_pb2.InviteSpectatorRequest(
+                lobby_id=lobby.lobby_id, player_id=world.player_ids["spectator"]
+            )
+            games.InviteSpectator(invite, metadata=other, timeout=RPC_TIMEOUT)
+        start = gateway_pb2.StartGameRequest(lobby_id=lobby.lobby_id)
+        self.lobby_id = lobby.lobby_id
+        self.game_id = world.lobbies.StartGame(start, metadata=host, timeout=RPC_TIMEOUT).game_id
+
+    def request(self, method: str) -> Message:
+        game_id, lobby_id = self.game_id, self.lobby_id
+        requests: dict[str, Callable[[], Message]] = {
+            "GetLobby": lambda: gateway_pb2.GetLobbyRequest(lobby_id=lobby_id),
+            "GetGame": lambda: gateway_pb2.GetGameRequest(game_id=game_id),
+            "WatchGame": lambda: gateway_pb2.WatchGameRequest(game_id=game_id),
+            "SendChatMessage": lambda: gateway_pb2.SendChatMessageRequest(
+                game_id=game_id, text="hi", channel=gateway_pb2.CHAT_CHANNEL_SPECTATORS
+            ),
+            "GetGameRecord": lambda: gateway_pb2.GetGameRecordRequest(game_id=game_id),
+            "ReplayGame": lambda: gateway_pb2.ReplayGameRequest(game_id=game_id),
+        }
+        return requests[method]()
+
+    def token(self, role: str) -> str:
+        """The role's token: `invited` is the world's spectator, `outsider` its resigned player (who
+        plays no part here)."""
+        return self.world.tokens[{"invited": "spectator", "outsider": "resigned"}.get(role, role)]
+
+
+def test_who_reads_a_lobby_and_watches_its_game_is_the_hosts_choice(world: World) -> None:
+    found: dict[tuple[str, str, str], str] = {}
+    wrong = {}
+    for (visibility, spectators), row in WATCH_EXPECTED.items():
+        policy = f"{gateway_pb2.Visibility.Name(visibility)}/{gateway_pb2.Spectators.Name(spectators)}"
+        table = Watched(world, visibility, spectators)
+        for method in WATCH_CALLS:
+            allowed = row["lobby" if method == "GetLobby" else "game"]
+            for role in WATCHERS:
+                if role == "invited" and policy.endswith("NONE"):
+                    continue  # nobody is invited where nobody may watch
+                if method == "SendChatMessage":
+                    time.sleep(0.5)  # the chat class allows 2 messages a second
+                code = outcome(world, method, table.request(method), bearer(table.token(role)))
+                may = {"seated": "s", "other": "o", "invited": "i", "outsider": "x"}[role] in allowed
+                record = method in ("GetGameRecord", "ReplayGame")
+                expected = (PRECONDITION if record else OK) if may else DENIED
+                found[(policy, method, role)] = code.name
+                if code != expected:
+                    wrong[(policy, method, role)] = (code.name, expected.name)
+    assert not wrong, f"(policy, rpc, caller): (got, expected): {wrong}"
+    print(f"spectator matrix: {len(found)} cells checked")
+
+
+def test_a_private_lobby_answers_whoever_gives_its_code_and_a_refusal_says_why(world: World) -> None:
+    table = Watched(world, PRIVATE, UNSET)
+    outsider = bearer(table.token("outsider"))
+    lobbies = world.lobbies
+    with pytest.raises(grpc.RpcError) as refused:
+        lobbies.GetLobby(gateway_pb2.GetLobbyRequest(lobby_id=table.lobby_id), metadata=outsider)
+    assert refused.value.code() == DENIED and "private lobby" in refused.value.details()
+    host = bearer(world.tokens["seated"])
+    code = lobbies.GetLobby(gateway_pb2.GetLobbyRequest(lobby_id=table.lobby_id), metadata=host).lobby
+    seen = lobbies.GetLobby(
+        gateway_pb2.GetLobbyRequest(lobby_id=table.lobby_id, invite_code=code.invite_code), metadata=outsider
+    ).lobby
+    assert seen.lobby_id == table.lobby_id and not seen.invite_code and not seen.invited_spectator_ids
+    games: gateway_pb2_grpc.GameServiceStub = world.stubs["GameService"]
+    with pytest.raises(grpc.RpcError) as refused:
+        games.GetGame(gateway_pb2.GetGameRequest(game_id=table.game_id), metadata=outsider)
+    assert refused.value.code() == DENIED and "those they invite" in refused.value.details()
+    inbox = games.WatchInbox(gateway_pb2.WatchInboxRequest(), metadata=outsider, timeout=RPC_TIMEOUT)
+    assert not next(inbox).HasField("event"), "the opening message"
+    invite = gateway_pb2.InviteSpectatorRequest(game_id=table.game_id, player_id=world.player_ids["resigned"])
+    invited = games.InviteSpectator(invite, metadata=host).invited_spectator_ids
+    told = next(inbox).event
+    inbox.cancel()
+    assert (told.kind, told.game_id) == (gateway_pb2.INBOX_EVENT_KIND_INVITED_TO_WATCH, table.game_id)
+    assert told.sender.player_id == world.player_ids["seated"]
+    assert invited == [world.player_ids["spectator"], world.player_ids["resigned"]]
+    assert games.GetGame(gateway_pb2.GetGameRequest(game_id=table.game_id), metadata=outsider).game.game_id

@@ -153,13 +153,22 @@ def test_options_are_kept_on_the_lobby(client: Client) -> None:
     assert lobby.seating == gateway_pb2.SEATING_FIXED
 
 
-def test_a_private_lobby_shows_its_invite_code_to_members_only(new_client) -> None:  # type: ignore[no-untyped-def]
+def test_a_private_lobby_is_for_its_members_and_whoever_gives_its_code_which_it_shows_members_only(
+    new_client,
+) -> None:  # type: ignore[no-untyped-def]
     host, friend, stranger = guest(new_client, "host"), guest(new_client, "friend"), guest(new_client)
     lobby = create(host, 3, visibility=gateway_pb2.VISIBILITY_PRIVATE)
     code = lobby.invite_code
     assert len(code) >= 12
     assert get(host, lobby.lobby_id).invite_code == code
-    assert get(stranger, lobby.lobby_id).invite_code == ""
+    code_seen, info = refused(
+        stranger.lobbies.GetLobby, gateway_pb2.GetLobbyRequest(lobby_id=lobby.lobby_id), stranger.auth
+    )
+    assert (code_seen, info.reason) == (DENIED, "PRIVATE_LOBBY"), "a private lobby is not for strangers"
+    with_code = stranger.lobbies.GetLobby(
+        gateway_pb2.GetLobbyRequest(lobby_id=lobby.lobby_id, invite_code=code), metadata=stranger.auth
+    ).lobby
+    assert (with_code.lobby_id, with_code.invite_code) == (lobby.lobby_id, ""), "with its code, but not shown"
     assert lobby.lobby_id not in [found.lobby_id for found in listed(stranger, page_size=100).lobbies]
 
     for wrong in ["", code[:-1] + ("A" if code[-1] != "A" else "B")]:

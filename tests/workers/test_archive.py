@@ -17,9 +17,12 @@ from boardgame.gateway.v1 import gateway_pb2
 
 from deploy import postgres as local_postgres
 from deploy.throwaway import free_port
+from gateway import auth, spectators
+from gateway.auth import Principal
 from live import archive, history, keys, postgres
 from live.archive import RECENT_SECONDS, Archive, game_keys
 from live.errors import GatewayError
+from live.games import start_game
 from live.history import Finished
 from live.settings import Settings
 from services.common import registry
@@ -360,3 +363,41 @@ def test_the_histories_keep_the_games_their_variables_name_and_at_least_one() ->
     for name in ("HISTORY_PER_PLAYER", "HISTORY_PER_TITLE"):
         with pytest.raises(ValueError, match=f"{name} must be 1 or more, not 0"):
             Settings.from_env({name: "0"})
+
+
+def test_the_spectators_invited_before_and_during_a_game_are_kept_in_its_archive(
+    gateway: GatewayProcess, celery_worker: None, redis_client: redis.Redis
+) -> None:
+    """A game only the invited may watch: one invited from its lobby, one while it is played; once its
+    keys left Redis, both still watch it from the archive, and nobody else."""
+    app = gateway.app
+    seats = [bot_seat(gateway, seat, "random") for seat in range(2)]
+    people = [gateway.run(auth.create_player(app, name, guest=True)) for name in ("early", "late", "other")]  # type: ignore[arg-type]
+    early, late, other = people
+    game_id = gateway.run(
+        start_game(
+            app,  # type: ignore[arg-type]
+            title=TITLES[0],
+            player_count=2,
+            options=[],
+            seats=seats,
+            clock=gateway_pb2.TurnClock(),
+            lobby_id="",
+            spectators=gateway_pb2.SPECTATORS_INVITED,
+            invited_spectators=[early.player_id],
+        )
+    )
+    invited = gateway.run(
+        spectators.invite_to_game(app, Principal(seats[0].player), game_id, late.player_id)  # type: ignore[arg-type]
+    )
+    assert invited == [early.player_id, late.player_id]
+    wait_for(lambda: finalized(redis_client, game_id), 240, f"game {game_id} to be finalized")
+    wait_for(lambda: redis_client.exists(keys.game_archived(game_id)), 60, f"game {game_id} archived")
+    expire_window(redis_client, game_id)
+    archived = gateway.run(gateway.app.store.meta(game_id))  # type: ignore[union-attr]
+    assert archived.record.invited_spectator_ids == [early.player_id, late.player_id]
+    for player, may in ((early, True), (late, True), (other, False)):
+        assert spectators.may_watch(archived.record, player.player_id) == may
+    with pytest.raises(GatewayError) as over:
+        gateway.run(spectators.invite_to_game(app, Principal(seats[0].player), game_id, other.player_id))  # type: ignore[arg-type]
+    assert over.value.reason == "GAME_OVER"
