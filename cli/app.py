@@ -23,7 +23,16 @@ from cli.accounts import cmd_guest, cmd_register, cmd_sign_in, cmd_whoami
 from cli.client import Client, NotSignedIn
 from cli.clock import add_clock_arguments
 from cli.history import cmd_leaderboard, cmd_replay
-from cli.lobby import DEFAULT_STRENGTH, STRENGTHS, cmd_join, cmd_lobbies, cmd_new, cmd_start, cmd_titles
+from cli.lobby import (
+    DEFAULT_STRENGTH,
+    SPECTATORS,
+    STRENGTHS,
+    cmd_join,
+    cmd_lobbies,
+    cmd_new,
+    cmd_start,
+    cmd_titles,
+)
 from cli.match import cmd_cancel_match, cmd_match
 from cli.players import cmd_chat, cmd_games, cmd_inbox, cmd_rematch
 from cli.table import cmd_play, cmd_resign, cmd_watch
@@ -69,6 +78,11 @@ def parser() -> argparse.ArgumentParser:
     new.add_argument("--strength", choices=sorted(STRENGTHS), default=DEFAULT_STRENGTH)
     new.add_argument("--option", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
     new.add_argument("--private", action="store_true")
+    new.add_argument(
+        "--spectators",
+        choices=sorted(SPECTATORS),
+        help="who may watch besides the players (default: anyone, or the invited for --private)",
+    )
     new.add_argument("--play", action="store_true", help="play (or watch) the game at once when it starts")
     add_clock_arguments(new)
     match = command("match", cmd_match, "find a game through the matchmaker, then play it")

@@ -18,6 +18,11 @@ STRENGTHS = {
     "search": gateway_pb2.BOT_STRENGTH_SEARCH,
 }
 DEFAULT_STRENGTH = "heuristic"
+SPECTATORS = {
+    "anyone": gateway_pb2.SPECTATORS_ANYONE,
+    "invited": gateway_pb2.SPECTATORS_INVITED,
+    "none": gateway_pb2.SPECTATORS_NONE,
+}
 
 
 def cmd_titles(client: Client, args: argparse.Namespace) -> int:
@@ -69,6 +74,7 @@ def cmd_new(client: Client, args: argparse.Namespace) -> int:
         options=options,
         visibility=gateway_pb2.VISIBILITY_PRIVATE if args.private else gateway_pb2.VISIBILITY_PUBLIC,
         clock=clock_of(args),
+        spectators=SPECTATORS.get(args.spectators or "", gateway_pb2.SPECTATORS_UNSPECIFIED),
     )
     lobby = client.call(client.lobbies.CreateLobby, request).lobby
     try:

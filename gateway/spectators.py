@@ -64,11 +64,9 @@ def players(record: gateway_pb2.GameRecord) -> set[str]:
 
 def may_watch(record: gateway_pb2.GameRecord, player_id: str) -> bool:
     """Whether the player may watch the game (see the module docstring)."""
-    if player_id in players(record):
-        return True
-    if record.spectators == NOBODY:
-        return False
-    return record.spectators != INVITED or player_id in record.invited_spectator_ids
+    if player_id in players(record) or player_id in record.invited_spectator_ids:
+        return True  # under NOBODY the invited are a host who gave their seat up, alone
+    return record.spectators not in (INVITED, NOBODY)
 
 
 def admit(meta: Meta, player_id: str) -> None:

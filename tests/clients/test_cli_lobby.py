@@ -53,6 +53,19 @@ def test_bg_new_with_a_bot_on_every_seat_starts_a_game_to_watch(bg: Bg, channel:
     assert open_lobbies_hosted(bg.api(channel)) == []
 
 
+def test_bg_new_private_with_no_spectators_lets_only_its_host_watch(bg: Bg, channel: grpc.Channel) -> None:
+    assert bg("guest", "Ines")[0] == 0
+    code, out, err = bg(
+        "new", TITLE, "--seats", str(SEATS), "--bots", str(SEATS), "--private", "--spectators", "none"
+    )
+    assert code == 0, err
+    game_id = game_of(out)
+    assert not view(bg.api(channel), game_id).HasField("seat"), "the host, who gave their seat, watches"
+    assert bg("guest", "Outsider")[0] == 0
+    code, _, err = bg("watch", game_id)
+    assert code == 1 and "only its players may watch this game" in err, err
+
+
 def test_bg_new_watches_a_bots_only_game_to_its_end(bg: Bg, worker: None) -> None:
     assert bg("guest", "Jan")[0] == 0
     code, out, err = bg("new", TITLE, "--seats", str(SEATS), "--bots", str(SEATS), "--play")
