@@ -207,6 +207,9 @@ class MatchServicer(gateway_pb2_grpc.MatchServiceServicer):
                 waited = clocks.now_ms() - joined
                 if status != gateway_pb2.MATCH_STATUS_SEARCHING:
                     done = True
+                    # Its end ends the claim before the player hears of it (whoever else ends it too:
+                    # the matcher may die between marking the ticket matched and ending the claim).
+                    await matchmaking.release(redis, player_id, ticket)
                     search.status = status
                     search.waited_ms = int(fields.get(b"waited", waited))
                     search.band = float(fields.get(b"band", bands(self.app).band(waited)))

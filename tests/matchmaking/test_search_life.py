@@ -14,7 +14,7 @@ import pytest
 import redis
 from boardgame.gateway.v1 import gateway_pb2
 
-from live import keys
+from live import keys, matchmaking
 from live.connection import sync_client
 from live.settings import Settings
 from services.common.status import error_info
@@ -148,3 +148,18 @@ def test_cancel_match_racing_find_match_and_another_cancel_answers_only_their_st
     }
     assert set(answers) <= expected, answers
     assert answers["MATCH_STATUS_SEARCHING"] >= RACES and answers["OK"] >= RACES, answers
+
+
+def test_a_search_that_ends_matched_ends_its_claim_itself(player: Client, redis_url: str) -> None:
+    """The stream of a search its matcher matched ends the player's claim as it ends, so the player may
+    search again at once, even when the matcher died between marking it matched and ending the claim
+    (the fuzz saw a refused FindMatch, ALREADY_SEARCHING, right after a match)."""
+    store = sync_client(redis_url)
+    stream = player.matches.FindMatch(SEARCH, metadata=player.auth, timeout=30)
+    ticket = next(stream).ticket_id
+    store.hset(keys.match_ticket(ticket), mapping={"status": matchmaking.MATCH_MATCHED, "game_id": "g" * 32})
+    assert [reply.status for reply in stream][-1] == gateway_pb2.MATCH_STATUS_MATCHED
+    again = player.matches.FindMatch(SEARCH, metadata=player.auth, timeout=30)
+    assert next(again).status == gateway_pb2.MATCH_STATUS_SEARCHING, "the player may search again"
+    again.cancel()
+    store.close()
