@@ -33,16 +33,31 @@ SERVICES = {
 LONG = 10_000
 
 
-def _string_fields() -> Iterator[tuple[str, str, str]]:
-    """(service, method, field) of every string field of every request of the gateway's API."""
+def string_fields(but: frozenset[str] = frozenset()) -> Iterator[tuple[str, str, str]]:
+    """(service, method, field) of every string field (not named in `but`) of every request of the
+    gateway's API."""
     for service in gateway_pb2.DESCRIPTOR.services_by_name.values():
         for method in service.methods:
             for field in method.input_type.fields:
-                if field.type == descriptor.FieldDescriptor.TYPE_STRING:
+                if field.type == descriptor.FieldDescriptor.TYPE_STRING and field.name not in but:
                     yield service.name, method.name, field.name
 
 
-STRING_FIELDS = sorted(_string_fields())
+STRING_FIELDS = sorted(string_fields())
+
+
+def request_with(service: str, method: str, field: str, value: str) -> message.Message:
+    """A request of the method with `value` in its string `field` and "x" in every other string (but
+    the other members of the field's oneof: setting one clears the others)."""
+    request_type = gateway_pb2.DESCRIPTOR.services_by_name[service].methods_by_name[method].input_type
+    chosen = request_type.fields_by_name[field].containing_oneof
+    strings = [
+        f.name
+        for f in request_type.fields
+        if f.type == descriptor.FieldDescriptor.TYPE_STRING
+        and (f.name == field or chosen is None or f.containing_oneof is not chosen)
+    ]
+    return gateway_pb2.__dict__[request_type.name](**{**dict.fromkeys(strings, "x"), field: value})
 
 
 def _call(client: Client, service: str, method: str, request: message.Message) -> Any:
@@ -94,15 +109,7 @@ def test_every_string_a_request_carries_has_a_limit(
     gateway: GatewayProcess, new_client, service: str, method: str, field: str
 ) -> None:  # type: ignore[no-untyped-def]
     client = signed_in(new_client, 1)[0]
-    request_type = gateway_pb2.DESCRIPTOR.services_by_name[service].methods_by_name[method].input_type
-    chosen = request_type.fields_by_name[field].containing_oneof
-    strings = [  # the other members of the field's oneof stay unset: setting one clears the others
-        f.name
-        for f in request_type.fields
-        if f.type == descriptor.FieldDescriptor.TYPE_STRING
-        and (f.name == field or chosen is None or f.containing_oneof is not chosen)
-    ]
-    request = gateway_pb2.__dict__[request_type.name](**{**dict.fromkeys(strings, "x"), field: "x" * LONG})
+    request = request_with(service, method, field, "x" * LONG)
     error = _refusal(lambda: _call(client, service, method, request))
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, error.details()
     info = error_info(error)

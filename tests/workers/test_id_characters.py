@@ -12,7 +12,7 @@ import grpc
 import pytest
 from boardgame.gateway.v1 import gateway_pb2
 from connectrpc.errors import ConnectError
-from google.protobuf import descriptor, message
+from google.protobuf import message
 
 from gateway import auth
 from gateway.browser import WebSettings
@@ -20,20 +20,13 @@ from live.settings import Settings
 from services.common.status import error_info
 from tests.gateway.browser_client import BrowserClient
 from tests.gateway.support import Client, GatewayProcess
+from tests.gateway.test_request_validation import SERVICES, request_with, string_fields
 from tests.titles import TITLE
 from tests.workers.support import new_game
 
 # Text people write for others to read, with its own rule (`gateway.text`), and a password, any text.
-WRITTEN = {"display_name", "text", "password"}
+WRITTEN = frozenset({"display_name", "text", "password"})
 CONTROLS = {"NUL": "\x00", "escape": "\x1b", "right-to-left override": "\u202e", "line break": "\n"}
-SERVICES = {
-    "AccountService": "accounts",
-    "CatalogService": "catalog",
-    "LobbyService": "lobbies",
-    "GameService": "games",
-    "LeaderboardService": "leaderboard",
-    "MatchService": "matches",
-}
 # The calls the report saw answer INTERNAL for a game id with a NUL, each with the rest it needs.
 GAME_ID_CALLS: dict[str, tuple[str, Any]] = {
     "GetGame": ("GameService", gateway_pb2.GetGameRequest),
@@ -49,16 +42,7 @@ GAME_ID_CALLS: dict[str, tuple[str, Any]] = {
 }
 
 
-def _id_fields() -> Iterator[tuple[str, str, str]]:
-    """(service, method, field) of every string field of every request but the written ones."""
-    for service in gateway_pb2.DESCRIPTOR.services_by_name.values():
-        for method in service.methods:
-            for field in method.input_type.fields:
-                if field.type == descriptor.FieldDescriptor.TYPE_STRING and field.name not in WRITTEN:
-                    yield service.name, method.name, field.name
-
-
-ID_FIELDS = sorted(_id_fields())
+ID_FIELDS = sorted(string_fields(but=WRITTEN))
 
 
 @pytest.fixture(scope="module")
@@ -135,15 +119,7 @@ def test_a_game_id_with_a_nul_is_invalid_over_connect(
 def test_every_id_a_request_carries_refuses_a_nul(
     player: Client, service: str, method: str, field: str
 ) -> None:
-    request_type = gateway_pb2.DESCRIPTOR.services_by_name[service].methods_by_name[method].input_type
-    chosen = request_type.fields_by_name[field].containing_oneof
-    strings = [  # the other members of the field's oneof stay unset: setting one clears the others
-        f.name
-        for f in request_type.fields
-        if f.type == descriptor.FieldDescriptor.TYPE_STRING
-        and (f.name == field or chosen is None or f.containing_oneof is not chosen)
-    ]
-    request = gateway_pb2.__dict__[request_type.name](**{**dict.fromkeys(strings, "x"), field: "x\x00"})
+    request = request_with(service, method, field, "x\x00")
     error = _grpc(player, service, method, request)
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, error.details()
     info = error_info(error)
