@@ -208,23 +208,20 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
     gateway_metrics = int(environ.get("GATEWAY_METRICS_PORT", "9100"))
     web_port = int(environ.get("WEB_PORT", "8080"))
     rules_addresses = ",".join(row.env["RULES_ADDRESS"] for row in rows if "RULES_ADDRESS" in row.env)
-    worker_metrics = int(environ.get("WORKER_METRICS_PORT", "9099"))
-    worker_name = f"launcher-{os.getpid()}"  # the node the ping asks: this launcher's worker, no other
     archiving = bool(environ.get("DATABASE_URL") or shared_env.get("DATABASE_URL"))
-    rows.append(
-        Row(
-            name="workers",
-            argv=[sys.executable, "-m", "workers", f"--hostname={worker_name}@%h"],
-            ready=WorkerPing({**environ, **shared_env}, f"{worker_name}@{socket.gethostname()}"),
-            endpoints=["bot turns, turn clocks, scoring", f"metrics http://{host}:{worker_metrics}/metrics"],
-            ports=[Port("", worker_metrics, "WORKER_METRICS_PORT")],
-            env={
-                "RULES_ADDRESSES": rules_addresses,
-                "METRICS_PORT": str(worker_metrics),
-                "WORKER_QUEUES": DEFAULT_QUEUE if archiving else ",".join(QUEUES),
-            },
-        )
+    workers = worker_row(
+        environ,
+        host,
+        shared_env,
+        name="workers",
+        what="bot turns, turn clocks, scoring",
+        metrics=("WORKER_METRICS_PORT", 9099),
+        env={
+            "RULES_ADDRESSES": rules_addresses,
+            "WORKER_QUEUES": DEFAULT_QUEUE if archiving else ",".join(QUEUES),
+        },
     )
+    rows.append(workers)
     if archiving:
         rows.append(archiver_row(environ, host, shared_env, rules_addresses))
     rows.append(
@@ -255,20 +252,43 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
     return rows, notes
 
 
+def worker_row(
+    environ: Mapping[str, str],
+    host: str,
+    shared_env: dict[str, str],
+    *,
+    name: str,
+    what: str,
+    metrics: tuple[str, int],
+    env: dict[str, str],
+) -> Row:
+    """A `python -m workers` process: its row, its Celery node named after this launcher (the node the
+    ping asks, no other), its metrics on the port of the variable `metrics` names (or its default)."""
+    variable, default = metrics
+    metrics_port = int(environ.get(variable, str(default)))
+    node = f"{name}-{os.getpid()}"
+    return Row(
+        name=name,
+        argv=[sys.executable, "-m", "workers", f"--hostname={node}@%h"],
+        ready=WorkerPing({**environ, **shared_env}, f"{node}@{socket.gethostname()}"),
+        endpoints=[what, f"metrics http://{host}:{metrics_port}/metrics"],
+        ports=[Port("", metrics_port, variable)],
+        env={"METRICS_PORT": str(metrics_port), **env},
+    )
+
+
 def archiver_row(environ: Mapping[str, str], host: str, shared_env: dict[str, str], rules: str) -> Row:
     """The worker of the `archive` queue (`workers.app`): its own process, so that PostgreSQL stopped
     or slow never holds a process the bot turns need."""
-    metrics_port = int(environ.get("ARCHIVER_METRICS_PORT", "9098"))
-    name = f"archiver-{os.getpid()}"
-    return Row(
+    return worker_row(
+        environ,
+        host,
+        shared_env,
         name="archiver",
-        argv=[sys.executable, "-m", "workers", f"--hostname={name}@%h"],
-        ready=WorkerPing({**environ, **shared_env}, f"{name}@{socket.gethostname()}"),
-        endpoints=["archive of finished games", f"metrics http://{host}:{metrics_port}/metrics"],
-        ports=[Port("", metrics_port, "ARCHIVER_METRICS_PORT")],
+        what="archive of finished games",
+        metrics=("ARCHIVER_METRICS_PORT", 9098),
         env={
             "RULES_ADDRESSES": rules,
-            "METRICS_PORT": str(metrics_port),
             "WORKER_QUEUES": ARCHIVE_QUEUE,
             "WORKER_BEAT": "0",
             "WORKER_CONCURRENCY": "1",
