@@ -167,6 +167,19 @@ const refusedFor = (error: unknown, reason: string) => errorInfo(error as grpc.S
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Calls `then` once when a stream ends, with its error or null: a stream reports its end once, as an
+ * error or as an end, but both events may come. */
+function onEnd(stream: grpc.ClientReadableStream<unknown>, then: (error: grpc.ServiceError | null) => void): void {
+  let ended = false;
+  const end = (error: grpc.ServiceError | null) => {
+    if (ended) return;
+    ended = true;
+    then(error);
+  };
+  stream.on("error", (error: grpc.ServiceError) => end(error));
+  stream.on("end", () => end(null));
+}
+
 /** Every gateway service over one channel, with the bearer token of one player. */
 class Session {
   readonly metadata = new grpc.Metadata();
@@ -294,7 +307,6 @@ class Session {
       if (inbox.stopped) return;
       const current = this.games.WatchInbox({ from_event_id: last }, this.metadata);
       stream = current;
-      let ended = false; // a stream reports its end once, as an error or as an end
       current.on("data", (message: WatchInboxResponse__Output) => {
         reconnects = 0;
         if (message.event) {
@@ -305,16 +317,7 @@ class Session {
           markOpened();
         }
       });
-      current.on("error", (error: grpc.ServiceError) => {
-        if (ended) return;
-        ended = true;
-        reopen(error);
-      });
-      current.on("end", () => {
-        if (ended) return;
-        ended = true;
-        reopen(null);
-      });
+      onEnd(current, reopen);
     };
     open();
     return inbox;
@@ -422,22 +425,12 @@ function playSeat(
       if (done) return;
       const current = session.games.WatchGame({ game_id: gameId, from_version: seen.toString() }, session.metadata);
       stream = current;
-      let ended = false; // a stream reports its end once, as an error or as an end
       current.on("data", (message: WatchGameResponse__Output) => {
         reconnects = 0;
         if (message.chat) onChat(message.chat);
         if (message.game && !done) onView(message.game);
       });
-      current.on("error", (error: grpc.ServiceError) => {
-        if (ended) return;
-        ended = true;
-        reopen(error);
-      });
-      current.on("end", () => {
-        if (ended) return;
-        ended = true;
-        reopen(null);
-      });
+      onEnd(current, reopen);
     };
     open();
   });
