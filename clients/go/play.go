@@ -97,6 +97,11 @@ func openGame(ctx context.Context, host *Session, options Options) (string, erro
 	for bot := 1; bot < options.Seats; bot++ {
 		request := &gatewayv1.AddBotRequest{LobbyId: lobbyID, Strength: gatewayv1.BotStrength_BOT_STRENGTH_RANDOM}
 		if _, err := call(ctx, host, host.Lobbies.AddBot, request); err != nil {
+			// An AddBot sent again after a lost connection may have been applied the first time: a full
+			// lobby then has its bots.
+			if refusalOf(err).Reason == "LOBBY_FULL" {
+				break
+			}
 			return "", fmt.Errorf("AddBot: %w", err)
 		}
 	}

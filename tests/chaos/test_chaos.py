@@ -13,7 +13,10 @@ from chaos.tournament import Options, tournament
 def test_a_short_chaos_tournament_loses_nothing() -> None:
     with suite.running() as running:
         kinds = killer.kinds(running)
-        options = Options(bot_games=2, human_games=2, kills=len(kinds), pause=(0.3, 1.5), think=0.1)
+        # The scripted clients think long enough for every kind of process to be killed while they
+        # play, each back before the next kill, on a busy machine too (at 0.1 s the games ended after
+        # 7 of 8 kills with make test's four processes on two cores).
+        options = Options(bot_games=2, human_games=2, kills=len(kinds), pause=(0.3, 1.5), think=0.2)
         report = asyncio.run(tournament(running, options))
         rendered = report.render()
         assert report.passed, rendered + "\n" + suite.tail(running.data_dir / "launcher.log", 60)
