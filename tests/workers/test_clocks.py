@@ -80,5 +80,11 @@ def test_a_player_out_of_time_forfeits_and_ranks_last(
         assert record.seats[1].resigned
         assert record.seats[1].bot_strength == gateway_pb2.BOT_STRENGTH_HEURISTIC
         assert result["ranks"] == {0: 1, 1: 2}
-        assert redis_client.zscore(keys.deadlines(), game_id) is None
-        assert not redis_client.exists(keys.game_clock(game_id))
+        wait_for(  # the score watchdog goes once finalize has scored the game and queued its archival
+            lambda: (
+                redis_client.zscore(keys.deadlines(), game_id) is None
+                and not redis_client.exists(keys.game_clock(game_id))
+            ),
+            10,
+            "the game's clock entries to go after its scoring",
+        )
