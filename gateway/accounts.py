@@ -7,8 +7,7 @@ import re
 import grpc
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 
-from gateway import auth, limits, names, throttle
-from gateway import text as written
+from gateway import auth, limits, names, throttle, written
 from gateway.errors import rpc
 from live import keys
 from live.errors import GatewayError, invalid, unauthenticated
@@ -24,7 +23,7 @@ WRONG_CREDENTIALS = "wrong user name or password"
 
 
 def display_name(value: str) -> str:
-    """The name, trimmed; INVALID_ARGUMENT unless it has 1 to 32 characters, written as `gateway.text`
+    """The name, trimmed; INVALID_ARGUMENT unless it has 1 to 32 characters, written as `gateway.written`
     has it."""
     name = value.strip()
     field = "display_name"

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 from boardgame.gateway.v1 import gateway_pb2
 
-from gateway import lobbies, spectators
-from gateway import text as written
+from gateway import lobbies, spectators, written
 from gateway.auth import Principal
 from live import inbox, keys, moves
 from live.errors import invalid, not_found, permission_denied
 from live.replies import blob
-from live.store import Meta
 from live.table import Table
 
 CHAT_KEPT = 100  # messages kept per game
@@ -34,7 +32,7 @@ return 1
 
 def checked_text(text: str) -> str:
     """The message's text; INVALID_ARGUMENT for one of blanks only or with a character that does not
-    show (`gateway.text`, the rule of display names too)."""
+    show (`gateway.written`, the rule of display names too)."""
     if (found := written.hidden(text)) is not None:
         raise invalid(
             "CHAT_CONTROL_CHARACTER",
@@ -44,11 +42,6 @@ def checked_text(text: str) -> str:
     if not text.strip():
         raise invalid("EMPTY_CHAT_MESSAGE", "text has no visible character", field="text")
     return text
-
-
-def is_player(meta: Meta, player_id: str) -> bool:
-    """Whether the player holds a seat of the game (resigned or not): who reads the players' channel."""
-    return any(seat.player.player_id == player_id for seat in meta.record.seats)
 
 
 def readable(message: gateway_pb2.ChatMessage, player: bool) -> bool:
@@ -70,7 +63,7 @@ async def post_in_game(
     who may not watch the game (`gateway.spectators`), GAME_OVER for a game archived already."""
     meta = await moves.load_meta(app.store, game_id)
     spectators.admit(meta, principal.player_id)
-    player = is_player(meta, principal.player_id)
+    player = spectators.is_player(meta.record, principal.player_id)
     chosen = channel or (gateway_pb2.CHAT_CHANNEL_PLAYERS if player else gateway_pb2.CHAT_CHANNEL_SPECTATORS)
     if chosen == gateway_pb2.CHAT_CHANNEL_PLAYERS and not player:
         raise permission_denied("only the game's players write on the players' channel; use the spectators'")

@@ -499,8 +499,10 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
 
 def _watching(lobby: Lobby) -> list[str]:
     """The spectators a lobby's game starts with: those invited, and its host if no longer seated."""
-    host = [] if _seat_of(lobby, lobby.host_player_id) else [lobby.host_player_id]
-    return [*lobby.invited_spectator_ids, *(h for h in host if h not in lobby.invited_spectator_ids)]
+    watching = list(lobby.invited_spectator_ids)
+    if _seat_of(lobby, lobby.host_player_id) is None and lobby.host_player_id not in watching:
+        watching.append(lobby.host_player_id)
+    return watching
 
 
 def _reopen(lobby: Lobby) -> None:

@@ -2,7 +2,7 @@
 "Heuristic bot 2" (`gateway.bots`), so a player named so would pass for one) and the configured
 RESERVED_NAMES. Names are compared as a reader sees them: compatibility forms (full-width or
 mathematical letters) and case folded by NFKC, then look-alike letters by their confusables skeleton
-(Unicode TR39, ICU's), so a Cyrillic "\\u0430" is an "a" and "rn" an "m"; only letters and digits count, so
+(Unicode TR39, ICU's), so a Cyrillic a (U+0430) is an "a" and "rn" an "m"; only letters and digits count, so
 "heuristic_bot" or "HEURISTIC-BOT" is a bot's name too."""
 
 from __future__ import annotations

@@ -252,7 +252,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
                 yield gateway_pb2.WatchGameResponse(game=game, resync=not complete)
                 for changed, change in kept:
                     yield gateway_pb2.WatchGameResponse(events=visible_events(change.events, changed, seat))
-                player = chat.is_player(meta, principal.player_id)
+                player = spectators.is_player(meta.record, principal.player_id)
                 if request.from_version == 0:  # a first watch gets the kept chat; one resuming has it
                     for message in await chat.kept(self.app, request.game_id, player):
                         yield gateway_pb2.WatchGameResponse(chat=message)
@@ -384,7 +384,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         """A finished game's record."""
         principal = await authenticate(self.app, context)
         record = await self.record(request.game_id, principal.player_id)
-        player = any(seat.player.player_id == principal.player_id for seat in record.seats)
+        player = spectators.is_player(record, principal.player_id)
         shown = [message for message in record.chat if chat.readable(message, player)]
         del record.chat[:]
         record.chat.extend(shown)

@@ -53,7 +53,7 @@ async def rematch(
     lobbies a player may host."""
     meta = await moves.load_meta(app.store, game_id)
     record = meta.record
-    if not any(seat.player.player_id == principal.player_id for seat in record.seats):
+    if not spectators.is_player(record, principal.player_id):
         raise permission_denied("only the game's players may ask for its rematch")
     if meta.status != STATUS_FINISHED:
         raise precondition("GAME_NOT_FINISHED", "a rematch can be asked for once the game is over")

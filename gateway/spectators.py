@@ -18,7 +18,7 @@ from boardgame.gateway.v1 import gateway_pb2
 from gateway import auth
 from gateway.auth import Principal
 from live import inbox, keys, moves
-from live.errors import GatewayError, precondition, quota_exceeded
+from live.errors import GatewayError, permission_denied, precondition, quota_exceeded
 from live.store import INVITED_SEPARATOR, STATUS_ACTIVE, Meta
 from live.table import Table
 
@@ -31,12 +31,11 @@ DEFAULT_OF_VISIBILITY = {gateway_pb2.VISIBILITY_PUBLIC: ANYONE, gateway_pb2.VISI
 MOST_INVITED = 50  # spectators invited to one game or lobby
 
 # KEYS: the game's meta. ARGV: 1 the invited player, 2 status of a game still played, 3 most invited,
-# 4 separator. Adds the player to the game's invited spectators: 1 (or 0: invited already), -1 for an
-# unknown game, -2 for one over, -3 past the most.
+# 4 separator. Adds the player to the game's invited spectators: 1 (or 0: invited already), -1 for a
+# game no longer played (over, or its keys gone), -2 past the most.
 INVITE_SCRIPT = """
 local status, invited = unpack(redis.call('HMGET', KEYS[1], 'status', 'invited'))
-if not status then return -1 end
-if status ~= ARGV[2] then return -2 end
+if status ~= ARGV[2] then return -1 end
 local count = 0
 if invited then
   for id in string.gmatch(invited, '[^' .. ARGV[4] .. ']+') do
@@ -44,7 +43,7 @@ if invited then
     count = count + 1
   end
 end
-if count >= tonumber(ARGV[3]) then return -3 end
+if count >= tonumber(ARGV[3]) then return -2 end
 redis.call('HSET', KEYS[1], 'invited', invited and (invited .. ARGV[4] .. ARGV[1]) or ARGV[1])
 return 1
 """
@@ -57,14 +56,14 @@ def chosen(visibility: int, requested: int) -> gateway_pb2.Spectators:
     return DEFAULT_OF_VISIBILITY.get(visibility, ANYONE)  # type: ignore[call-overload]
 
 
-def players(record: gateway_pb2.GameRecord) -> set[str]:
-    """The ids of everyone who holds (or held) a seat of the game."""
-    return {seat.player.player_id for seat in record.seats}
+def is_player(record: gateway_pb2.GameRecord, player_id: str) -> bool:
+    """Whether the player holds a seat of the game, resigned or not (and is no spectator)."""
+    return any(seat.player.player_id == player_id for seat in record.seats)
 
 
 def may_watch(record: gateway_pb2.GameRecord, player_id: str) -> bool:
     """Whether the player may watch the game (see the module docstring)."""
-    if player_id in players(record) or player_id in record.invited_spectator_ids:
+    if is_player(record, player_id) or player_id in record.invited_spectator_ids:
         return True  # under NOBODY the invited are a host who gave their seat up, alone
     return record.spectators not in (INVITED, NOBODY)
 
@@ -104,19 +103,15 @@ async def invite_to_game(app: Table, principal: Principal, game_id: str, player_
     """Invite the player to watch a game of the caller's; the game's invited spectators. PERMISSION_DENIED
     for someone who does not play it, NOT_FOUND for an unknown player, GAME_OVER once it is over."""
     meta = await moves.load_meta(app.store, game_id)
-    if principal.player_id not in players(meta.record):
-        raise GatewayError(
-            grpc.StatusCode.PERMISSION_DENIED,
-            "PERMISSION_DENIED",
-            "only the game's players invite spectators to it",
-        )
+    if not is_player(meta.record, principal.player_id):
+        raise permission_denied("only the game's players invite spectators to it")
     may_invite(meta.record.spectators)
     await auth.get_player(app, player_id)
     args: list[str | int] = [player_id, STATUS_ACTIVE, MOST_INVITED, INVITED_SEPARATOR]
     added = await app.script(INVITE_SCRIPT)(keys=[keys.game_meta(game_id)], args=args)
-    if added in (-1, -2):  # over, or archived already (its meta came from the archive)
+    if added == -1:
         raise moves.game_over()
-    if added == -3:
+    if added == -2:
         raise full()
     invited = [*meta.record.invited_spectator_ids]
     if added == 1:

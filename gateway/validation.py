@@ -11,7 +11,7 @@ what depends on stored data (a seat within a lobby's seat count) or on a pattern
 Every string but the WRITTEN ones is an id or a name of the API's (a game id, a title, an option's
 value, a page token): it holds printable characters only, never a control, format or separator
 character but the space, so a NUL never reaches PostgreSQL nor an escape a log. What people write for
-others (display names, chat) has the rule of `gateway.text`, checked by its handlers.
+others (display names, chat) has the rule of `gateway.written`, checked by its handlers.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 from google.protobuf import descriptor, message
 
-from gateway.text import described
+from gateway.written import described
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ TEXT = {
     "text": Length(1, 280),  # a chat message (`gateway.chat`)
     "from_event_id": Length(0, 64),
 }
-WRITTEN = frozenset({"display_name", "text", "password"})  # `gateway.text`'s; a password may hold anything
+WRITTEN = frozenset({"display_name", "text", "password"})  # `gateway.written`'s; a password may hold anything
 INTEGERS = Range(0, 2**31 - 1)  # every number a request carries is a count, a seat or a version
 
 _INTEGER_TYPES = {

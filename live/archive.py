@@ -53,7 +53,7 @@ CACHED_GAMES = 256  # archived games kept in memory per process (they never chan
 # so an id found missing stays missing).
 CACHED_UNKNOWN = 4096
 UNKNOWN_SECONDS = 300.0
-META_HASH_FIELDS = ("record", "clock", "lobby_id", "acting", "finished_at")
+META_HASH_FIELDS = ("clock", "lobby_id", "acting", "finished_at")  # the record: from the meta
 
 INSERT_GAME = """
 INSERT INTO archived_games
@@ -209,7 +209,7 @@ async def archive(app: Table, game_id: str) -> bool:
     record, version = await full_record(app, meta)
     fields = await redis.hmget(keys.game_meta(game_id), list(META_HASH_FIELDS))
     state = await redis.get(keys.game_state(game_id))
-    _, clock, lobby_id, acting, finished_at = (blob(field or b"") for field in fields)
+    clock, lobby_id, acting, finished_at = (blob(field or b"") for field in fields)
     ranks = {int(seat): rank for seat, rank in json.loads(result[b"ranks"]).items()}
     await store.save(
         game_id,

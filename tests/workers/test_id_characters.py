@@ -24,7 +24,7 @@ from tests.gateway.test_request_validation import SERVICES, request_with, string
 from tests.titles import TITLE
 from tests.workers.support import new_game
 
-# Text people write for others to read, with its own rule (`gateway.text`), and a password, any text.
+# Text people write for others to read, with its own rule (`gateway.written`), and a password, any text.
 WRITTEN = frozenset({"display_name", "text", "password"})
 CONTROLS = {"NUL": "\x00", "escape": "\x1b", "right-to-left override": "\u202e", "line break": "\n"}
 # The calls the report saw answer INTERNAL for a game id with a NUL, each with the rest it needs.
