@@ -26,6 +26,17 @@ class OptionInfo:
     choices: tuple[str, ...]
     default: str
 
+    @classmethod
+    def of_enum(cls, config: type[Message], name: str, description: str, default: int) -> OptionInfo:
+        """The option of the enum field `name` of the `config` message: a choice per value but the zero
+        one, named as the gateway reads option values (without the enum's prefix, in lower case), and
+        the choice of `default`, the value an unset field takes."""
+        enum = config.DESCRIPTOR.fields_by_name[name].enum_type
+        assert enum is not None, name
+        prefix = enum.values[0].name.removesuffix("UNSPECIFIED")
+        names = {value.number: value.name.removeprefix(prefix).lower() for value in enum.values[1:]}
+        return cls(name, description, tuple(names.values()), names[default])
+
 
 @dataclass(frozen=True)
 class GameInfo:

@@ -68,17 +68,6 @@ def _bool(value: bool) -> str:
     return "true" if value else "false"
 
 
-def _choice(name: str, description: str, default: int) -> OptionInfo:
-    """The option of the enum field `name` of Config: one choice per value but the zero one, named
-    without the enum's prefix in lower case, and the choice of `default`, the value an unset field takes."""
-    enum = pb.Config.DESCRIPTOR.fields_by_name[name].enum_type
-    assert enum is not None, name
-    values = enum.values
-    prefix = values[0].name.removesuffix("UNSPECIFIED")
-    names = {value.number: value.name.removeprefix(prefix).lower() for value in values[1:]}
-    return OptionInfo(name, description, tuple(names.values()), names[default])
-
-
 GAME_INFO = GameInfo(
     name="goldencity",
     display_name="The Golden City",
@@ -86,12 +75,14 @@ GAME_INFO = GameInfo(
     max_players=MAX_PLAYERS,
     options=(
         OptionInfo("data_set", _data_set_description(), dataset.available(), dataset.configured_name()),
-        _choice(
+        OptionInfo.of_enum(
+            pb.Config,
             "rebid",
             "When a displaced bidder bids again: at once, or when their turn comes round again",
             DEFAULT_REBID,
         ),
-        _choice(
+        OptionInfo.of_enum(
+            pb.Config,
             "bonus_card_take",
             "A place's bonus card is chosen from the remaining ones, or drawn face down",
             DEFAULT_BONUS_CARD_TAKE,
@@ -102,12 +93,14 @@ GAME_INFO = GameInfo(
             ("false", "true"),
             _bool(BONUS_CARDS_PUBLIC),
         ),
-        _choice(
+        OptionInfo.of_enum(
+            pb.Config,
             "inner_cost",
             "An inner city part costs a key, or a key and the outer part's cost",
             DEFAULT_INNER_COST,
         ),
-        _choice(
+        OptionInfo.of_enum(
+            pb.Config,
             "joker",
             "A joker, paid for 1 required card, is 2 identical cards, or any 2 cards",
             DEFAULT_JOKER,
