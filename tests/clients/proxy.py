@@ -5,7 +5,12 @@ again, which the proxy lets them do."""
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
 import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 
 class Proxy:
@@ -72,3 +77,35 @@ class Proxy:
         asyncio.run_coroutine_threadsafe(stop(), self.loop).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
+
+
+CUT_EVERY_SECONDS = 0.7  # between two cuts of `cut_while_running`
+MOST_CUTS = 20
+CLIENT_SECONDS = 300  # the longest a client run may take
+
+
+def cut_while_running(proxy: Proxy) -> Callable[[subprocess.Popen[str]], None]:
+    """What to do while a client runs: cut its connections every CUT_EVERY_SECONDS, MOST_CUTS at most."""
+
+    def cutting(client: subprocess.Popen[str]) -> None:
+        while client.poll() is None and proxy.cuts < MOST_CUTS:
+            time.sleep(CUT_EVERY_SECONDS)
+            proxy.cut()
+
+    return cutting
+
+
+def summary_of(
+    argv: Sequence[str], during: Callable[[subprocess.Popen[str]], None], cwd: Path | None = None
+) -> dict[str, object]:
+    """Run a client to its end, doing `during` meanwhile; the summary it prints last (JSON). Fails with
+    its stderr if it failed; a client still running at the end is killed."""
+    client = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
+    try:
+        during(client)
+        out, err = client.communicate(timeout=CLIENT_SECONDS)
+    finally:
+        if client.poll() is None:
+            client.kill()
+    assert client.returncode == 0, err
+    return json.loads(out.strip().splitlines()[-1])  # type: ignore[no-any-return]

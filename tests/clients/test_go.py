@@ -9,20 +9,18 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
 from deploy import go_client
 from live.settings import DEFAULT_RATE_LIMITS
-from tests.clients.proxy import Proxy
+from tests.clients.proxy import Proxy, cut_while_running, summary_of
 from tests.gateway.support import GatewayProcess
 from tests.titles import GAME, TITLE
 
 CLIENT = Path(__file__).resolve().parents[2] / "clients" / "go"
 SEATS = min(4, GAME.info.max_players)
-CUT_EVERY_SECONDS = 0.7
 
 
 @pytest.fixture(scope="module")
@@ -114,21 +112,7 @@ def test_go_client_reopens_its_stream_when_the_connection_is_cut(
     """Every connection is dropped again and again while the game is played (as a gateway restart
     would): the client reconnects, resumes its stream from the last version it saw, and finishes."""
     with Proxy(gateway.address) as proxy:
-        client = subprocess.Popen(
-            [str(built), "-gateway", proxy.address, "-title", TITLE, "-seats", str(SEATS)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            while client.poll() is None and proxy.cuts < 20:
-                time.sleep(CUT_EVERY_SECONDS)
-                proxy.cut()
-            out, err = client.communicate(timeout=300)
-        finally:
-            if client.poll() is None:
-                client.kill()
-    assert client.returncode == 0, err
-    summary = json.loads(out.strip().splitlines()[-1])
+        argv = [str(built), "-gateway", proxy.address, "-title", TITLE, "-seats", str(SEATS)]
+        summary = summary_of(argv, cut_while_running(proxy))
     assert proxy.cuts >= 2 and summary["replay_consistent"] is True
     assert summary["watch_streams_reopened"] >= 1

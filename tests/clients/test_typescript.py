@@ -18,13 +18,12 @@ import pytest
 import redis
 
 from live import keys
-from tests.clients.proxy import Proxy
+from tests.clients.proxy import Proxy, cut_while_running, summary_of
 from tests.gateway.support import GatewayProcess
 from tests.titles import TITLE
 
 CLIENT = Path(__file__).resolve().parents[2] / "clients" / "typescript"
 NPM = shutil.which("npm")
-CUT_EVERY_SECONDS = 0.7
 
 
 @pytest.fixture(scope="module")
@@ -98,22 +97,19 @@ def test_typescript_client_reopens_its_streams_when_the_connection_is_cut(
     """Every connection is dropped again and again while the game is played (as a gateway restart
     would): the client reconnects, resumes each stream from the last version it saw, and finishes."""
     with Proxy(gateway.address) as proxy:
-        client = subprocess.Popen(
-            ["node", str(built), "--gateway", proxy.address, "--seats", "4", "--bots", "0", "--humans", "3"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            while client.poll() is None and proxy.cuts < 20:
-                time.sleep(CUT_EVERY_SECONDS)
-                proxy.cut()
-            out, err = client.communicate(timeout=300)
-        finally:
-            if client.poll() is None:
-                client.kill()
-    assert client.returncode == 0, err
-    summary = json.loads(out.strip().splitlines()[-1])
+        argv = [
+            "node",
+            str(built),
+            "--gateway",
+            proxy.address,
+            "--seats",
+            "4",
+            "--bots",
+            "0",
+            "--humans",
+            "3",
+        ]
+        summary = summary_of(argv, cut_while_running(proxy))
     assert proxy.cuts >= 2 and summary["replay_consistent"] is True
     reopened = summary["watch_streams_reopened"]
     assert isinstance(reopened, int) and reopened >= 4, "each seat's stream was cut at least once"
@@ -189,18 +185,12 @@ def test_the_documented_match_command_follows_the_inboxes_across_a_cut_connectio
         args[args.index("--gateway") + 1] = proxy.address
         with redis.Redis.from_url(gateway.settings.redis_url) as store:
             before = set(store.smembers(keys.live_games(TITLE)))
-        client = subprocess.Popen(
-            ["node", str(built), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=CLIENT
-        )
-        try:
+
+        def cut_once_it_moves(_client: subprocess.Popen[str]) -> None:
             moving_game(gateway.settings.redis_url, TITLE, before, version=10)
             proxy.cut()
-            out, err = client.communicate(timeout=300)
-        finally:
-            if client.poll() is None:
-                client.kill()
-    assert client.returncode == 0, err
-    summary = json.loads(out.strip().splitlines()[-1])
+
+        summary = summary_of(["node", str(built), *args], cut_once_it_moves, cwd=CLIENT)
     assert summary["watch_streams_reopened"] >= 2, "each player's game stream was cut and reopened"
     assert summary["inbox_streams_reopened"] >= 2, "each player's inbox stream was cut and reopened"
     assert summary["rematch_invited"] == 1, "the invitation came on the reopened inbox stream"
