@@ -1,6 +1,8 @@
 """`python -m chaos [--bot-games 50] [--human-games 10] [--kills 20] [--seed 1]`: a chaos tournament on
-the real processes, its figures printed as tables; exit code 1 if anything was lost, applied twice or
-left unfinished. `--soak --minutes 30 [--plot soak.png]` runs the soak instead (see chaos.soak)."""
+the real processes, its figures printed as tables, then the kills between a game's last commit and its
+scoring (`chaos.final_commit`, `--rounds` of each kind); exit code 1 if anything was lost, applied
+twice or left unfinished. `--soak --minutes 30 [--plot soak.png]` runs the soak instead (see
+chaos.soak)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import sys
 from pathlib import Path
 
 from chaos import suite
+from chaos.final_commit import ROUNDS, final_commit
 from chaos.tournament import Options, tournament
 
 
@@ -21,6 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kills", type=int, default=Options.kills, help="kill -9s at least (20)")
     parser.add_argument("--seed", type=int, default=Options.seed, help="what the kills and clients pick (1)")
     parser.add_argument("--think", type=float, default=Options.think, help="a client's mean pause, s (0.3)")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="kills at the last commit, each kind (20)")
     parser.add_argument("--soak", action="store_true", help="run the soak instead of the tournament")
     parser.add_argument("--minutes", type=float, default=30.0, help="the soak's length (30)")
     parser.add_argument("--plot", type=Path, default=Path("soak.png"), help="the soak's PNG (soak.png)")
@@ -36,7 +40,9 @@ def main(argv: list[str] | None = None) -> int:
         if not report.passed:
             print(f"\nthe processes' output: {running.data_dir / 'launcher.log'} (kept below)")
             print(suite.tail(running.data_dir / "launcher.log", 80))
-    return 0 if report.passed else 1
+    print()
+    last_commit = final_commit(args.rounds)
+    return 0 if report.passed and last_commit == 0 else 1
 
 
 if __name__ == "__main__":

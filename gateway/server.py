@@ -33,7 +33,7 @@ from gateway.play import GameServicer
 from gateway.services import Servicers, add_services
 from gateway.watch_leases import WatchLeases
 from live.settings import Settings
-from live.table import Background, Table, connect
+from live.table import Table, connect
 from services.common.decoding import AioDecodingInterceptor
 from services.common.logs import configure_logging
 from services.common.metrics import metrics_port_from_env, start_metrics_server
@@ -75,6 +75,7 @@ class GatewayServer:
 def create_server(app: Table, address: str) -> GatewayServer:
     """A server (not started) with every gateway service, bound to `address` ("…:0": any free port)."""
     settings = app.settings
+    app.followups.background = True  # a commit's tasks, due time and acknowledgement follow the reply
     server = create_counted_server(
         [AioDecodingInterceptor(), RateClassInterceptor()],
         options=[
@@ -103,7 +104,6 @@ async def serve() -> None:
     """Run the gateway until SIGTERM or SIGINT, then stop gracefully."""
     settings = Settings.from_env()
     app = await connect(settings)
-    dispatch = app.dispatcher = Background(app.dispatcher)
     gateway = create_server(app, settings.address)
     port_env = metrics_port_from_env(os.environ)
     if port_env is not None:
@@ -133,7 +133,7 @@ async def serve() -> None:
     await gateway.set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
     gauges.cancel()
     grace = float(os.environ.get("SHUTDOWN_GRACE_SECONDS", DEFAULT_GRACE_SECONDS))
-    await shut_down(app, gateway, web, grace, dispatch)
+    await shut_down(app, gateway, web, grace)
 
 
 async def shut_down(
@@ -141,7 +141,6 @@ async def shut_down(
     gateway: GatewayServer,
     web: WebServer | None,
     grace: float,
-    dispatch: Background | None = None,
 ) -> None:
     """Stop taking calls, end the open ones after `grace` seconds, then close what the gateway holds,
     each step bounded by SHUTDOWN_STEP_SECONDS."""
@@ -152,8 +151,6 @@ async def shut_down(
         ("the rules channels", app.rules.close),
         ("Redis", app.redis.aclose),
     ]
-    if dispatch is not None:
-        steps.insert(2, ("the scheduled dispatches", dispatch.drain))
     if web is not None:
         steps.insert(0, ("the browser listener", lambda: web.stop(grace)))
     if app.archive is not None:

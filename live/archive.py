@@ -87,6 +87,7 @@ def game_keys(game_id: str) -> list[str]:
         keys.game_events(game_id),
         keys.game_requests(game_id),
         keys.game_clock(game_id),
+        keys.game_outbox(game_id),
         keys.game_result(game_id),
         keys.game_chat(game_id),
     ]

@@ -18,11 +18,10 @@ from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2, descriptor, message, symbol_database
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from live import clocks, guests, keys, mygames
-from live.clocks import Commit, Known
+from live import clocks, keys, outbox
 from live.errors import invalid
 from live.replies import blob, text
-from live.store import STATUS_ACTIVE, Meta, read_meta
+from live.store import STATUS_ACTIVE, Meta
 from live.table import Table
 from services.common.servicer import pack
 
@@ -175,11 +174,11 @@ async def start_game(
     invited_spectators: Sequence[str] = (),
 ) -> str:
     """Create the game (under `game_id`, or a fresh id): seed, initial state at version 0 with its clock
-    entry, record; tell its players (the lobby started, whose turn it is; `live.mygames`), then queue
-    what follows (bots). A game of `game_id` that exists already (a retried creation, `gateway.
-    matchmaking`) is left as it is: only told again while still at version 0, in case its creator died
-    before telling. `spectators` and `invited_spectators` say who may watch besides the players
-    (`gateway.spectators`)."""
+    entry, record, and its follow-ups (`live.outbox`): tell its players (the lobby started, whose turn
+    it is; `live.mygames`), then queue what follows (bots). A game of `game_id` that exists already (a
+    retried creation, `gateway.matchmaking`) is left as it is: only the follow-ups a creator that died
+    left in its outbox are performed. `spectators` and `invited_spectators` say who may watch besides
+    the players (`gateway.spectators`)."""
     config = validate_options(app, title, player_count, options)
     rules_title = app.rules.get(title)
     seed = secrets.token_bytes(SEED_BYTES)
@@ -202,46 +201,33 @@ async def start_game(
     setup = rules_pb2.ApplyActionResponse(events=created.events, acting_seats=created.acting_seats)
     acting = tuple(created.acting_seats)
     meta = Meta(record, STATUS_ACTIVE, clock, lobby_id, acting)
-    planned = clocks.plan(0, acting, meta, None, clocks.now_ms())
+    at = clocks.now_ms()
+    planned = clocks.plan(0, acting, meta, None, at)
+    followup = outbox.Followup.of(0, acting, (), False, planned, at, started=True)
+    await outbox.mark(app.redis, game_id)
     stored = app.store.create(
-        record, seed, clock, lobby_id, created.state.SerializeToString(), setup, planned.pairs()
+        record,
+        seed,
+        clock,
+        lobby_id,
+        created.state.SerializeToString(),
+        setup,
+        planned.pairs(),
+        followup.encode(),
     )
-    await app.followups.run(_stored(app, stored, meta, planned))
+    await app.followups.run(_stored(app, stored, meta, followup))
     return game_id
 
 
-async def _stored(app: Table, stored: Awaitable[bool], meta: Meta, planned: clocks.Plan) -> None:
+async def _stored(app: Table, stored: Awaitable[str | None], meta: Meta, followup: outbox.Followup) -> None:
     """`start_game` from its write on (run to its end even if the caller is cancelled:
-    `live.followups`): tell the players of a game just stored, or again of one stored before."""
-    if await stored:
-        await _tell(app, meta, planned, Known(meta, None, written=planned))
+    `live.followups`): perform the start's follow-ups (`live.outbox`), or those a creator of the game
+    before left unperformed (it died)."""
+    entry_id = await stored
+    if entry_id is not None:
+        await outbox.run(app, meta, entry_id, followup)
     else:
-        await _tell_again(app, meta.record.game_id)
-
-
-async def _tell(app: Table, meta: Meta, planned: clocks.Plan, known: Known) -> None:
-    """Tell the players of a game at version 0 and queue what follows (`start_game`)."""
-    record = meta.record
-    if meta.lobby_id:
-        await mygames.lobby_started(app.redis, record, meta.lobby_id)
-    deadline, deadline_seat = mygames.deadline_of(planned.fields)
-    change = mygames.Change(
-        record, 0, meta.acting_seats, False, deadline, deadline_seat, pace=meta.clock.pace
-    )
-    await mygames.after_commit(app.redis, change)
-    await guests.game_changed(app, record)  # kept while the game is live
-    await app.dispatcher.after_commit(Commit(record.game_id, 0, meta.acting_seats, False, known))
-
-
-async def _tell_again(app: Table, game_id: str) -> None:
-    """`_tell` for a game stored before, if it is still at version 0 (its clock entry as stored)."""
-    meta = await read_meta(app.redis, game_id)
-    version = await app.redis.get(keys.game_version(game_id))
-    if meta is None or version is None or int(version) != 0:
-        return
-    entry = await clocks.read_entry(app.redis, game_id)
-    planned = clocks.plan(0, meta.acting_seats, meta, entry, clocks.now_ms())
-    await _tell(app, meta, planned, Known(meta, entry))
+        await outbox.perform_pending(app, meta.record.game_id)
 
 
 async def full_record(app: Table, meta: Meta) -> tuple[gateway_pb2.GameRecord, int]:

@@ -184,6 +184,18 @@ def game_clock(game_id: str) -> str:
     return f"game:{{{game_id}}}:clock"
 
 
+def game_outbox(game_id: str) -> str:
+    """Stream: the follow-ups of the game's commits not yet performed, one entry each, written by the
+    commit itself (`live.outbox`)."""
+    return f"game:{{{game_id}}}:outbox"
+
+
+def outbox_marks() -> str:
+    """Sorted set: game ids by when the outbox sweep looks at them: marked by each move before its
+    commit (`live.outbox`)."""
+    return "games:outbox"
+
+
 def game_result(game_id: str) -> str:
     """Hash: the finished game's result written once by `finalize`, its last step: record, scores,
     ranks, ratings."""

@@ -32,3 +32,9 @@ ARCHIVE_FAILURES = prometheus_client.Counter(
     "the connection), down (refused at once while the database is taken as down).",
     ["reason"],
 )
+# The outbox (`live.outbox`): follow-ups a committer left and the workers' sweep performed.
+FOLLOWUPS_SWEPT = prometheus_client.Counter(
+    "outbox_followups_swept_total",
+    "Commits' follow-ups (game lists, tasks, due times) performed by the outbox sweep because their "
+    "committer did not acknowledge them (it died or failed after its commit).",
+)

@@ -19,8 +19,8 @@ from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 from redis.asyncio.client import Pipeline
 
-from live import clocks, metrics, mygames
-from live.clocks import Commit, Known, entry_of
+from live import clocks, metrics, outbox
+from live.clocks import entry_of
 from live.errors import GatewayError, echoed, invalid, not_found, permission_denied, precondition
 from live.games import now
 from live.store import (
@@ -155,16 +155,19 @@ async def load_meta(store: GameStore, game_id: str) -> Meta:
 
 async def read_snapshot(app: Table, game_id: str, request_id: str, caller: Caller | None = None) -> Snapshot:
     """The game's snapshot (see `live.store.queue_snapshot`) in one round trip with the check of
-    `caller`, whose failure is raised first; NOT_FOUND for an unknown game, GAME_OVER for one archived."""
+    `caller`, whose failure is raised first, and the game's outbox mark (`live.outbox.queue_mark`: it
+    may commit next); NOT_FOUND for an unknown game, GAME_OVER for one archived."""
     async with app.redis.pipeline(transaction=False) as pipe:
         if caller is not None:
             caller.queue(pipe)
         checks = len(pipe)
+        marked = clocks.now_ms()
+        outbox.queue_mark(pipe, game_id, marked)
         queue_snapshot(pipe, game_id, request_id)
         replies = await pipe.execute()
     if caller is not None:
         caller.check(replies[:checks])
-    snapshot = snapshot_of(replies[checks:], request_id)
+    snapshot = snapshot_of(replies[checks + 1 :], request_id, marked)
     if snapshot is None:
         if await app.store.archived(game_id) is not None:
             raise game_over()
@@ -193,6 +196,8 @@ async def play(
     store = app.store
     if snapshot is None or caller is not None or not snapshot.read_for(game_id, request_id):
         snapshot = await read_snapshot(app, game_id, request_id, caller)
+    elif outbox.mark_lapsing(snapshot.marked_ms):  # a bot thought over it long: marked again
+        await outbox.mark(app.redis, game_id)
     meta = snapshot.meta
     state = any_pb2.Any.FromString(snapshot.state)
     if callable(seat):
@@ -223,6 +228,9 @@ async def play(
         if change.game_over
         else clocks.plan(expected_version + 1, change.acting_seats, meta, previous, at)
     )
+    followup = outbox.Followup.of(
+        expected_version + 1, change.acting_seats, meta.acting_seats, change.game_over, clock, at
+    )
     commit = store.commit(
         game_id,
         expected_version=expected_version,
@@ -234,8 +242,9 @@ async def play(
         finished_at=now().ToJsonString() if change.game_over else "",
         clock_entry=clock.pairs(),
         request_digest=digest,
+        followup=followup.encode(),
     )
-    return await app.followups.run(_committed(app, commit, request_id, meta, seat, change, previous, clock))
+    return await app.followups.run(_committed(app, commit, request_id, meta, seat, change, followup))
 
 
 async def _committed(
@@ -245,11 +254,10 @@ async def _committed(
     meta: Meta,
     seat: int,
     change: rules_pb2.ApplyActionResponse,
-    previous: clocks.Entry | None,
-    clock: clocks.Plan,
+    followup: outbox.Followup,
 ) -> Played:
-    """`play` from its commit on: commit, then what follows it (`follow_commit`), run to its end even
-    if the mover is cancelled (`live.followups`)."""
+    """`play` from its commit on: commit, then perform the follow-ups it wrote (`live.outbox`), run
+    to its end even if the mover is cancelled (`live.followups`)."""
     result = await commit
     if result.outcome == "duplicate":
         return Played(result.version, None, meta, seat)
@@ -259,40 +267,5 @@ async def _committed(
         metrics.WRITE_CONFLICTS.labels(meta.record.title).inc()
         raise stale(result.version)
     metrics.MOVES_APPLIED.labels(meta.record.title).inc()
-    acting = tuple(change.acting_seats)
-    await follow_commit(app, meta, result.version, acting, change.game_over, previous, clock)
+    await outbox.run(app, meta, result.entry_id, followup, result.others)
     return Played(result.version, change, meta, seat)
-
-
-async def follow_commit(
-    app: Table,
-    meta: Meta,
-    version: int,
-    acting: tuple[int, ...],
-    game_over: bool,
-    previous: clocks.Entry | None,
-    clock: clocks.Plan,
-) -> None:
-    """What follows a commit of `version` (a move or a change of hands; `meta` as after it, `acting`
-    the seats that act now): the players' game lists, the game filed as finished once over, then what
-    the new version needs queued (its scoring, once over), unless its clock plan says nothing follows."""
-    game_id = meta.record.game_id
-    deadline, deadline_seat = mygames.deadline_of(clock.fields)
-    await mygames.after_commit(
-        app.redis,
-        mygames.Change(
-            meta.record,
-            version,
-            acting,
-            game_over,
-            deadline,
-            deadline_seat,
-            acting_before=meta.acting_seats,
-            pace=meta.clock.pace,
-        ),
-    )
-    if game_over:
-        await app.store.finish(meta.record.title, game_id)
-    if not clock.idle:
-        known = Known(meta, previous, written=clock)
-        await app.dispatcher.after_commit(Commit(game_id, version, acting, game_over, known))

@@ -4,8 +4,8 @@ A change of hands is a commit through the one write path, as a move is: read the
 seats in a copy of the record, plan the clock entry from the meta after the change, and commit it at
 the version read (the version goes up by one; the state and the action log stay as they are). Two
 changes at once both count (the second finds its version stale, reads again and retries), a move read
-before one is refused (its version is stale), and the dispatcher is told of the commit with the meta
-after it, so the bot that now holds an acting seat gets its turn queued.
+before one is refused (its version is stale), and its follow-ups (`live.outbox`) are planned from the
+meta after it, so the bot that now holds an acting seat gets its turn queued.
 """
 
 from __future__ import annotations
@@ -19,11 +19,10 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from live import clocks
+from live import clocks, outbox
 from live.clocks import entry_of
 from live.errors import GatewayError, not_found
 from live.moves import (
-    follow_commit,
     game_over,
     played_seats,
     read_snapshot,
@@ -120,7 +119,9 @@ async def hand_over(
         after = dataclasses.replace(meta, record=record)
         change = _change(record, chosen, how, meta.acting_seats)
         previous = entry_of(snapshot.clock)
-        plan = clocks.plan(version + 1, meta.acting_seats, after, previous, clocks.now_ms(), moved=False)
+        at = clocks.now_ms()
+        plan = clocks.plan(version + 1, meta.acting_seats, after, previous, at, moved=False)
+        followup = outbox.Followup.of(version + 1, meta.acting_seats, meta.acting_seats, False, plan, at)
         commit = app.store.commit(
             game_id,
             expected_version=version,
@@ -133,9 +134,10 @@ async def hand_over(
             clock_entry=plan.pairs(),
             request_digest=digest,
             record=record,
+            followup=followup.encode(),
         )
         handed = await app.followups.run(
-            _committed(app, commit, request_id, expected_version, meta, after, change, previous, plan)
+            _committed(app, commit, request_id, expected_version, meta, after, change, followup)
         )
         if handed is not None:
             return handed
@@ -150,10 +152,9 @@ async def _committed(
     before: Meta,
     after: Meta,
     change: rules_pb2.ApplyActionResponse,
-    previous: clocks.Entry | None,
-    plan: clocks.Plan,
+    followup: outbox.Followup,
 ) -> HandedOver | None:
-    """`hand_over` from its commit on: commit, then what follows it (`live.moves.follow_commit`), run
+    """`hand_over` from its commit on: commit, then the follow-ups it wrote (`live.outbox`), run
     to its end even if the caller is cancelled (`live.followups`); None when another commit overtook
     it and it may try again."""
     result = await commit
@@ -167,5 +168,5 @@ async def _committed(
         return None
     if result.outcome != "ok":
         raise not_found("game", after.record.game_id)
-    await follow_commit(app, after, result.version, before.acting_seats, False, previous, plan)
+    await outbox.run(app, after, result.entry_id, followup, result.others)
     return HandedOver(result.version, change, after)

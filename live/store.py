@@ -45,11 +45,13 @@ FINISHED_TTL_SECONDS = 3600  # idempotency records and recent changes of a finis
 
 REQUEST_DIGEST_BYTES = 16
 
-# KEYS: state, version, log, requests, events, meta, clock. ARGV: 1 expected version, 2 the new state
-# ('': kept, and no action is logged: a change of hands), 3 seat, 4 action, 5 request id, 6 the change
-# kept for watchers, 7 channel, 8 changes kept, 9 game over, 10 finished TTL, 11 finished at,
+# KEYS: state, version, log, requests, events, meta, clock, outbox. ARGV: 1 expected version, 2 the new
+# state ('': kept, and no action is logged: a change of hands), 3 seat, 4 action, 5 request id, 6 the
+# change kept for watchers, 7 channel, 8 changes kept, 9 game over, 10 finished TTL, 11 finished at,
 # 12 the change published, 13 acting seats, 14 request digest, 15 the new record ('': kept),
-# 16... the clock entry's name/value pairs.
+# 16 the version's follow-ups for the outbox (`live.outbox`; '': none), 17... the clock entry's
+# name/value pairs. Replies {outcome, version} and, for 'ok', the outbox entry's id and how many
+# other entries the outbox holds (left by committers that died before performing them).
 # A request id is stored with the digest of the request it named (REQUEST_DIGEST_BYTES, then the
 # version it produced), so a retry of that request gets its result and another request under the same
 # id is refused. A value with no digest (stored before digests were) counts as the same request.
@@ -59,9 +61,10 @@ REQUEST_DIGEST_BYTES = 16
 # request id out of the hash. (A stream left from before is dropped at the next commit.)
 # Past that window a retry is a new request, refused as stale: the game has moved on since the version
 # it expected, so it is never applied twice.
-# KEYS: the game's meta, state, version, events and clock. ARGV: 1 record, 2 seed, 3 status, 4 clock,
-# 5 lobby id, 6 acting seats, 7 state, 8 the setup's kept entry, then the clock entry's name/value
-# pairs. Creates the game at version 0 unless its meta exists; 1 if it did.
+# KEYS: the game's meta, state, version, events, clock and outbox. ARGV: 1 record, 2 seed, 3 status,
+# 4 clock, 5 lobby id, 6 acting seats, 7 state, 8 the setup's kept entry, 9 the start's follow-ups for
+# the outbox ('': none), then the clock entry's name/value pairs. Creates the game at version 0 unless
+# its meta exists; replies the outbox entry's id ('' without one), or 0 if the game existed.
 CREATE_SCRIPT = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'record', ARGV[1], 'seed', ARGV[2], 'status', ARGV[3], 'clock', ARGV[4],
@@ -69,8 +72,9 @@ redis.call('HSET', KEYS[1], 'record', ARGV[1], 'seed', ARGV[2], 'status', ARGV[3
 redis.call('SET', KEYS[2], ARGV[7])
 redis.call('SET', KEYS[3], 0)
 redis.call('RPUSH', KEYS[4], ARGV[8])
-if #ARGV > 8 then redis.call('HSET', KEYS[5], 'version', 0, unpack(ARGV, 9)) end
-return 1
+if #ARGV > 9 then redis.call('HSET', KEYS[5], 'version', 0, unpack(ARGV, 10)) end
+if ARGV[9] == '' then return '' end
+return redis.call('XADD', KEYS[6], '*', 'f', ARGV[9])
 """
 
 COMMIT_SCRIPT = """
@@ -108,14 +112,18 @@ redis.call('RPUSH', KEYS[5], version .. ':' .. #ARGV[5] .. ':' .. ARGV[5] .. ARG
 redis.call('HSET', KEYS[6], 'acting', ARGV[13])
 if ARGV[15] ~= '' then redis.call('HSET', KEYS[6], 'record', ARGV[15]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[14] .. version) end
-if #ARGV > 15 then redis.call('HSET', KEYS[7], 'version', version, unpack(ARGV, 16)) end
+if #ARGV > 16 then redis.call('HSET', KEYS[7], 'version', version, unpack(ARGV, 17)) end
+local entry = ''
+if ARGV[16] ~= '' then entry = redis.call('XADD', KEYS[8], '*', 'f', ARGV[16]) end
 if ARGV[9] == '1' then
   redis.call('HSET', KEYS[6], 'status', 'finished', 'finished_at', ARGV[11])
   redis.call('EXPIRE', KEYS[4], ARGV[10])
   redis.call('EXPIRE', KEYS[5], ARGV[10])
 end
 redis.call('PUBLISH', ARGV[7], version .. '|' .. ARGV[12])
-return {'ok', tostring(version)}
+local others = 0
+if entry ~= '' then others = redis.call('XLEN', KEYS[8]) - 1 end
+return {'ok', tostring(version), entry, others}
 """
 
 
@@ -148,6 +156,8 @@ class CommitResult:
 
     outcome: str
     version: int
+    entry_id: str = ""  # the outbox entry of an 'ok' commit's follow-ups ('' if it wrote none)
+    others: int = 0  # the other entries its outbox held: follow-ups left by committers that died
 
 
 @dataclass(frozen=True)
@@ -194,6 +204,7 @@ class Snapshot:
     version: int
     clock: dict[bytes, bytes]
     request_id: str = ""
+    marked_ms: int = 0  # when its read marked the game's outbox (`live.outbox`), ms since the epoch
 
     def read_for(self, game_id: str, request_id: str) -> bool:
         """Whether this is a snapshot of `game_id` read for `request_id`."""
@@ -255,14 +266,15 @@ def queue_snapshot(pipe: Pipeline, game_id: str, request_id: str) -> None:
     pipe.hgetall(keys.game_clock(game_id))
 
 
-def snapshot_of(replies: list[Any], request_id: str) -> Snapshot | None:
+def snapshot_of(replies: list[Any], request_id: str, marked_ms: int = 0) -> Snapshot | None:
     """The snapshot read by the commands `queue_snapshot` queued for `request_id` (their replies, in
-    order)."""
+    order), with the game's outbox marked at `marked_ms`."""
     (state, version), fields, previous, clock = replies
     meta = meta_of(fields)
     if meta is None:
         return None
-    return Snapshot(meta, _request(previous), blob(state or b""), int(version or 0), clock, request_id)
+    state_bytes, at = blob(state or b""), int(version or 0)
+    return Snapshot(meta, _request(previous), state_bytes, at, clock, request_id, marked_ms)
 
 
 def _seats_text(seats: Iterable[int]) -> str:
@@ -296,10 +308,12 @@ class GameStore:
         state: bytes,
         setup: rules_pb2.ApplyActionResponse,
         clock_entry: Sequence[int | str] = (),
-    ) -> bool:
-        """Store a new game at version 0 with its setup events and `clock_entry` (name/value pairs of
-        its clock entry at version 0, `live.clocks`), as a commit writes them, unless a game of that id
-        exists already (a retried creation: `live.games.start_game`); whether it stored it."""
+        followup: bytes = b"",
+    ) -> str | None:
+        """Store a new game at version 0 with its setup events, `clock_entry` (name/value pairs of its
+        clock entry at version 0, `live.clocks`) and `followup` (its outbox entry, `live.outbox`), as
+        a commit writes them, unless a game of that id exists already (a retried creation:
+        `live.games.start_game`): the outbox entry's id ('' without one), or None if it existed."""
         game_id = record.game_id
         game_keys = [
             keys.game_meta(game_id),
@@ -307,6 +321,7 @@ class GameStore:
             keys.game_version(game_id),
             keys.game_events(game_id),
             keys.game_clock(game_id),
+            keys.game_outbox(game_id),
         ]
         args = [
             record.SerializeToString(),
@@ -317,12 +332,14 @@ class GameStore:
             _seats_text(setup.acting_seats),
             state,
             kept_entry(0, "", setup.SerializeToString()),
+            followup,
             *clock_entry,
         ]
-        if not await self._create(keys=game_keys, args=args):
-            return False
+        entry = await self._create(keys=game_keys, args=args)
+        if entry == 0:
+            return None
         await self.redis.sadd(keys.live_games(record.title), game_id)
-        return True
+        return text(entry)
 
     async def archived(self, game_id: str) -> ArchivedGame | None:
         """The game as archived, if its keys have left Redis; None: Redis has it, or nobody does (the
@@ -366,11 +383,13 @@ class GameStore:
         clock_entry: Sequence[int | str] = (),
         request_digest: bytes = b"",
         record: gateway_pb2.GameRecord | None = None,
+        followup: bytes = b"",
     ) -> CommitResult:
         """The write path (see the module docstring); atomic. `state` None keeps the state and logs no
         action (a change of hands, which passes the new `record`). `clock_entry` (name/value pairs) is
         the game's new clock entry (see `live.clocks`), written with the new version; empty: the
-        stored entry stands. `request_digest` (REQUEST_DIGEST_BYTES) is stored with the request id."""
+        stored entry stands. `request_digest` (REQUEST_DIGEST_BYTES) is stored with the request id, and
+        `followup` (`live.outbox`) goes to the game's outbox with the new version."""
         kept = rules_pb2.ApplyActionResponse(
             events=change.events, acting_seats=change.acting_seats, game_over=change.game_over
         ).SerializeToString()
@@ -383,8 +402,9 @@ class GameStore:
             keys.game_events(game_id),
             keys.game_meta(game_id),
             keys.game_clock(game_id),
+            keys.game_outbox(game_id),
         ]
-        outcome, value = await self._run_commit(
+        reply = await self._run_commit(
             game_keys,
             [
                 expected_version,
@@ -402,18 +422,22 @@ class GameStore:
                 _seats_text(change.acting_seats),
                 request_digest,
                 record.SerializeToString() if record is not None else b"",
+                followup,
                 *clock_entry,
             ],
         )
+        outcome, value = reply[0], reply[1]
+        if len(reply) > 2:
+            return CommitResult(outcome.decode(), int(value), text(reply[2]), int(reply[3]))
         return CommitResult(outcome.decode(), int(value) if value else 0)
 
-    async def _run_commit(self, game_keys: list[str], args: list[Any]) -> list[bytes]:
+    async def _run_commit(self, game_keys: list[str], args: list[Any]) -> list[Any]:
         """The commit script's reply; with a replica-acknowledgement policy, the script and `WAIT` go in
         one pipeline on one connection (`WAIT` counts the replicas that have that connection's writes),
         on a Cluster to the node of the game's slot."""
         acks = self.replica_acks
         if not acks.replicas:
-            return cast(list[bytes], await self._commit(keys=game_keys, args=args))
+            return cast(list[Any], await self._commit(keys=game_keys, args=args))
         route: dict[str, Any] = {}
         if clustered(self.redis):
             route["target_nodes"] = cast(Any, self.redis).get_node_from_key(game_keys[0])
@@ -429,7 +453,7 @@ class GameStore:
             raise reply
         if reply[0] == b"ok" and (isinstance(acknowledged, Exception) or acknowledged < acks.replicas):
             REPLICA_ACK_SHORTFALLS.inc()
-        return cast(list[bytes], reply)
+        return cast(list[Any], reply)
 
     async def changes_since(
         self, game_id: str, version: int

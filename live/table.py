@@ -3,9 +3,8 @@ and the dispatcher."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
-import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -24,58 +23,26 @@ from live.store import GameStore
 
 
 class Dispatcher(Protocol):
-    """Work that follows a committed change: bot turns, turn clocks, end-game scoring."""
+    """Sends the worker tasks that follow a commit (bot turns, scoring: `live.outbox`) and dispatches a
+    game again from its clock entry (`after_commit`: a redispatch by the workers)."""
+
+    async def queue(self, task: str, args: Sequence[object]) -> None:
+        """Send one worker task by name."""
+        ...
 
     async def after_commit(self, commit: Commit) -> None:
-        """Queue whatever must happen next for the game."""
+        """Queue whatever must happen next for the game and rewrite its clock entry (`live.clocks`)."""
         ...
 
 
 class NoDispatch:
     """A dispatcher that queues nothing (no workers configured)."""
 
-    async def after_commit(self, commit: Commit) -> None:
+    async def queue(self, task: str, args: Sequence[object]) -> None:
         """Nothing to queue."""
 
-
-log = logging.getLogger(__name__)
-
-
-class Background:
-    """Runs another dispatcher's work after the reply, in commit order per game.
-
-    The client's move does not wait for the queueing that follows it. A gateway that dies in between
-    loses nothing: the workers' clock sweep finds a game whose entry is older than its version and
-    dispatches again.
-    """
-
-    def __init__(self, inner: Dispatcher) -> None:
-        self.inner = inner
-        self.last: dict[str, asyncio.Task[None]] = {}
-
     async def after_commit(self, commit: Commit) -> None:
-        """Schedule the inner dispatcher's work behind the game's earlier work."""
-        game_id = commit.game_id
-        task = asyncio.create_task(self._run(self.last.get(game_id), commit))
-        self.last[game_id] = task
-        task.add_done_callback(
-            lambda done: self.last.pop(game_id, None) if self.last.get(game_id) is done else None
-        )
-
-    async def _run(self, previous: asyncio.Task[None] | None, commit: Commit) -> None:
-        if previous is not None:
-            await asyncio.wait([previous])
-        try:
-            await self.inner.after_commit(commit)
-        except Exception:
-            log.exception(
-                "dispatch after commit failed", extra={"game_id": commit.game_id, "version": commit.version}
-            )
-
-    async def drain(self) -> None:
-        """Wait for every scheduled dispatch (at shutdown)."""
-        if self.last:
-            await asyncio.wait(list(self.last.values()))
+        """Nothing to queue."""
 
 
 @dataclass
@@ -90,7 +57,7 @@ class Table:
     scripts: dict[str, AsyncScript] = field(default_factory=dict)
     archive: Archive | None = None  # finished games in PostgreSQL, when DATABASE_URL names one
     guests: Renewals = field(default_factory=Renewals)  # when this process last renewed each guest
-    followups: Followups = field(default_factory=Followups)  # commits seen through past their callers
+    followups: Followups = field(default_factory=Followups)  # commits and their follow-ups, seen through
 
     @functools.cached_property
     def store(self) -> GameStore:

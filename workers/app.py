@@ -1,6 +1,6 @@
 """The Celery app: broker and results on Redis, late acknowledgement, and the beat schedule that sweeps
-the turn clocks and the inbox's deadline reminders every second (and, every minute, finds scored games
-whose archival was lost).
+the turn clocks, the inbox's deadline reminders and the commits' outboxes every second (and, every
+minute, finds scored games whose archival was lost).
 
 Whatever asks PostgreSQL (the archival of a game and the sweep for lost ones) goes to a queue of its
 own, `archive` (ARCHIVE_QUEUE); everything else to `celery`. A worker takes the queues of
@@ -38,10 +38,12 @@ PLAY_GAME = "workers.play_game"
 ARCHIVE_GAME = "workers.archive_game"  # queued by `finalize` when DATABASE_URL names an archive
 SWEEP_ARCHIVE = "workers.sweep_archive"
 SWEEP_REMINDERS = "workers.sweep_reminders"
+SWEEP_OUTBOX = "workers.sweep_outbox"
 RECOVER_TURNS = "workers.recover_turns"  # queued by a worker when it is ready (`workers.recovery`)
 ARCHIVE_SWEEP_SECONDS = 60.0
-# run by beat every SWEEP_SECONDS (the clocks, the inbox reminders), ARCHIVE_SWEEP_SECONDS (archive)
-ROUTINE_TASKS = (SWEEP_CLOCKS, SWEEP_REMINDERS, SWEEP_ARCHIVE)
+# run by beat every SWEEP_SECONDS (the clocks, the inbox reminders, the outbox), ARCHIVE_SWEEP_SECONDS
+# (archive)
+ROUTINE_TASKS = (SWEEP_CLOCKS, SWEEP_REMINDERS, SWEEP_OUTBOX, SWEEP_ARCHIVE)
 TASK_LOGGERS = ("celery.beat", "celery.worker.strategy", "celery.app.trace")  # sent, received, finished
 
 
@@ -90,6 +92,11 @@ def create_app(settings: Settings, worker: WorkerSettings) -> Celery:
             },
             "sweep-reminders": {
                 "task": SWEEP_REMINDERS,
+                "schedule": SWEEP_SECONDS,
+                "options": {"expires": 5 * SWEEP_SECONDS},
+            },
+            "sweep-outbox": {
+                "task": SWEEP_OUTBOX,
                 "schedule": SWEEP_SECONDS,
                 "options": {"expires": 5 * SWEEP_SECONDS},
             },

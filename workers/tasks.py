@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import grpc
 from celery import Task, platforms, signals
 
-from live import archive, clocks, reminders
+from live import archive, clocks, outbox, reminders
 from live.connection import UNREACHABLE
 from live.errors import GatewayError
 from workers import metrics, recovery, runtime, scoring, selfplay, turns
@@ -26,6 +26,7 @@ from workers.app import (
     RECOVER_TURNS,
     SWEEP_ARCHIVE,
     SWEEP_CLOCKS,
+    SWEEP_OUTBOX,
     SWEEP_REMINDERS,
     celery,
 )
@@ -42,6 +43,7 @@ __all__ = [
     "recover_turns",
     "sweep_archive",
     "sweep_clocks",
+    "sweep_outbox",
     "sweep_reminders",
     "take_turn",
 ]
@@ -132,6 +134,13 @@ def sweep_clocks() -> int:
 def sweep_reminders() -> int:
     """Send the inbox's due deadline-near reminders (run every second by beat); the number sent."""
     return runtime.run(reminders.send_due(runtime.current().app.redis))
+
+
+@celery.task(name=SWEEP_OUTBOX)
+def sweep_outbox() -> int:
+    """Perform the commits' follow-ups their committer left unperformed (`live.outbox`; run every
+    second by beat); the number performed."""
+    return runtime.run(outbox.sweep(runtime.current().app))
 
 
 @celery.task(name=SWEEP_ARCHIVE)

@@ -3,6 +3,8 @@ of it: every key with the game's hash tag (DUMP of each) and the game's entries 
 
 from __future__ import annotations
 
+import time
+
 import redis
 
 from live import keys
@@ -10,10 +12,19 @@ from live import keys
 Stored = dict[str, object]
 
 
+SETTLE_SECONDS = 5.0
+
+
 def game_stored(store: redis.Redis, game_id: str) -> Stored:
     """Every key of the game (`game:{id}:*`: a hash's fields and values, any other key dumped) and its
     deadline entry. A hash is compared by content: a large one is a hash table whose DUMP follows its
-    buckets, and a read may move those on (Redis rehashes step by step on lookups too)."""
+    buckets, and a read may move those on (Redis rehashes step by step on lookups too).
+
+    It is read once the game's last commit is settled: its follow-ups, which the gateway performs
+    after its reply, are done and acknowledged (its outbox is gone, `live.outbox`)."""
+    settle = time.monotonic() + SETTLE_SECONDS
+    while store.exists(keys.game_outbox(game_id)) and time.monotonic() < settle:
+        time.sleep(0.005)
     names = sorted(store.scan_iter(match=f"game:{{{game_id}}}:*", count=1000))
     with store.pipeline(transaction=False) as pipe:
         for name in names:

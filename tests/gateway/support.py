@@ -20,8 +20,8 @@ from live.table import Dispatcher, Table, connect
 from tests.gateway.patience import MAX_RETRIES, rate_limit_delay
 from tests.redis_modes import broker_of
 
-STOP_STEPS = 8  # the browser listener, the server, the commits' follow-ups, the dispatches, the streams,
-# rules, Redis, the archive
+STOP_STEPS = 7  # the browser listener, the server, the commits' follow-ups, the streams, rules, Redis,
+# the archive
 
 
 class GatewayProcess:

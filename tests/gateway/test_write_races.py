@@ -23,7 +23,7 @@ from google.protobuf import any_pb2
 from live import clocks, keys, moves, resignations
 from live.connection import sync_client
 from live.games import start_game
-from live.table import Background, Table
+from live.table import Table
 from services.common import registry
 from services.common.rng import Rng
 from services.common.status import error_info
@@ -63,7 +63,7 @@ class Recorder:
 def recorded(redis_url: str, rules: dict[str, str]) -> Iterator[tuple[GatewayProcess, Recorder]]:
     process = GatewayProcess(gateway_settings(redis_url, rules))
     recorder = Recorder(process)
-    process.dispatcher = Background(recorder)
+    process.dispatcher = recorder
     with process:
         yield process, recorder
 

@@ -80,6 +80,7 @@ def test_a_finished_game_whose_scoring_was_lost_is_scored_when_its_watchdog_fall
         try:
             game_id = new_game(gateway, TITLE, [human_seat(gateway, 0), human_seat(gateway, 1)])
             gateway.run(play_to_the_end(gateway.app, game_id))
+            gateway.run(gateway.app.followups.drain())  # its follow-ups queued the scoring
             assert take_out_finalize(broker, game_id) == 1
             entry = clocks.entry_of(client.hgetall(keys.game_clock(game_id)))
             assert entry is not None and entry.kind == clocks.KIND_SCORE

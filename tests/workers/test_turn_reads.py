@@ -11,6 +11,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from live import keys
+from live.followups import Followups
 from live.settings import Settings
 from live.table import NoDispatch
 from tests.gateway.support import GatewayProcess
@@ -21,6 +22,8 @@ from workers import turns
 from workers.bots import Budget
 
 WRITES = {b"EVALSHA", b"EVAL", b"SCRIPT"}  # the commit (and loading its script, once per server)
+# The turn's reads are its round trips before the first of these: then come the commit and the
+# follow-ups it wrote (`live.outbox`).
 
 pytestmark = ONE_NODE  # it counts a single node's round trips
 
@@ -65,7 +68,8 @@ def test_one_bot_turn_reads_the_game_in_one_round_trip(quiet_gateway: GatewayPro
 
     async def one_turn() -> tuple[bool, list[tuple[bytes, ...]]]:
         redis = aioredis.Redis.from_url(app.settings.redis_url, connection_class=CountedConnection)
-        counted = dataclasses.replace(app, redis=redis, scripts={})
+        # as a worker's table: its follow-ups are performed before the turn ends
+        counted = dataclasses.replace(app, redis=redis, scripts={}, followups=Followups())
         try:
             await redis.ping()  # the connection's handshake is not the turn's
             CountedConnection.trips.clear()
@@ -77,5 +81,6 @@ def test_one_bot_turn_reads_the_game_in_one_round_trip(quiet_gateway: GatewayPro
     played, trips = quiet_gateway.run(one_turn())
     assert played
     assert quiet_gateway.run(app.redis.get(keys.game_version(game_id))) == b"1"
-    reads = [trip for trip in trips if not WRITES & set(trip)]
+    commit = next(i for i, trip in enumerate(trips) if WRITES & set(trip))
+    reads = trips[:commit]
     assert len(reads) == 1, f"a bot turn read the game in {len(reads)} round trips: {reads}"

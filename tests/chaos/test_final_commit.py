@@ -1,0 +1,18 @@
+"""kill -9 between a game's last commit and its scoring (`chaos.final_commit`, 20 rounds in `make
+chaos`), once for each kind of process: a gateway, the worker and Redis. Every game is scored and
+archived exactly once: the outbox sweep performs what the killed committer wrote with its commit."""
+
+from __future__ import annotations
+
+import asyncio
+
+from chaos import final_commit, suite
+
+
+def test_a_kill_between_the_last_commit_and_the_scoring_loses_no_scoring() -> None:
+    title = final_commit.quickest_title()
+    with suite.running(final_commit.ENVIRONMENT) as running:
+        report = asyncio.run(final_commit.run(running, 1, title))
+        rendered = report.render()
+        assert report.passed, rendered + "\n" + suite.tail(running.data_dir / "launcher.log", 60)
+    assert sorted(o.kind for o in report.outcomes) == sorted(final_commit.KINDS), rendered
