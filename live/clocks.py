@@ -3,10 +3,10 @@
 Every active game has one entry: a hash (`keys.game_clock`) saying what the workers wait for at which
 version, and its due time in one sorted set (`keys.deadlines`). A move plans its version's entry
 (`plan`) from the meta and entry read with its snapshot, and its commit writes the entry together with
-the version, so whoever sees a version finds its deadline; the dispatcher then files the due time and
-queues the tasks (`after_commit`, told what was written through `Known`). A change of hands (a
-resignation, a forfeit) plans and commits its entry the same way, from the meta after it; a
-redispatch leaves planning and writing to the dispatcher. Entries by kind:
+the version, so whoever sees a version finds its deadline, and the commit's outbox entry
+(`live.outbox`) then files the due time and queues the tasks. A change of hands (a resignation, a
+forfeit) plans and commits its entry the same way, from the meta after it; a redispatch by the
+workers (`after_commit`) plans and writes the entry itself. Entries by kind:
 
 - a bot acts: its turn is queued at once and the entry is a watchdog (`bot`), due if the turn is lost
   (made due at once by a worker that starts after its turn was queued: `workers.recovery`);

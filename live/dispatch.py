@@ -1,9 +1,10 @@
-"""What follows a commit: Celery tasks queued by name (bot turns, scoring) and the game's turn clock.
+"""Celery tasks queued by name (bot turns, scoring) for a commit's follow-ups (`live.outbox`), and the
+redispatch of a game from its turn clock.
 
 The write path never imports the tasks: it sends them by name (`live.clocks`) to the broker
 (CELERY_BROKER_URL, or the Redis of REDIS_URL), so it needs Celery's client only, and the gateway never
 imports the workers. Publishing is a blocking call, so it runs on a thread and never stalls the event
-loop. The clock bookkeeping is `live.clocks.after_commit`.
+loop. A redispatch's clock bookkeeping is `live.clocks.after_commit`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from live.settings import Settings
 
 
 class CeleryDispatch:
-    """Queues worker tasks after each commit and keeps the game's clock entry."""
+    """Queues worker tasks by name, and dispatches a game again from its clock entry."""
 
     def __init__(self, settings: Settings, redis: aioredis.Redis) -> None:
         broker = settings.broker_url
@@ -33,7 +34,7 @@ class CeleryDispatch:
         await asyncio.to_thread(self.celery.send_task, task, args=list(args))
 
     async def after_commit(self, commit: clocks.Commit) -> None:
-        """Queue the bot turn or the scoring the new version needs and update the clock."""
+        """Dispatch a game again: the bot turn or the scoring its version needs, and its clock entry."""
         await clocks.after_commit(self.redis, self.queue, commit)
 
 

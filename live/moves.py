@@ -167,7 +167,7 @@ async def read_snapshot(app: Table, game_id: str, request_id: str, caller: Calle
         replies = await pipe.execute()
     if caller is not None:
         caller.check(replies[:checks])
-    snapshot = snapshot_of(replies[checks + 1 :], request_id, marked)
+    snapshot = snapshot_of(replies[checks + 1 :], request_id, marked)  # past the checks and the mark
     if snapshot is None:
         if await app.store.archived(game_id) is not None:
             raise game_over()

@@ -8,7 +8,7 @@ game's clock entry to file in `keys.deadlines`. So a version and its follow-ups 
 or not at all, whichever process dies when (Redis included: its append-only file keeps them in one
 step).
 
-The committer performs its own entry at once (`Outbox.run`): the lists before the mover's reply, the
+The committer performs its own entry at once (`run`): the lists before the mover's reply, the
 rest after it, in commit order per game, then acknowledges the entry by deleting it. Every follow-up
 is idempotent (a list update by its revision, a task by the version it names, a due time by the
 clock entry's version), so one performed twice changes nothing.
@@ -23,6 +23,7 @@ empty and nobody marked the game again meanwhile (`UNMARK_SCRIPT`).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from collections.abc import Sequence
@@ -100,45 +101,29 @@ class Followup:
         return cls(version, tuple(acting), before, game_over, plan.tasks, due, deadline, seat, at_ms, started)
 
     def encode(self) -> bytes:
-        """The entry's field value (JSON)."""
-        return json.dumps(
-            [
-                self.version,
-                self.acting,
-                self.acting_before,
-                self.game_over,
-                [[name, list(args)] for name, args in self.tasks],
-                self.due,
-                self.deadline,
-                self.deadline_seat,
-                self.at_ms,
-                self.started,
-            ],
-            separators=(",", ":"),
-        ).encode()
+        """The entry's field value: the fields in order, as JSON."""
+        return json.dumps(dataclasses.astuple(self), separators=(",", ":")).encode()
 
     @classmethod
     def decode(cls, data: bytes | str) -> Followup:
         """The Followup of an entry's field value."""
-        version, acting, before, over, tasks, due, deadline, seat, at_ms, started = json.loads(data)
-        return cls(
-            version,
-            tuple(acting),
-            tuple(before),
-            over,
-            tuple((name, tuple(args)) for name, args in tasks),
-            due,
-            deadline,
-            seat,
-            at_ms,
-            started,
+        followup = cls(*json.loads(data))
+        return dataclasses.replace(
+            followup,
+            acting=tuple(followup.acting),
+            acting_before=tuple(followup.acting_before),
+            tasks=tuple((name, tuple(args)) for name, args in followup.tasks),
         )
+
+
+def _mark(game_id: str, now: int | None = None) -> dict[str, int]:
+    """The mark of a game about to commit, as ZADD takes it: due GRACE_MS from now."""
+    return {game_id: (clocks.now_ms() if now is None else now) + GRACE_MS}
 
 
 def queue_mark(pipe: Pipeline, game_id: str, now: int | None = None) -> None:
     """Queue on `pipe` the mark of a game about to commit (see the module docstring)."""
-    at = clocks.now_ms() if now is None else now
-    pipe.zadd(keys.outbox_marks(), {game_id: at + GRACE_MS})
+    pipe.zadd(keys.outbox_marks(), _mark(game_id, now))
 
 
 def mark_lapsing(marked_ms: int, now: int | None = None) -> bool:
@@ -148,7 +133,7 @@ def mark_lapsing(marked_ms: int, now: int | None = None) -> bool:
 
 async def mark(redis: aioredis.Redis, game_id: str) -> None:
     """Mark a game about to commit, in a round trip of its own (a mover that read it long before)."""
-    await redis.zadd(keys.outbox_marks(), {game_id: clocks.now_ms() + GRACE_MS})
+    await redis.zadd(keys.outbox_marks(), _mark(game_id))
 
 
 async def perform_lists(app: Table, meta: Meta, followup: Followup) -> None:
@@ -243,7 +228,7 @@ async def sweep(app: Table, now: int | None = None) -> int:
             continue
         done += performed
         if left:
-            await redis.zadd(keys.outbox_marks(), {game_id: at + GRACE_MS})
+            await redis.zadd(keys.outbox_marks(), _mark(game_id, at))
         else:
             await app.script(UNMARK_SCRIPT)(keys=[keys.outbox_marks()], args=[game_id, lease])
     if done:

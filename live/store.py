@@ -273,8 +273,8 @@ def snapshot_of(replies: list[Any], request_id: str, marked_ms: int = 0) -> Snap
     meta = meta_of(fields)
     if meta is None:
         return None
-    state_bytes, at = blob(state or b""), int(version or 0)
-    return Snapshot(meta, _request(previous), state_bytes, at, clock, request_id, marked_ms)
+    stored, at_version = blob(state or b""), int(version or 0)
+    return Snapshot(meta, _request(previous), stored, at_version, clock, request_id, marked_ms)
 
 
 def _seats_text(seats: Iterable[int]) -> str:

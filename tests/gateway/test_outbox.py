@@ -6,7 +6,7 @@ the mark of a game marked again meanwhile."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Iterator, Sequence
 
 import pytest
 from boardgame.gateway.v1 import gateway_pb2
@@ -15,6 +15,7 @@ from google.protobuf import any_pb2
 
 from gateway import auth
 from live import clocks, keys, outbox
+from live.store import CommitResult
 from live.table import Table
 from services.common.rng import Rng
 from tests.gateway.support import GatewayProcess, gateway_settings
@@ -54,8 +55,43 @@ def _game(process: GatewayProcess) -> tuple[str, list[str]]:
     return new_game(process, TITLE, seats), [p.player_id for p in players]
 
 
+def _settled_game(process: GatewayProcess) -> tuple[Table, str, list[str]]:
+    """The gateway's table and a new game (`_game`) whose start's follow-ups are performed."""
+    app = process.app
+    assert app is not None
+    game_id, player_ids = _game(process)
+    process.run(app.followups.drain())
+    return app, game_id, player_ids
+
+
+def _commit(
+    app: Table,
+    game_id: str,
+    expected_version: int,
+    followup: outbox.Followup,
+    change: rules_pb2.ApplyActionResponse,
+    state: bytes,
+    seat: int = 0,
+    action: bytes = b"",
+    clock_entry: Sequence[int | str] = (),
+) -> Awaitable[CommitResult]:
+    """A commit through the write path with `followup` for the outbox and no request id."""
+    return app.store.commit(
+        game_id,
+        expected_version=expected_version,
+        state=state,
+        seat=seat,
+        action=action,
+        request_id="",
+        change=change,
+        finished_at="",
+        clock_entry=clock_entry,
+        followup=followup.encode(),
+    )
+
+
 async def _commit_and_die(app: Table, game_id: str) -> tuple[int, outbox.Followup]:
-    """Commit the acting seat's first legal action as `moves.play` does, then stop, as a committer
+    """Commit a random legal action of the acting seat as `moves.play` does, then stop, as a committer
     killed right after its commit: nothing of its follow-ups is performed."""
     loaded = await turns.load(app, game_id)
     assert loaded is not None
@@ -71,17 +107,9 @@ async def _commit_and_die(app: Table, game_id: str) -> tuple[int, outbox.Followu
     followup = outbox.Followup.of(
         loaded.version + 1, change.acting_seats, loaded.meta.acting_seats, False, plan, at
     )
-    result = await app.store.commit(
-        game_id,
-        expected_version=loaded.version,
-        state=change.state.SerializeToString(),
-        seat=seat,
-        action=action.value,
-        request_id="",
-        change=change,
-        finished_at="",
-        clock_entry=plan.pairs(),
-        followup=followup.encode(),
+    state = change.state.SerializeToString()
+    result = await _commit(
+        app, game_id, loaded.version, followup, change, state, seat, action.value, plan.pairs()
     )
     assert result.outcome == "ok" and result.entry_id
     return result.version, followup
@@ -91,29 +119,14 @@ def test_a_commit_writes_its_followups_with_its_version_and_a_refused_one_writes
     recorded: tuple[GatewayProcess, Recorder],
 ) -> None:
     process, _ = recorded
-    app = process.app
-    assert app is not None
-    game_id, _ = _game(process)
-    process.run(app.followups.drain())
+    app, game_id, _ = _settled_game(process)
     assert not process.run(app.redis.exists(keys.game_outbox(game_id))), "the start's entry was acknowledged"
 
     version, followup = process.run(_commit_and_die(app, game_id))
     [(entry_id, stored)] = process.run(outbox.pending(app.redis, game_id))
     assert stored == followup and stored.version == version
 
-    stale = process.run(
-        app.store.commit(
-            game_id,
-            expected_version=version - 1,
-            state=b"x",
-            seat=0,
-            action=b"",
-            request_id="",
-            change=rules_pb2.ApplyActionResponse(),
-            finished_at="",
-            followup=followup.encode(),
-        )
-    )
+    stale = process.run(_commit(app, game_id, version - 1, followup, rules_pb2.ApplyActionResponse(), b"x"))
     assert stale.outcome == "stale"
     assert [i for i, _ in process.run(outbox.pending(app.redis, game_id))] == [entry_id]
     process.run(outbox.perform_pending(app, game_id))  # leaves no entry to the other tests' sweeps
@@ -123,10 +136,7 @@ def test_the_sweep_performs_what_a_dead_committer_left_once_after_its_grace(
     recorded: tuple[GatewayProcess, Recorder],
 ) -> None:
     process, recorder = recorded
-    app = process.app
-    assert app is not None
-    game_id, player_ids = _game(process)
-    process.run(app.followups.drain())
+    app, game_id, player_ids = _settled_game(process)
     process.run(outbox.mark(app.redis, game_id))  # as the move's read marks it
     version, followup = process.run(_commit_and_die(app, game_id))
     marked = process.run(app.redis.zscore(keys.outbox_marks(), game_id))
