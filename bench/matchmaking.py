@@ -22,7 +22,6 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 
 from bench import table
 from deploy import throwaway
-from deploy.probe import serving
 from gateway.auth import create_api_key
 from live import keys, matchmaking
 from live.settings import Settings
@@ -105,9 +104,7 @@ def measure(script_players: int = SCRIPT_PLAYERS, stream_players: int = STREAM_P
         process = throwaway.start_gateway_process(url, ",".join(rules.values()), port)
         address = f"127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 60
-            while not serving(address) and time.monotonic() < deadline:
-                time.sleep(0.1)
+            throwaway.gateway_serving(process, address)
             streams, elapsed = asyncio.run(stream_rate(url, address, stream_players))
         finally:
             throwaway.stop_worker_process(process)

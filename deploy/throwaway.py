@@ -22,7 +22,7 @@ from typing import IO
 
 import redis
 
-from deploy import durability, ports, postgres, programs
+from deploy import durability, ports, postgres, probe, programs
 from live.settings import RedisTls
 from services.common import registry
 from services.common.server import create_server as create_rules_server
@@ -309,8 +309,10 @@ def start_gateway_process(
     redis_url: str, rules_addresses: str, port: int, env: Mapping[str, str] | None = None
 ) -> subprocess.Popen[bytes]:
     """`python -m gateway` on 127.0.0.1:`port`, this Redis and these rules services, no metrics,
-    logging warnings and worse, in its own session (stop it with `stop_worker_process`)."""
-    return subprocess.Popen(
+    logging warnings and worse to a temporary file (`gateway_serving` shows it when the gateway
+    fails to come up), in its own session (stop it with `stop_worker_process`)."""
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - it lives as long as the process: its Popen holds it
+    process = subprocess.Popen(
         [sys.executable, "-m", "gateway"],
         cwd=ROOT,
         env={
@@ -324,9 +326,36 @@ def start_gateway_process(
             **(env or {}),
         },
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=log,
         start_new_session=True,
     )
+    process.stderr = log  # read back by gateway_serving
+    return process
+
+
+GATEWAY_START_SECONDS = 120  # a cold start on a loaded two-core machine takes a few seconds; this is slack
+
+
+def gateway_serving(
+    process: subprocess.Popen[bytes], address: str, timeout: float = GATEWAY_START_SECONDS
+) -> None:
+    """Wait until the gateway `process` started by `start_gateway_process` serves at `address`; fail
+    at once if it exits, or after `timeout` seconds, either way with what it logged."""
+    deadline = time.monotonic() + timeout
+    while not probe.serving(address):
+        if process.poll() is not None or time.monotonic() > deadline:
+            exited = process.returncode is not None
+            state = f"exited with {process.returncode}" if exited else "is not serving"
+            raise RuntimeError(f"the gateway at {address} {state}; it logged:\n{_logged(process)}")
+        time.sleep(0.05)
+
+
+def _logged(process: subprocess.Popen[bytes]) -> str:
+    log = process.stderr
+    if log is None:
+        return "(nothing kept)"
+    log.seek(0)
+    return log.read()[-4000:].decode(errors="replace") or "(nothing)"
 
 
 def stop_worker_process(process: subprocess.Popen[bytes], signum: int = signal.SIGTERM) -> None:

@@ -13,16 +13,15 @@ import pytest
 
 from chaos import games, soak
 from chaos.gateways import Auth, Gateways
-from deploy.probe import serving
 from deploy.throwaway import (
     free_port,
+    gateway_serving,
     redis_server,
     rules_servers,
     start_gateway_process,
     stop_worker_process,
 )
 from live.settings import Settings
-from tests.workers.support import wait_for
 
 CLIENTS = 10  # at once, each a channel, a game and a watch stream of its own
 ROUNDS = 6
@@ -47,7 +46,7 @@ def gateway() -> Iterator[Gateway]:
         process = start_gateway_process(redis_url, ",".join(rules.values()), port)
         address = f"127.0.0.1:{port}"
         try:
-            wait_for(lambda: serving(address), 60, f"the gateway at {address}")
+            gateway_serving(process, address)
             yield Gateway(address, process.pid, int(redis_url.rsplit(":", 1)[1].split("/")[0]))
         finally:
             stop_worker_process(process)

@@ -7,15 +7,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from deploy.probe import serving
 from deploy.throwaway import (
     free_port,
+    gateway_serving,
     rules_servers,
     start_gateway_process,
     stop_worker_process,
 )
 from tests import redis_modes
-from tests.workers.support import wait_for
 
 # The modes' hook and the session's `redis_mode` fixture, shared by every suite that runs on both.
 pytest_generate_tests, redis_mode = redis_modes.pytest_generate_tests, redis_modes.redis_mode
@@ -43,8 +42,8 @@ def gateways(redis_url: str, rules: dict[str, str]) -> Iterator[list[str]]:
     processes = [start_gateway_process(redis_url, ",".join(rules.values()), port, broker) for port in ports]
     addresses = [f"127.0.0.1:{port}" for port in ports]
     try:
-        for address in addresses:
-            wait_for(lambda address=address: serving(address), 60, f"the gateway at {address}")
+        for process, address in zip(processes, addresses, strict=True):
+            gateway_serving(process, address)
         yield addresses
     finally:
         for process in processes:

@@ -20,7 +20,7 @@ import redis
 from boardgame.gateway.v1 import gateway_pb2
 
 from deploy.probe import serving
-from deploy.throwaway import ROOT, free_port, start_gateway_process, stop_worker_process
+from deploy.throwaway import ROOT, free_port, gateway_serving, start_gateway_process, stop_worker_process
 from live import keys, matchmaking
 from live.connection import sync_client
 from live.replies import blob, text
@@ -61,7 +61,7 @@ def gateway_process(redis_url: str, rules: str, **env: str) -> Iterator[tuple[su
     process = start_gateway_process(redis_url, rules, port, settings)
     address = f"127.0.0.1:{port}"
     try:
-        wait_for(lambda: serving(address), 60, f"the gateway at {address}")
+        gateway_serving(process, address)
         yield process, address
     finally:
         stop_worker_process(process, signal.SIGKILL)
