@@ -143,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-conversion", action="store_true", help="skip the conversion table")
     parser.add_argument("--skip-grpc", action="store_true", help="skip the gRPC latency table")
     parser.add_argument("--skip-gateway", action="store_true", help="skip the gateway load table")
+    parser.add_argument("--skip-pipeline", action="store_true", help="skip the live path vs its baseline")
     parser.add_argument("--durability-commits", type=int, default=2000, help="commits per fsync policy")
     parser.add_argument("--skip-durability", action="store_true", help="skip the fsync policy table")
     parser.add_argument("--browser-moves", type=int, default=300, help="moves per transport (300)")
@@ -192,6 +193,11 @@ def main(argv: list[str] | None = None) -> int:
         from bench.gateway import measure as measure_gateway
 
         print(measure_gateway())
+        print()
+    if not args.skip_pipeline:
+        from bench.pipeline import measure as measure_pipeline
+
+        print(measure_pipeline())
         print()
     if not args.skip_durability:
         from bench.durability import measure as measure_durability

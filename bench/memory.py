@@ -29,7 +29,7 @@ from psycopg import sql
 
 from bench import reference_players, table, verdict
 from deploy import throwaway
-from live import archive, keys, moves
+from live import archive, archiving, keys, moves
 from live.games import start_game
 from live.settings import Settings
 from live.table import NoDispatch, Table, connect
@@ -122,7 +122,7 @@ async def _measure(settings: Settings, client: redis.Redis, title: str, seed: in
             played.append(game_bytes(client, game_id))
         await scoring.finalize(app, game_id)
         scored = game_bytes(client, game_id)
-        assert await archive.archive(app, game_id)
+        assert await archiving.archive(app, game_id)
         recent = game_bytes(client, game_id)
         core = [keys.game_state(game_id), keys.game_log(game_id)]
         state_and_log = sum(client.memory_usage(key, samples=0) or 0 for key in core)

@@ -38,19 +38,20 @@ from bench.playouts import measure_playouts
 from chaos import games, suite
 from chaos.gateways import Gateways
 from chaos.soak import tree
-from live import failpoints, keys
-from live.archive import SWEEP_SETTLE_MS
+from live import failpoints, keys, outbox
+from live.archiving import SWEEP_SETTLE_MS
 from services.common import registry
-from workers.app import ARCHIVE_SWEEP_SECONDS
 
 GATEWAY, WORKER, REDIS = "gateway", "worker", "redis-server"
 KINDS = (GATEWAY, WORKER, REDIS)
 ROUNDS = 20
 PLAYERS = 2
 STOP_TIMEOUT_SECONDS = 180.0  # a game played to its last commit
-# From the kill to the game scored and archived: an archival lost to Redis restarting is queued again
-# by the archive's sweep, which runs every ARCHIVE_SWEEP_SECONDS for games scored SWEEP_SETTLE_MS ago.
-FOLLOW_TIMEOUT_SECONDS = SWEEP_SETTLE_MS / 1000 + 2 * ARCHIVE_SWEEP_SECONDS + 30
+# From the kill to the game scored and archived: the outbox sweep's grace, then its tasks riding out
+# Redis restarting (about 11 s measured). Less than the settling time of the archive's own sweep, so
+# an archival lost on the way, which only that sweep would find, fails the round.
+FOLLOW_TIMEOUT_SECONDS = outbox.GRACE_MS / 1000 + 40
+assert FOLLOW_TIMEOUT_SECONDS < SWEEP_SETTLE_MS / 1000
 BACK_TIMEOUT_SECONDS = 90.0
 FSYNC_WAIT_SECONDS = 1.5  # the append-only file takes a write within a second (everysec)
 ENVIRONMENT = {failpoints.FAILPOINT_VARIABLE: f"{failpoints.FINAL_COMMIT}:stop"}

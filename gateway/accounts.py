@@ -9,7 +9,7 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 
 from gateway import auth, limits, names, throttle, written
 from gateway.errors import rpc
-from live import keys
+from live import guests, keys
 from live.errors import GatewayError, invalid, unauthenticated
 from live.replies import text
 from live.table import Table
@@ -77,7 +77,7 @@ class AccountService(gateway_pb2_grpc.AccountServiceServicer):
         await limits.count(self.app, keys.address_subject(limits.client_address(context, self.app.settings)))
         name = self._name(request.display_name)
         player = await auth.create_player(self.app, name, guest=True)
-        await self.app.guests.seen(self.app, player)
+        await guests.seen(self.app, player)
         return gateway_pb2.CreateGuestResponse(session=await auth.new_session(self.app, player.player_id))
 
     @rpc

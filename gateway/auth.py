@@ -27,7 +27,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from redis.asyncio.client import Pipeline
 
 from gateway import limits
-from live import keys
+from live import guests, keys
 from live.connection import clustered
 from live.errors import not_found, unauthenticated
 from live.moves import Caller
@@ -177,7 +177,7 @@ async def authenticate(app: Table, context: grpc.aio.ServicerContext) -> Princip
     (a guest's keys renewed: `live.guests`)."""
     caller = credentials(context)
     signed_in = principal(app, caller, await app.script(AUTHENTICATE_SCRIPT)(keys=caller.keys()))
-    await app.guests.seen(app, signed_in.player)
+    await guests.seen(app, signed_in.player)
     return signed_in
 
 

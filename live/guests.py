@@ -4,7 +4,7 @@ activity, while a registered account (or an operator's user, or a bot) is kept.
 One script on the guest's Cluster slot (every key of a player carries {player_id}) gives all of a
 guest's keys the expiry again, or takes it off them while the guest has a live game: a guest seated in
 a game being played never expires. It runs when the guest is created, when its token is used (at most
-once per `Renewals.interval` per guest and process, so that a guest's calls cost no extra round trip),
+once per `renewal_interval` per guest and process, so that a guest's calls cost no extra round trip),
 when one of its games starts, and when one ends (after its scoring, which may have written a first
 rating). An open lobby forgets itself after a day untouched (`gateway.lobbies`), far sooner than a
 guest whose calls renew it.
@@ -18,7 +18,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from boardgame.gateway.v1 import gateway_pb2
@@ -88,27 +87,24 @@ async def game_changed(app: Table, record: gateway_pb2.GameRecord) -> None:
         log.exception("guest renewal failed", extra={"game_id": record.game_id})
 
 
-@dataclass
-class Renewals:
-    """When this process last renewed each guest (monotonic seconds), oldest first; entries older than
-    the interval are dropped as others come, so it holds only the guests of the last interval."""
+def renewal_interval(app: Table) -> float:
+    """How long a renewal holds before a call renews the guest again."""
+    return min(RENEW_EVERY_SECONDS, app.settings.guest_idle_seconds / 10)
 
-    renewed: dict[str, float] = field(default_factory=dict)
 
-    @staticmethod
-    def interval(app: Table) -> float:
-        """How long a renewal holds before a call renews the guest again."""
-        return min(RENEW_EVERY_SECONDS, app.settings.guest_idle_seconds / 10)
-
-    async def seen(self, app: Table, player: gateway_pb2.Player) -> None:
-        """The player made a call: renew it if it is a guest not renewed within the interval."""
-        if not player.guest:
-            return
-        now = time.monotonic()
-        since = now - self.interval(app)
-        while self.renewed and next(iter(self.renewed.values())) < since:
-            del self.renewed[next(iter(self.renewed))]
-        if player.player_id in self.renewed:
-            return
-        await renew(app, [player.player_id])
-        self.renewed[player.player_id] = now
+async def seen(app: Table, player: gateway_pb2.Player) -> None:
+    """The player made a call: renew it if it is a guest this process did not renew within the
+    interval. `app.renewed` holds when this process last renewed each guest (monotonic seconds),
+    oldest first; entries older than the interval are dropped as others come, so it holds only the
+    guests of the last interval."""
+    if not player.guest:
+        return
+    renewed = app.renewed
+    now = time.monotonic()
+    since = now - renewal_interval(app)
+    while renewed and next(iter(renewed.values())) < since:
+        del renewed[next(iter(renewed))]
+    if player.player_id in renewed:
+        return
+    await renew(app, [player.player_id])
+    renewed[player.player_id] = now

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
@@ -33,9 +33,6 @@ from live.connection import clustered, register_script
 from live.metrics import REPLICA_ACK_SHORTFALLS
 from live.replies import blob, text
 from live.settings import ReplicaAcks
-
-if TYPE_CHECKING:
-    from live.archive import Archive, ArchivedGame
 
 META_FIELDS = ["record", "status", "clock", "lobby_id", "acting", "invited"]
 INVITED_SEPARATOR = ","  # between the ids of the meta's "invited" field (invited spectators, in order)
@@ -281,6 +278,24 @@ def _seats_text(seats: Iterable[int]) -> str:
     return ",".join(str(seat) for seat in seats)
 
 
+@dataclass(frozen=True)
+class ArchivedGame:
+    """What the read calls need of a game whose keys have left Redis."""
+
+    meta: Meta
+    record: gateway_pb2.GameRecord  # whole: seed, finish time, actions, scores
+    state: bytes
+    version: int
+
+
+class ArchiveReader(Protocol):
+    """Where finished games are read once their keys have left Redis (`live.archive.Archive`)."""
+
+    async def game(self, game_id: str) -> ArchivedGame | None:
+        """The archived game, or None if it was never archived."""
+        ...
+
+
 class GameStore:
     """Reads and writes of games; `commit` is the only way a game's state changes. With an `archive`,
     the reads of a game whose keys have left Redis come from there (`live.archive`)."""
@@ -290,7 +305,7 @@ class GameStore:
         redis: aioredis.Redis,
         event_history: int,
         replica_acks: ReplicaAcks | None = None,
-        archive: Archive | None = None,
+        archive: ArchiveReader | None = None,
     ) -> None:
         self.redis = redis
         self.event_history = event_history

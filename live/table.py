@@ -16,7 +16,6 @@ from live.clocks import Commit
 from live.connection import async_client, learn_nodes, register_script
 from live.dispatch import dispatcher_from_settings
 from live.followups import Followups
-from live.guests import Renewals
 from live.rules import RulesDirectory
 from live.settings import Settings
 from live.store import GameStore
@@ -56,7 +55,7 @@ class Table:
     dispatcher: Dispatcher = field(default_factory=NoDispatch)
     scripts: dict[str, AsyncScript] = field(default_factory=dict)
     archive: Archive | None = None  # finished games in PostgreSQL, when DATABASE_URL names one
-    guests: Renewals = field(default_factory=Renewals)  # when this process last renewed each guest
+    renewed: dict[str, float] = field(default_factory=dict)  # guest id -> when renewed (`live.guests`)
     followups: Followups = field(default_factory=Followups)  # commits and their follow-ups, seen through
 
     @functools.cached_property

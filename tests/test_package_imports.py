@@ -45,3 +45,72 @@ def test_a_package_imports_none_of_the_packages_it_must_not(package: str) -> Non
         for path in modules
     }
     assert {path: names for path, names in wrong.items() if names} == {}
+
+
+CYCLE_FREE = ("live", "gateway", "workers")  # inside each, the modules import one another in one direction
+
+
+def imported_modules(source: str, package: str, modules: set[str]) -> set[str]:
+    """The modules of `package` (of those named in `modules`) a module's source imports anywhere in
+    it, under TYPE_CHECKING or inside a function included."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            base = node.module or ""
+            names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == package and len(parts) > 1 and parts[1] in modules:
+                found.add(parts[1])
+    return found
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of a graph: its strongly connected sets of more than one module (Tarjan's)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in sorted(edges[module]):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            connected = []
+            while (top := stack.pop()) != module:
+                connected.append(top)
+            if connected:
+                found.append(sorted([module, *connected]))
+
+    for module in sorted(edges):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_the_cycle_scan_finds_a_cycle_through_a_type_checking_import() -> None:
+    sources = {
+        "table": "from live.store import GameStore\n",
+        "store": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from live import archive\n",
+        "archive": "def f():\n    from live.table import Table\n",
+        "keys": "",
+    }
+    edges = {name: imported_modules(source, "live", set(sources)) for name, source in sources.items()}
+    assert cycles(edges) == [["archive", "store", "table"]]
+
+
+@pytest.mark.parametrize("package", CYCLE_FREE)
+def test_the_modules_of_a_package_import_each_other_in_one_direction(package: str) -> None:
+    paths = {path.stem: path for path in (ROOT / package).glob("*.py") if path.stem != "__init__"}
+    edges = {name: imported_modules(path.read_text(), package, set(paths)) for name, path in paths.items()}
+    assert cycles(edges) == []

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import grpc
 from celery import Task, platforms, signals
 
-from live import archive, clocks, outbox, reminders
+from live import archiving, clocks, outbox, reminders
 from live.connection import UNREACHABLE
 from live.errors import GatewayError
 from workers import metrics, recovery, runtime, scoring, selfplay, turns
@@ -67,10 +67,17 @@ def through_outages(
         return runtime.run(coroutine)
     except (GatewayError, *UNREACHABLE) as error:
         outage = not isinstance(error, GatewayError) or error.code == grpc.StatusCode.UNAVAILABLE
-        if not outage or task.request.retries >= retries:
-            raise
+        if outage:
+            retry_later(task, retries, longest_pause)
+        raise
+
+
+def retry_later(task: Task, retries: int, longest_pause: float) -> None:
+    """For a task that met an outage: have Celery run it again after a growing pause (raising its
+    Retry), unless it was tried `retries` times already."""
+    if task.request.retries < retries:
         pause = min(longest_pause, OUTAGE_RETRY_SECONDS * 2**task.request.retries)
-        raise task.retry(countdown=pause, max_retries=retries) from error
+        task.retry(countdown=pause, max_retries=retries)
 
 
 @celery.task(name=clocks.TAKE_TURN, bind=True)
@@ -97,18 +104,23 @@ def finalize(self: Task, game_id: str) -> bool:
     return scored
 
 
-@celery.task(name=ARCHIVE_GAME)
-def archive_game(game_id: str) -> bool:
-    """Copy a scored game to PostgreSQL and let its Redis keys expire (`live.archive`); idempotent. With
-    the database down it gives up at once (the outage is logged once, `live.postgres`): the game stays
-    whole in Redis and `sweep_archive` queues it again."""
+@celery.task(name=ARCHIVE_GAME, bind=True)
+def archive_game(self: Task, game_id: str) -> bool:
+    """Copy a scored game to PostgreSQL and let its Redis keys expire (`live.archiving`); idempotent.
+    With the database down it gives up at once (the outage is logged once, `live.postgres`): the game
+    stays whole in Redis and `sweep_archive` queues it again. Redis out of reach (restarting, its
+    connections gone stale) is ridden out as a bot turn does, since the sweep would come a minute or
+    two later."""
     try:
-        archived = runtime.run(archive.archive(runtime.current().app, game_id))
+        archived = runtime.run(archiving.archive(runtime.current().app, game_id))
     except GatewayError as error:
         if error.code != grpc.StatusCode.UNAVAILABLE:
             raise
         log.info("archival of %s put off: %s", game_id, error)
         return False
+    except UNREACHABLE:
+        retry_later(self, OUTAGE_RETRIES, OUTAGE_RETRY_MAX_SECONDS)
+        raise
     if archived:
         metrics.GAMES_ARCHIVED.inc()
     return archived
@@ -147,7 +159,7 @@ def sweep_outbox() -> int:
 def sweep_archive() -> int:
     """Queue `archive_game` for every scored game whose archival was lost (run every minute by beat);
     the number queued."""
-    lost = runtime.run(archive.unarchived(runtime.current().app, clocks.now_ms()))
+    lost = runtime.run(archiving.unarchived(runtime.current().app, clocks.now_ms()))
     for game_id in lost:
         archive_game.delay(game_id)
     return len(lost)

@@ -19,7 +19,7 @@ from deploy import postgres as local_postgres
 from deploy.throwaway import free_port
 from gateway import auth, spectators
 from gateway.auth import Principal
-from live import archive, history, keys, postgres
+from live import archiving, history, keys, postgres
 from live.archive import RECENT_SECONDS, Archive, game_keys
 from live.errors import GatewayError
 from live.games import start_game
@@ -147,13 +147,13 @@ def test_archiving_again_or_after_a_crash_between_its_steps_inserts_once(
     game_id = played(gateway, redis_client, title)
     app = gateway.app
     assert app is not None and app.archive is not None
-    assert gateway.run(archive.archive(app, game_id)) is False  # already done
+    assert gateway.run(archiving.archive(app, game_id)) is False  # already done
 
     # A crash after the rows went in but before the index entry: the next run finishes the job.
     redis_client.delete(keys.game_archived(game_id))
     for key in game_keys(game_id):
         redis_client.persist(key)
-    assert gateway.run(archive.archive(app, game_id)) is True
+    assert gateway.run(archiving.archive(app, game_id)) is True
     kept = [key for key in game_keys(game_id) if redis_client.exists(key)]
     assert kept and all(0 < redis_client.ttl(key) <= RECENT_SECONDS for key in kept)
     with psycopg.connect(database_url) as conn:
@@ -169,7 +169,7 @@ def test_archiving_again_or_after_a_crash_between_its_steps_inserts_once(
 def test_a_game_not_scored_yet_is_not_archived(gateway: GatewayProcess, redis_client: redis.Redis) -> None:
     app = gateway.app
     assert app is not None and app.archive is not None
-    assert gateway.run(archive.archive(app, "0" * 32)) is False
+    assert gateway.run(archiving.archive(app, "0" * 32)) is False
     assert not redis_client.exists(keys.game_archived("0" * 32))
 
 
@@ -210,17 +210,17 @@ def test_a_scored_game_whose_archival_was_lost_is_found_by_the_sweep_and_archive
     for key in game_keys(game_id):
         redis_client.persist(key)
 
-    assert game_id not in gateway.run(archive.unarchived(app, finished + 1000)), "not settled yet"
-    later = finished + archive.SWEEP_SETTLE_MS + 1000
-    assert game_id in gateway.run(archive.unarchived(app, later))
-    settled = finished - archive.SWEEP_SETTLE_MS - 1000  # as if it had finished over a minute ago
+    assert game_id not in gateway.run(archiving.unarchived(app, finished + 1000)), "not settled yet"
+    later = finished + archiving.SWEEP_SETTLE_MS + 1000
+    assert game_id in gateway.run(archiving.unarchived(app, later))
+    settled = finished - archiving.SWEEP_SETTLE_MS - 1000  # as if it had finished over a minute ago
     redis_client.zadd(keys.title_games(title), {game_id: settled})
     tasks.sweep_archive.delay()  # what beat runs every minute: it finds the game and queues its archival
     wait_for(lambda: redis_client.exists(keys.game_archived(game_id)), 60, "the sweep to archive it")
-    assert game_id not in gateway.run(archive.unarchived(app, later))
+    assert game_id not in gateway.run(archiving.unarchived(app, later))
     redis_client.zadd(keys.title_games(title), {game_id: finished})  # its own finish time again
     forget(redis_client, game_id)  # past its window, a game archived is no longer swept
-    assert game_id not in gateway.run(archive.unarchived(app, later))
+    assert game_id not in gateway.run(archiving.unarchived(app, later))
     with psycopg.connect(database_url) as conn:
         assert conn.execute(
             "SELECT count(*) FROM archived_games WHERE game_id = %s", (game_id,)
@@ -326,7 +326,7 @@ def test_archiving_trims_the_histories_to_the_newest_games_of_the_settings(
     gateway: GatewayProcess, celery_worker: None, redis_client: redis.Redis
 ) -> None:
     game_id, history_key, kept = to_archive_again(gateway, redis_client)
-    assert gateway.run(archive.archive(gateway.app, game_id)) is True
+    assert gateway.run(archiving.archive(gateway.app, game_id)) is True
     assert redis_client.zcard(history_key) == kept
     assert redis_client.zrevrange(history_key, 0, 0) == [game_id.encode()]
     assert redis_client.zscore(history_key, "older-0") is None
@@ -347,9 +347,9 @@ def test_a_crash_as_the_histories_are_trimmed_leaves_the_game_for_the_next_run_t
 
     monkeypatch.setattr(history, "trim", crash)
     with pytest.raises(ConnectionError):
-        gateway.run(archive.archive(gateway.app, game_id))
+        gateway.run(archiving.archive(gateway.app, game_id))
     assert not redis_client.exists(keys.game_archived(game_id))
-    assert gateway.run(archive.archive(gateway.app, game_id)) is True
+    assert gateway.run(archiving.archive(gateway.app, game_id)) is True
     assert redis_client.zcard(history_key) == kept
 
 
