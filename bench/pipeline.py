@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import shutil
 import statistics
 import subprocess
@@ -33,7 +32,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench import gateway, table, unpin, verdict
-from deploy.throwaway import ROOT, free_port, redis_server
+from deploy.throwaway import (
+    ROOT,
+    free_port,
+    gateway_serving,
+    redis_server,
+    start_gateway_process,
+    stop_worker_process,
+)
 
 BASELINE_COMMIT = "f5da1f82219007256dff26bea4442c6bbf15c11c"  # main before the pipeline (issue 26)
 TARGET_CPU_RATIO = 0.5  # the gateway's CPU per move, now over the baseline's
@@ -86,38 +92,20 @@ def worktree(commit: str) -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def start_gateway(tree: Path, address: str, redis_url: str, rules_address: str) -> subprocess.Popen[bytes]:
-    """`python -m gateway` of `tree` (its own gateway/ and live/ come first on the path), behind a
-    proxy naming the client's address."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "gateway"],
-        cwd=tree,
-        env={
-            **os.environ,
-            "GATEWAY_ADDRESS": address,
-            "REDIS_URL": redis_url,
-            "METRICS_PORT": "off",
-            "RULES_ADDRESSES": rules_address,
-            "WEB_ADDRESS": f"127.0.0.1:{free_port()}",
-            "CLIENT_ADDRESS_HEADER": PROXY_HEADER,
-        },
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-
 @contextlib.contextmanager
 def serving(tree: Path, rules_address: str) -> Iterator[tuple[str, str, int]]:
-    """A gateway of `tree` on a fresh Redis: (its address, the Redis URL, its pid)."""
+    """A gateway of `tree` on a fresh Redis, behind a proxy naming each client's address: (its
+    address, the Redis URL, its pid)."""
     with redis_server() as redis_url:
-        address = f"127.0.0.1:{free_port()}"
-        process = start_gateway(tree, address, redis_url, rules_address)
+        port = free_port()
+        address = f"127.0.0.1:{port}"
+        proxied = {"CLIENT_ADDRESS_HEADER": PROXY_HEADER}
+        process = start_gateway_process(redis_url, rules_address, port, proxied, tree)
         try:
-            gateway._wait_serving(address)
+            gateway_serving(process, address)
             yield address, redis_url, process.pid
         finally:
-            process.terminate()
-            process.wait(10)
+            stop_worker_process(process)
 
 
 def measure_side(

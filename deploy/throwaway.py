@@ -306,15 +306,20 @@ def start_worker_process(
 
 
 def start_gateway_process(
-    redis_url: str, rules_addresses: str, port: int, env: Mapping[str, str] | None = None
+    redis_url: str,
+    rules_addresses: str,
+    port: int,
+    env: Mapping[str, str] | None = None,
+    tree: Path = ROOT,
 ) -> subprocess.Popen[bytes]:
-    """`python -m gateway` on 127.0.0.1:`port`, this Redis and these rules services, no metrics,
-    logging warnings and worse to a temporary file (`gateway_serving` shows it when the gateway
-    fails to come up), in its own session (stop it with `stop_worker_process`)."""
+    """`python -m gateway` of `tree` (another checkout's gateway/ and live/ come first on its path) on
+    127.0.0.1:`port`, this Redis and these rules services, no metrics, logging warnings and worse to
+    a temporary file (`gateway_serving` shows it when the gateway fails to come up), in its own
+    session (stop it with `stop_worker_process`)."""
     log = tempfile.TemporaryFile()  # noqa: SIM115 - it lives as long as the process: its Popen holds it
     process = subprocess.Popen(
         [sys.executable, "-m", "gateway"],
-        cwd=ROOT,
+        cwd=tree,
         env={
             **os.environ,
             "REDIS_URL": redis_url,
