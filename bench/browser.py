@@ -27,7 +27,7 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from connectrpc.client import ConnectClient
 
 from bench import table, unpin, verdict
-from bench.gateway import TITLE_MODULE, _new_game, _patiently, _start, _wait_serving
+from bench.gateway import _new_game, _patiently, _start, _wait_serving, start_rules
 from deploy.throwaway import free_port, redis_server
 from gateway.browser import WEB_CLIENT_DIR, method_info
 
@@ -93,10 +93,7 @@ def measure(moves: int = 300) -> str:
     unpin()
     with redis_server() as redis_url:
         rules_port, gateway_port, web_port = free_port(), free_port(), free_port()
-        rules = _start(
-            [sys.executable, "-m", TITLE_MODULE],
-            {"RULES_ADDRESS": f"127.0.0.1:{rules_port}", "METRICS_PORT": "off"},
-        )
+        rules = start_rules(f"127.0.0.1:{rules_port}")
         gateway_address = f"127.0.0.1:{gateway_port}"
         gateway = _start(
             [sys.executable, "-m", "gateway"],

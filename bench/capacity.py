@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import statistics
-import sys
 from collections.abc import Iterator
 from dataclasses import astuple, dataclass
 
@@ -81,12 +80,7 @@ def _layout(
     yields the gateway addresses, the rules addresses and each part's process ids."""
     rules_addresses = [f"127.0.0.1:{free_port()}" for _ in range(replicas)]
     gateway_addresses = [f"127.0.0.1:{free_port()}" for _ in range(gateways)]
-    processes = [
-        gateway._start(
-            [sys.executable, "-m", gateway.TITLE_MODULE], {"RULES_ADDRESS": address, "METRICS_PORT": "off"}
-        )
-        for address in rules_addresses
-    ]
+    processes = [gateway.start_rules(address) for address in rules_addresses]
     processes += [
         gateway.start_gateway(address, redis_url, ",".join(rules_addresses)) for address in gateway_addresses
     ]

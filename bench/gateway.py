@@ -83,6 +83,11 @@ def _start(argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen(argv, env={**os.environ, **env}, stdout=log, stderr=log)
 
 
+def start_rules(address: str) -> subprocess.Popen[bytes]:
+    """The title's rules service (`python -m services.<title>`) on `address`, no metrics."""
+    return _start([sys.executable, "-m", TITLE_MODULE], {"RULES_ADDRESS": address, "METRICS_PORT": "off"})
+
+
 def start_gateway(
     address: str, redis_url: str, rules_addresses: str, broker_url: str = ""
 ) -> subprocess.Popen[bytes]:
@@ -449,10 +454,7 @@ def measure(games: int = 100, processes: int = 2, warmup: float = 3.0, seconds: 
     unpin()
     with redis_server() as redis_url:
         rules_port, gateway_port = free_port(), free_port()
-        rules = _start(
-            [sys.executable, "-m", TITLE_MODULE],
-            {"RULES_ADDRESS": f"127.0.0.1:{rules_port}", "METRICS_PORT": "off"},
-        )
+        rules = start_rules(f"127.0.0.1:{rules_port}")
         gateway_address = f"127.0.0.1:{gateway_port}"
         gateway = start_gateway(gateway_address, redis_url, f"127.0.0.1:{rules_port}")
         try:

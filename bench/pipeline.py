@@ -25,7 +25,6 @@ import contextlib
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -46,7 +45,6 @@ TARGET_CPU_RATIO = 0.5  # the gateway's CPU per move, now over the baseline's
 TARGET_RATE_RATIO = 2.0  # moves per second at 100 games, now over the baseline's
 TARGET_ALONE_OVER_PATH = 2.5  # one game alone's p50 over the bare path
 CROWD_GAMES = 1000
-PROXY_HEADER = gateway.FORWARDED_HEADER
 
 
 @dataclass(frozen=True)
@@ -99,7 +97,7 @@ def serving(tree: Path, rules_address: str) -> Iterator[tuple[str, str, int]]:
     with redis_server() as redis_url:
         port = free_port()
         address = f"127.0.0.1:{port}"
-        proxied = {"CLIENT_ADDRESS_HEADER": PROXY_HEADER}
+        proxied = {"CLIENT_ADDRESS_HEADER": gateway.FORWARDED_HEADER}
         process = start_gateway_process(redis_url, rules_address, port, proxied, tree)
         try:
             gateway_serving(process, address)
@@ -147,46 +145,36 @@ def measure_crowd(rules_address: str, games: int, processes: int, warmup: float,
     )
 
 
-def ratio(now: float, before: float) -> str:
-    return f"{now / before:.2f}x" if before else "-"
+def compared(
+    label: str, before: float, now: float, shown: str, target: str = "-", meets: str = "-"
+) -> list[str]:
+    """A row of a figure both gateways measured, with its ratio."""
+    ratio = f"{now / before:.2f}x" if before else "-"
+    return [label, format(before, shown), format(now, shown), ratio, target, meets]
 
 
 def render(commit: str, games: int, seconds: float, before: Side, now: Side, crowd: Crowd) -> str:
-    cpu_ratio = now.gateway_cpu_ms / before.gateway_cpu_ms if before.gateway_cpu_ms else None
-    rate_ratio = now.rate / before.rate if before.rate else None
+    rate = now.rate / before.rate if before.rate else None
+    cpu = now.gateway_cpu_ms / before.gateway_cpu_ms if before.gateway_cpu_ms else None
     rows = [
-        [
+        compared(
             f"{games} games, no pauses: moves per second",
-            f"{before.rate:,.0f}",
-            f"{now.rate:,.0f}",
-            ratio(now.rate, before.rate),
+            before.rate,
+            now.rate,
+            ",.0f",
             f">= {TARGET_RATE_RATIO:.1f}x",
-            verdict(rate_ratio >= TARGET_RATE_RATIO if rate_ratio is not None else None),
-        ],
-        [
+            verdict(rate >= TARGET_RATE_RATIO if rate is not None else None),
+        ),
+        compared(
             "gateway CPU ms per move",
-            f"{before.gateway_cpu_ms:.2f}",
-            f"{now.gateway_cpu_ms:.2f}",
-            ratio(now.gateway_cpu_ms, before.gateway_cpu_ms),
+            before.gateway_cpu_ms,
+            now.gateway_cpu_ms,
+            ".2f",
             f"<= {TARGET_CPU_RATIO:.1f}x",
-            verdict(cpu_ratio <= TARGET_CPU_RATIO if cpu_ratio is not None else None),
-        ],
-        [
-            "rules CPU ms per move",
-            f"{before.rules_cpu_ms:.2f}",
-            f"{now.rules_cpu_ms:.2f}",
-            ratio(now.rules_cpu_ms, before.rules_cpu_ms),
-            "-",
-            "-",
-        ],
-        [
-            "one game alone: submit-to-event p50 ms",
-            f"{before.alone_p50_ms:.2f}",
-            f"{now.alone_p50_ms:.2f}",
-            ratio(now.alone_p50_ms, before.alone_p50_ms),
-            "-",
-            "-",
-        ],
+            verdict(cpu <= TARGET_CPU_RATIO if cpu is not None else None),
+        ),
+        compared("rules CPU ms per move", before.rules_cpu_ms, now.rules_cpu_ms, ".2f"),
+        compared("one game alone: submit-to-event p50 ms", before.alone_p50_ms, now.alone_p50_ms, ".2f"),
         ["bare path ms (2 gRPC echoes + 2 PINGs)", f"{before.path_ms:.2f}", f"{now.path_ms:.2f}"] + ["-"] * 3,
         [
             "one game alone: p50 over the bare path",
@@ -230,12 +218,8 @@ def measure(
 ) -> str:
     """Run both gateways and the crowd on every CPU; the table."""
     unpin()
-    rules_port = free_port()
-    rules = gateway._start(
-        [sys.executable, "-m", gateway.TITLE_MODULE],
-        {"RULES_ADDRESS": f"127.0.0.1:{rules_port}", "METRICS_PORT": "off"},
-    )
-    rules_address = f"127.0.0.1:{rules_port}"
+    rules_address = f"127.0.0.1:{free_port()}"
+    rules = gateway.start_rules(rules_address)
     try:
         gateway._wait_serving(rules_address)
         with worktree(commit) as tree:

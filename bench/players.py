@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import sys
 import time
 import uuid
 from dataclasses import replace
@@ -35,7 +34,7 @@ import uvloop
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 
 from bench import table, unpin, verdict
-from bench.gateway import TITLE, TITLE_MODULE, _guest, _patiently, _start, _wait_serving, start_gateway
+from bench.gateway import TITLE, _guest, _patiently, _wait_serving, start_gateway, start_rules
 from bench.latency import percentile
 from deploy.throwaway import free_port, redis_cluster, redis_server
 from live import mygames
@@ -219,9 +218,7 @@ Figures = tuple[dict[str, list[float]], list[float], list[float]]
 def _run(redis_url: str, broker_url: str, moves: int, calls: int) -> Figures:
     """Both measurements on the Redis of `redis_url`: ListMyGames times, WatchGame's and the inbox's."""
     rules_address, gateway_address = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
-    rules = _start(
-        [sys.executable, "-m", TITLE_MODULE], {"RULES_ADDRESS": rules_address, "METRICS_PORT": "off"}
-    )
+    rules = start_rules(rules_address)
     gateway = start_gateway(gateway_address, redis_url, rules_address, broker_url)
     settings = replace(
         Settings(), redis_url=redis_url, rules_addresses=(rules_address,), celery_broker_url=broker_url

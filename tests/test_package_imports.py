@@ -18,16 +18,22 @@ FORBIDDEN = {
 }
 
 
-def imported_packages(source: str, package: str) -> set[str]:
-    """The top-level packages a module's source imports anywhere in it (a relative import is of
-    `package`)."""
+def imported_names(source: str, package: str) -> set[str]:
+    """The dotted names a module's source imports anywhere in it (under TYPE_CHECKING and inside
+    functions included; `from a import b` names both a and a.b; a relative import is of `package`)."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            found.update(alias.name.split(".")[0] for alias in node.names)
+            found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            found.add(package if node.level else (node.module or "").split(".")[0])
+            base = package if node.level else node.module or ""
+            found.update([base, *(f"{base}.{alias.name}" for alias in node.names)])
     return found
+
+
+def imported_packages(source: str, package: str) -> set[str]:
+    """The top-level packages a module's source imports anywhere in it."""
+    return {name.split(".")[0] for name in imported_names(source, package)}
 
 
 def test_the_scan_sees_imports_inside_functions_and_relative_ones() -> None:
@@ -51,22 +57,9 @@ CYCLE_FREE = ("live", "gateway", "workers")  # inside each, the modules import o
 
 
 def imported_modules(source: str, package: str, modules: set[str]) -> set[str]:
-    """The modules of `package` (of those named in `modules`) a module's source imports anywhere in
-    it, under TYPE_CHECKING or inside a function included."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and not node.level:
-            base = node.module or ""
-            names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
-        else:
-            continue
-        for name in names:
-            parts = name.split(".")
-            if parts[0] == package and len(parts) > 1 and parts[1] in modules:
-                found.add(parts[1])
-    return found
+    """The modules of `package` (of those named in `modules`) a module's source imports anywhere in it."""
+    parts = (name.split(".") for name in imported_names(source, package))
+    return {part[1] for part in parts if part[0] == package and len(part) > 1 and part[1] in modules}
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from chaos import final_commit, suite
+from live.archiving import SWEEP_SETTLE_MS
 
 
 def test_a_kill_between_the_last_commit_and_the_scoring_loses_no_scoring() -> None:
@@ -16,3 +17,7 @@ def test_a_kill_between_the_last_commit_and_the_scoring_loses_no_scoring() -> No
         rendered = report.render()
         assert report.passed, rendered + "\n" + suite.tail(running.data_dir / "launcher.log", 60)
     assert sorted(o.kind for o in report.outcomes) == sorted(final_commit.KINDS), rendered
+
+
+def test_a_round_gives_up_before_the_archive_sweep_could_mend_a_lost_archival() -> None:
+    assert final_commit.FOLLOW_TIMEOUT_SECONDS < SWEEP_SETTLE_MS / 1000
