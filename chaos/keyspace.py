@@ -34,8 +34,8 @@ from live import keys
 from live.archive import RECENT_SECONDS
 from live.inbox import INBOX_KEPT
 from live.mygames import FINISHED_KEPT
+from live.queues import QUEUES
 from live.settings import Settings
-from workers.queues import QUEUES
 
 EXPIRING = "expiring within the hour"
 CAPPED = "trimmed to a cap"

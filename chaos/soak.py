@@ -37,8 +37,8 @@ from chaos import games, keyspace, suite
 from chaos.gateways import Auth, Gateways
 from chaos.suite import Suite
 from live.archive import RECENT_SECONDS
+from live.queues import QUEUES
 from live.settings import Settings
-from workers.queues import QUEUES
 
 TABLES = 12
 PLAN_CYCLE = 24  # games a table cycles over: every title, player count and config

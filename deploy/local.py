@@ -52,9 +52,9 @@ from deploy import durability, ports, programs
 from deploy import postgres as local_postgres
 from deploy.probe import serving
 from deploy.restarts import RestartPolicy, Restarts, exit_text
+from live.queues import ARCHIVE_QUEUE, DEFAULT_QUEUE, QUEUES
 from services.common.registry import GAME_MODULES
 from services.common.servicer import SERVICE_NAME
-from workers.queues import ARCHIVE_QUEUE, DEFAULT_QUEUE, QUEUES
 
 ROOT = Path(__file__).resolve().parent.parent
 READY_PROBE_TIMEOUT_SECONDS = 1.0
@@ -214,7 +214,7 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
         host,
         shared_env,
         name="workers",
-        what="bot turns, turn clocks, scoring",
+        what="bot turns, turn clocks",
         metrics=("WORKER_METRICS_PORT", 9099),
         env={
             "RULES_ADDRESSES": rules_addresses,
@@ -278,14 +278,14 @@ def worker_row(
 
 
 def archiver_row(environ: Mapping[str, str], host: str, shared_env: dict[str, str], rules: str) -> Row:
-    """The worker of the `archive` queue (`workers.app`): its own process, so that PostgreSQL stopped
-    or slow never holds a process the bot turns need."""
+    """The worker of the `archive` queue (`live.queues`: scoring and archiving): its own process, so
+    that PostgreSQL stopped or slow never holds a process the bot turns need."""
     return worker_row(
         environ,
         host,
         shared_env,
         name="archiver",
-        what="archive of finished games",
+        what="scoring and archive of finished games",
         metrics=("ARCHIVER_METRICS_PORT", 9098),
         env={
             "RULES_ADDRESSES": rules,

@@ -45,6 +45,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gateway import limits
+from gateway.encoded import Encoded
 from gateway.metrics import metered
 from gateway.services import Servicers, add_services
 from live.table import Table
@@ -170,7 +171,12 @@ class ArrivingRequest:
 class ArrivingJSONCodec(ProtoJSONCodec[Any]):
     """connect-python's JSON codec, decoding a gateway request through its ArrivingRequest so that JSON
     which does not parse, names an unknown field or gives a field a wrong value is refused like bytes
-    that do not decode, never connect-python's `unknown`."""
+    that do not decode, never connect-python's `unknown`. (Its binary codec sends a reply encoded once
+    as it is: `Encoded.SerializeToString`.)"""
+
+    def encode(self, message: Any) -> bytes:
+        """The reply's JSON form; a reply encoded once (`gateway.encoded`) is decoded for it first."""
+        return super().encode(message.message() if isinstance(message, Encoded) else message)
 
     def decode(self, data: bytes | bytearray, message: Any) -> Any:
         """`message` filled from `data`; an ArrivingRequest keeps an Undecodable instead of raising."""

@@ -19,6 +19,7 @@ from grpc._cython import cygrpc
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from gateway import encoded
 from live import keys
 from live.table import Table
 from services.common.metrics import MESSAGES_SENT, record_rpc, record_start, record_stream, split_method
@@ -26,6 +27,12 @@ from services.common.metrics import MESSAGES_SENT, record_rpc, record_start, rec
 LIVE_GAMES = prometheus_client.Gauge("gateway_live_games", "Games being played, by title.", ["title"])
 OPEN_LOBBIES = prometheus_client.Gauge("gateway_open_lobbies", "Public open lobbies, by title.", ["title"])
 WATCH_STREAMS = prometheus_client.Gauge("gateway_watch_streams", "Watch streams open on this gateway.")
+WATCH_REPLIES = prometheus_client.Counter(
+    "gateway_watch_replies_total",
+    "Watch replies of a change, by whether they were encoded for their watcher or shared: encoded once "
+    "for another watcher of the same seat (`gateway.seat_views`).",
+    ["encoding"],
+)
 
 
 GAUGE_REFRESH_SECONDS = 15.0
@@ -167,7 +174,7 @@ def written(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
     closes the replies as soon as the call ends (others are left as they are). gRPC iterating a
     generator itself leaves it suspended where it yielded when the call is cancelled as a reply is
     being written, so its `finally` blocks (a watch stream's place and subscription) wait for the
-    garbage collector."""
+    garbage collector. A reply encoded once (`gateway.encoded`) is sent as its bytes."""
     if not handler.unary_stream:
         return handler
     stream = handler.unary_stream
@@ -178,7 +185,7 @@ def written(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
                 await context.write(reply)
 
     return grpc.unary_stream_rpc_method_handler(
-        writing, handler.request_deserializer, handler.response_serializer
+        writing, handler.request_deserializer, encoded.serializer(handler.response_serializer)
     )
 
 

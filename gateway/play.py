@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
 from collections.abc import AsyncGenerator, Iterable
 
@@ -13,8 +14,10 @@ from google.protobuf import any_pb2
 
 from gateway import chat, inbox, lobbies, metrics, mygames, paging, rematch, spectators
 from gateway.auth import Principal, authenticate, checked_caller, credentials
+from gateway.encoded import Encoded
 from gateway.errors import rpc, stream_rpc
 from gateway.fanout import Fanout, SignedOut
+from gateway.seat_views import SeatViews, Shown
 from gateway.watch_leases import WatchLeases
 from live import keys, moves, resignations
 from live.clocks import KIND_CLOCK, read_entry
@@ -49,6 +52,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         self.lobbies = lobbies.LobbyService(app)
         self.metas: dict[str, tuple[Meta, float]] = {}  # game id -> meta and when it was read
         self.deadlines: dict[str, tuple[int, int]] = {}  # game id -> a version and its deadline
+        self.views = SeatViews()  # the newest changes' views, each seat's built once
 
     async def _deadline(self, game_id: str, version: int) -> int | None:
         """When the acting seat's time runs out at `version` (ms since the epoch), if a clock runs; once
@@ -153,6 +157,13 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         state, stored = await self.store.state(meta.record.game_id)
         return await self.game_view(meta, state, stored, seat)
 
+    async def shared_view(
+        self, meta: Meta, version: int, seat: int | None, change: rules_pb2.ApplyActionResponse
+    ) -> Shown:
+        """`change_view`, built once for the mover's reply and every watcher of the seat here."""
+        key = (meta.record.game_id, version, seat)
+        return await self.views.shown(key, lambda: self.change_view(meta, version, seat, change))
+
     async def _current_view(self, meta: Meta, seat: int | None) -> gateway_pb2.GameView:
         state, version = await self.store.state(meta.record.game_id)
         return await self.game_view(meta, state, version, seat)
@@ -197,11 +208,11 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         # The move read the meta just now: this process's watchers of the game need not read it again.
         self._remember(request.game_id, meta, time.monotonic())
         self.fanout.deliver(request.game_id, played.version, played.change)
-        view = await self.change_view(meta, played.version, seat, played.change)
+        shown = await self.shared_view(meta, played.version, seat, played.change)
         return gateway_pb2.SubmitActionResponse(
             version=played.version,
             events=visible_events(played.change.events, played.version, seat),
-            game=view,
+            game=shown.view,
         )
 
     @rpc
@@ -227,7 +238,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
     @stream_rpc
     async def WatchGame(
         self, request: gateway_pb2.WatchGameRequest, context: grpc.aio.ServicerContext
-    ) -> AsyncGenerator[gateway_pb2.WatchGameResponse, None]:
+    ) -> AsyncGenerator[gateway_pb2.WatchGameResponse | Encoded, None]:
         """The current view first; then the events of each change kept after from_version up to that
         view, oldest first, without views (the history); then every change as it is committed."""
         principal, meta, seat = await self._viewer(request.game_id, context)
@@ -281,12 +292,16 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
                         yield gateway_pb2.WatchGameResponse(
                             events=visible_events(missed_change.events, version, seat)
                         )
-                    game = await self.change_view(meta, changed, seat, change)
-                    yield gateway_pb2.WatchGameResponse(
-                        events=visible_events(change.events, changed, seat),
-                        game=game,
-                        resync=changed != sent + 1 + len(missed),
-                    )
+                    shown = await self.shared_view(meta, changed, seat, change)
+                    game = shown.view
+                    if changed == sent + 1:  # as every watcher of the seat gets it: encoded once
+                        yield shown.reply(functools.partial(visible_events, change.events, changed, seat))
+                    else:
+                        yield gateway_pb2.WatchGameResponse(
+                            events=visible_events(change.events, changed, seat),
+                            game=game,
+                            resync=changed != sent + 1 + len(missed),
+                        )
                     sent = changed
         finally:
             metrics.WATCH_STREAMS.dec()

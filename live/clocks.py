@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 
-from live import keys
+from live import keys, queues
 from live.errors import invalid
 from live.store import STATUS_FINISHED, Meta, read_meta
 
@@ -60,7 +60,7 @@ PACE_PER_MOVE = {
 }
 
 TAKE_TURN = "workers.take_turn"
-FINALIZE = "workers.finalize"
+FINALIZE = queues.FINALIZE  # on the archive queue (`live.queues`)
 ON_DEADLINE = "workers.on_deadline"
 
 Queue = Callable[[str, Sequence[object]], Awaitable[None]]

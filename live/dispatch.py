@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import redis.asyncio as aioredis
 from celery import Celery
 
-from live import clocks
+from live import clocks, queues
 from live.settings import Settings
 
 
@@ -27,6 +27,7 @@ class CeleryDispatch:
         self.celery = Celery("gateway", broker=broker, set_as_current=False)
         self.celery.conf.broker_connection_retry_on_startup = True
         self.celery.conf.broker_use_ssl = settings.redis_tls.options(broker)
+        self.celery.conf.task_routes = queues.routes()  # the scoring goes to the archive queue
         self.redis = redis
 
     async def queue(self, task: str, args: Sequence[object]) -> None:

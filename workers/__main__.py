@@ -18,8 +18,8 @@ import sys
 import tempfile
 from collections.abc import Mapping
 
+from live.queues import QUEUES
 from services.common.logs import configure_logging
-from workers.queues import QUEUES
 
 log = logging.getLogger("workers")
 
@@ -74,7 +74,7 @@ def prepare(extra: list[str]) -> list[str]:
 
 
 def queues(environ: Mapping[str, str]) -> str:
-    """The queues of WORKER_QUEUES (default: all of `workers.queues.QUEUES`), checked; ValueError for an
+    """The queues of WORKER_QUEUES (default: all of `live.queues.QUEUES`), checked; ValueError for an
     unknown one."""
     import workers.app  # noqa: F401  (reads the settings now, so a bad one is a start-up error)
 

@@ -2,11 +2,12 @@
 the turn clocks, the inbox's deadline reminders and the commits' outboxes every second (and, every
 minute, finds scored games whose archival was lost).
 
-Whatever asks PostgreSQL (the archival of a game and the sweep for lost ones) goes to a queue of its
-own, `archive` (ARCHIVE_QUEUE); everything else to `celery`. A worker takes the queues of
-WORKER_QUEUES, both by default; the shipped deployments run one worker for `celery` and an archiver
-for `archive`, so a slow or stopped database never holds a process that bot turns need. A worker
-taking both still only loses a bounded wait now and then to a stopped database (`live.postgres`).
+The end of a game (its scoring, and whatever asks PostgreSQL: the archival and the sweep for lost
+ones) goes to a queue of its own, `archive`; everything else to `celery` (`live.queues`). A worker
+takes the queues of WORKER_QUEUES, both by default; the shipped deployments run one worker for
+`celery` and an archiver for `archive`, so a slow or stopped database never holds a process that bot
+turns need. A worker taking both still only loses a bounded wait now and then to a stopped database
+(`live.postgres`).
 
 Tasks are acknowledged after they ran (`acks_late`) and requeued when their worker process dies
 (`reject_on_worker_lost`); a worker takes one message at a time (prefetch 1), so a killed worker holds
@@ -26,8 +27,9 @@ import tempfile
 
 from celery import Celery
 
+from live import queues
+from live.queues import DEFAULT_QUEUE, SWEEP_ARCHIVE
 from live.settings import Settings
-from workers.queues import ARCHIVE_QUEUE, DEFAULT_QUEUE
 from workers.settings import WorkerSettings
 
 SWEEP_SECONDS = 1.0
@@ -35,8 +37,6 @@ SWEEP_SECONDS = 1.0
 # `live.clocks`, so that the gateway sends them without naming the workers.
 SWEEP_CLOCKS = "workers.sweep_clocks"
 PLAY_GAME = "workers.play_game"
-ARCHIVE_GAME = "workers.archive_game"  # queued by `finalize` when DATABASE_URL names an archive
-SWEEP_ARCHIVE = "workers.sweep_archive"
 SWEEP_REMINDERS = "workers.sweep_reminders"
 SWEEP_OUTBOX = "workers.sweep_outbox"
 RECOVER_TURNS = "workers.recover_turns"  # queued by a worker when it is ready (`workers.recovery`)
@@ -67,7 +67,7 @@ def create_app(settings: Settings, worker: WorkerSettings) -> Celery:
         task_reject_on_worker_lost=True,
         task_ignore_result=True,
         task_default_queue=DEFAULT_QUEUE,
-        task_routes={ARCHIVE_GAME: {"queue": ARCHIVE_QUEUE}, SWEEP_ARCHIVE: {"queue": ARCHIVE_QUEUE}},
+        task_routes=queues.routes(),
         task_serializer="json",
         result_serializer="json",
         accept_content=["json"],

@@ -19,12 +19,11 @@ from celery import Task, platforms, signals
 from live import archiving, clocks, outbox, reminders
 from live.connection import UNREACHABLE
 from live.errors import GatewayError
+from live.queues import ARCHIVE_GAME, SWEEP_ARCHIVE
 from workers import metrics, recovery, runtime, scoring, selfplay, turns
 from workers.app import (
-    ARCHIVE_GAME,
     PLAY_GAME,
     RECOVER_TURNS,
-    SWEEP_ARCHIVE,
     SWEEP_CLOCKS,
     SWEEP_OUTBOX,
     SWEEP_REMINDERS,

@@ -31,11 +31,13 @@ def rate_limit_delay(error: ConnectError) -> float | None:
 
 
 class BrowserClient:
-    """Calls the gateway at `url` over Connect (or `protocol`), with `token` as the bearer token once
-    set."""
+    """Calls the gateway at `url` over Connect (or `protocol`; JSON instead of binary with
+    `proto_json`), with `token` as the bearer token once set."""
 
-    def __init__(self, url: str, protocol: ProtocolType = ProtocolType.CONNECT) -> None:
-        self.client = ConnectClientSync(url, protocol=protocol, send_compression=None)
+    def __init__(
+        self, url: str, protocol: ProtocolType = ProtocolType.CONNECT, proto_json: bool = False
+    ) -> None:
+        self.client = ConnectClientSync(url, protocol=protocol, send_compression=None, proto_json=proto_json)
         self.token = ""
 
     def headers(self) -> dict[str, str]:

@@ -20,11 +20,11 @@ from deploy import throwaway
 from gateway import auth
 from live import keys
 from live.games import start_game
+from live.queues import QUEUES
 from live.settings import Settings
 from tests.gateway.support import GatewayProcess
 from workers import runtime
 from workers.app import celery
-from workers.queues import QUEUES
 from workers.settings import WorkerSettings
 
 

@@ -21,6 +21,7 @@ from deploy import throwaway
 from gateway import auth
 from live import clocks, keys, moves
 from live.connection import sync_client
+from live.queues import ARCHIVE_QUEUE  # the scoring's queue, a list on the broker
 from live.settings import Settings
 from services.common.rng import Rng
 from tests import redis_modes
@@ -31,7 +32,6 @@ from workers import turns
 from workers.bots.random_bot import random_action
 
 MOVES_AT_MOST = 5_000
-CELERY_QUEUE = "celery"  # the default queue, a list on the broker
 
 
 @pytest.fixture
@@ -63,10 +63,10 @@ async def play_to_the_end(app: object, game_id: str) -> int:
 def take_out_finalize(broker: redis.Redis, game_id: str) -> int:
     """Remove the queued `finalize` of the game from the broker's queue, as a rejection does; how many."""
     removed = 0
-    for raw in broker.lrange(CELERY_QUEUE, 0, -1):
+    for raw in broker.lrange(ARCHIVE_QUEUE, 0, -1):
         message = json.loads(raw)
         if message["headers"]["task"] == clocks.FINALIZE and game_id in message["headers"]["argsrepr"]:
-            removed += broker.lrem(CELERY_QUEUE, 1, raw)
+            removed += broker.lrem(ARCHIVE_QUEUE, 1, raw)
     return removed
 
 
