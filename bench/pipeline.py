@@ -12,6 +12,8 @@ queueing four thousand sign-ups behind its rate limit.
 Figures per gateway, from `bench.gateway`'s clients: moves per second over 100 games with no pauses,
 the gateway's and the rules service's CPU time per move over that window, one game alone's
 submit-to-event p50, and the bare path measured in the same run (2 gRPC echoes + 2 Redis PINGs).
+Beside the gateway's CPU, what the transport alone costs a move (`bench.transport`): the floor under
+any change to the gateway's own code, as a share of the baseline's CPU per move.
 Then this tree's gateway carries 1,000 concurrent games whose players pause 0 to 2 s before a move:
 moves per second, games finished, latency, refusals waited out.
 
@@ -30,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench import gateway, table, unpin, verdict
+from bench import gateway, table, transport, unpin, verdict
 from deploy.throwaway import (
     ROOT,
     free_port,
@@ -153,7 +155,9 @@ def compared(
     return [label, format(before, shown), format(now, shown), ratio, target, meets]
 
 
-def render(commit: str, games: int, seconds: float, before: Side, now: Side, crowd: Crowd) -> str:
+def render(
+    commit: str, games: int, seconds: float, before: Side, now: Side, crowd: Crowd, floor: transport.Floor
+) -> str:
     rate = now.rate / before.rate if before.rate else None
     cpu = now.gateway_cpu_ms / before.gateway_cpu_ms if before.gateway_cpu_ms else None
     rows = [
@@ -173,6 +177,14 @@ def render(commit: str, games: int, seconds: float, before: Side, now: Side, cro
             f"<= {TARGET_CPU_RATIO:.1f}x",
             verdict(cpu <= TARGET_CPU_RATIO if cpu is not None else None),
         ),
+        [
+            "transport alone: gateway CPU ms per move (bench.transport)",
+            f"{before.gateway_cpu_ms:.2f}",
+            f"{floor.move_ms:.2f}",
+            f"{floor.move_ms / before.gateway_cpu_ms:.2f}x" if before.gateway_cpu_ms else "-",
+            "-",
+            "-",
+        ],
         compared("rules CPU ms per move", before.rules_cpu_ms, now.rules_cpu_ms, ".2f"),
         compared("one game alone: submit-to-event p50 ms", before.alone_p50_ms, now.alone_p50_ms, ".2f"),
         ["bare path ms (2 gRPC echoes + 2 PINGs)", f"{before.path_ms:.2f}", f"{now.path_ms:.2f}"] + ["-"] * 3,
@@ -201,8 +213,9 @@ def render(commit: str, games: int, seconds: float, before: Side, now: Side, cro
             verdict(not crowd.error),
         ],
     ]
+    against = " (main before the pipeline)" if BASELINE_COMMIT.startswith(commit) else ""
     title = (
-        f"(p) the live path: this tree against {commit[:10]} (main before the pipeline), "
+        f"(p) the live path: this tree against {commit[:10]}{against}, "
         f"{gateway.TITLE}, {seconds:.0f} s windows, same run"
     )
     return table(title, ["figure", "baseline", "now", "now/baseline", "target", "meets"], rows)
@@ -229,7 +242,7 @@ def measure(
     finally:
         rules.terminate()
         rules.wait(10)
-    return render(commit, games, seconds, before, now, many)
+    return render(commit, games, seconds, before, now, many, transport.measure())
 
 
 def main() -> None:
