@@ -45,6 +45,7 @@ METHODS_OF_CLASS: Mapping[str, tuple[str, ...]] = {
     "read": (
         "GetMe",
         "ListTitles",
+        "GetTitleData",
         "ListLobbies",
         "GetLobby",
         "GetGame",

@@ -35,6 +35,7 @@ from services.assyria.data import (
 )
 from services.assyria.scoring import final_scores
 from services.assyria.state import Config, State
+from services.assyria.title_data import TITLE_DATA
 from services.common.game import Game, GameInfo, OptionInfo, PerformanceTargets
 from services.common.modular import modular_game
 
@@ -118,6 +119,7 @@ ASSYRIA: Game[State, Action, Config] = modular_game(
     labels=labels,
     codec=codec.CODEC,
     scores=final_scores,
+    title_data=TITLE_DATA,
     disturb_hidden=bot.disturb_hidden,
     heuristic_action=bot.heuristic_action,
     determinize=bot.determinize,

@@ -132,6 +132,18 @@ class Edition:
     notice: str
 
 
+@dataclass(frozen=True)
+class TitleData:
+    """A game's static data for clients (`GetGameData`): what its views refer to by number or id and do
+    not repeat. `message` is the game's message of it; `native()` gives the value it is written from
+    by `services.common.convert` (an object whose attributes are named as the message's fields, built
+    from the engine's own tables), and `version()` the edition of that data for people."""
+
+    message: type[Message]
+    native: Callable[[], Any]
+    version: Callable[[], str]
+
+
 ExampleConfigs = tuple[tuple[str, Message], ...]
 
 
@@ -218,6 +230,9 @@ class Game(Generic[S, A, C]):
     edition: Callable[[S], Edition] | None = None
     """The edition of its material a new game's state plays with, which NewGame returns and the
     gateway keeps in the game's record; without it, the game has only one."""
+    title_data: TitleData | None = None
+    """The game's static data, which a client draws a table from besides the views (GetGameData);
+    every registered game has it (the conformance suite checks)."""
     web_board: Callable[[], Mapping[str, Any]] | None = None
     """The static board a drawing needs beyond the views (a map's coordinates, a data set's places),
     as JSON-ready data: the web client's build bundles it (`python -m deploy.web_boards`)."""

@@ -19,6 +19,7 @@ from services.common.game import (
     Policy,
     Sampler,
     Scores,
+    TitleData,
 )
 from services.common.rng import Rng
 
@@ -35,6 +36,7 @@ def modular_game(
     heuristic_action: Policy[Any, Any] | None = None,
     determinize: Sampler[Any] | None = None,
     edition: Callable[[Any], Edition] | None = None,
+    title_data: TitleData | None = None,
     web_board: Callable[[], Mapping[str, Any]] | None = None,
     example_configs: ExampleConfigs = (),
     targets: PerformanceTargets = NO_TARGETS,
@@ -76,6 +78,7 @@ def modular_game(
         heuristic_action=heuristic_action,
         determinize=determinize,
         edition=edition,
+        title_data=title_data,
         web_board=web_board,
         example_configs=example_configs,
         targets=targets,

@@ -23,7 +23,7 @@ from boardgame.rules.v1 import rules_pb2, rules_pb2_grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import DecodeError, Message
 
-from services.common import replies
+from services.common import replies, titledata
 from services.common.errors import InvalidConfig, MalformedRequest, RulesError, echoed
 from services.common.game import AnyGame, Edition, GameInfo, Scores
 from services.common.rng import MAX_SEED_BYTES
@@ -88,8 +88,11 @@ def decoded(data: bytes, decode: Callable[[bytes], T], message_class: type[Messa
         raise MalformedRequest(f"{field} is not a valid {expected}: {err}", field=field) from err
 
 
-def info_to_proto(info: GameInfo, game: AnyGame) -> rules_pb2.GameInfo:
-    """The GameInfo message of a game's static facts and message types."""
+def info_to_proto(
+    info: GameInfo, game: AnyGame, data: rules_pb2.GameData | None = None
+) -> rules_pb2.GameInfo:
+    """The GameInfo message of a game's static facts and message types, with the type and digest of
+    its static data `data` when it has some."""
     messages = game.messages
     return rules_pb2.GameInfo(
         name=info.name,
@@ -115,6 +118,8 @@ def info_to_proto(info: GameInfo, game: AnyGame) -> rules_pb2.GameInfo:
         action_type=messages.action.DESCRIPTOR.full_name,
         view_type=messages.view.DESCRIPTOR.full_name,
         event_type=messages.event.DESCRIPTOR.full_name,
+        data_type=data.data.TypeName() if data is not None else "",
+        data_digest=data.digest if data is not None else "",
     )
 
 
@@ -194,7 +199,8 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
 
     def __init__(self, game: AnyGame, *, state_cache: int = DEFAULT_STATE_CACHE) -> None:
         self.game = game
-        self._info = info_to_proto(game.info, game)
+        self._data = None if game.title_data is None else titledata.game_data(game.title_data)
+        self._info = info_to_proto(game.info, game, self._data)
         cached = state_cache > 0 and game.exact_state_round_trip
         self._cache = StateCache(state_cache) if cached else None
         messages = game.messages
@@ -307,6 +313,13 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
     ) -> rules_pb2.GetGameInfoResponse:
         """The game's static facts."""
         return rules_pb2.GetGameInfoResponse(info=self._info)
+
+    @_maps_errors
+    def GetGameData(
+        self, request: rules_pb2.GetGameDataRequest, context: grpc.ServicerContext
+    ) -> rules_pb2.GetGameDataResponse:
+        """The game's static data (empty for a game that declares none)."""
+        return rules_pb2.GetGameDataResponse(data=self._data)
 
     @_maps_errors
     def NewGame(

@@ -26,6 +26,7 @@ from services.glenmore.data import (
 )
 from services.glenmore.scoring import final_scores
 from services.glenmore.state import Config, State
+from services.glenmore.title_data import TITLE_DATA
 from services.glenmore.visibility import vp_visible
 
 # Game length. Random play: the longest of 4,000 seeded games (1,000 per player count) took 274
@@ -96,6 +97,7 @@ GLEN_MORE: Game[State, Action, Config] = modular_game(
     labels=labels,
     codec=codec.CODEC,
     scores=final_scores,
+    title_data=TITLE_DATA,
     disturb_hidden=disturb_hidden,
     determinize=bot.determinize,
     # Configs the generic suites (conformance, golden playthroughs, bench) cover besides the defaults:

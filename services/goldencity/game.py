@@ -25,6 +25,7 @@ from services.goldencity.rules import (
 )
 from services.goldencity.scoring import final_scores
 from services.goldencity.state import Config, State
+from services.goldencity.title_data import TITLE_DATA
 
 # Game length. At most one round per scoring card. Bids: one per player and round, plus one per
 # displacement, each costing at least a coin, and no more coins exist than the start coins and the
@@ -138,6 +139,7 @@ GOLDEN_CITY: Game[State, Action, Config] = modular_game(
     labels=labels,
     codec=codec.CODEC,
     scores=final_scores,
+    title_data=TITLE_DATA,
     disturb_hidden=disturb_hidden,
     heuristic_action=bot.heuristic_action,
     determinize=bot.determinize,

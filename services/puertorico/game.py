@@ -33,6 +33,7 @@ from services.puertorico.data import (
 )
 from services.puertorico.scoring import final_scores
 from services.puertorico.state import Config, State
+from services.puertorico.title_data import TITLE_DATA
 
 # Random play: the longest of 4,000 seeded games (1,000 per player count) took 1,063 decisions. The
 # rules set no hard limit (players could avoid every end trigger), so this is a generous safety bound.
@@ -151,6 +152,7 @@ PUERTO_RICO: Game[State, Action, Config] = modular_game(
     labels=labels,
     codec=codec.CODEC,
     scores=final_scores,
+    title_data=TITLE_DATA,
     disturb_hidden=disturb_hidden,
     heuristic_action=bot.heuristic_action,
     determinize=bot.determinize,

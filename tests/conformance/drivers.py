@@ -8,6 +8,7 @@ gRPC status code name, so every test runs unchanged against either. Nothing here
 
 from __future__ import annotations
 
+import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from google.protobuf.message import DecodeError, Message
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from services.common import registry
+from services.common import registry, titledata
 from services.common.errors import MalformedRequest, RulesError
 from services.common.game import Game, Scores, SeatScore
 from services.common.rng import Rng
@@ -98,6 +99,10 @@ class Driver(ABC):
         """The game's static facts as the GameInfo message."""
 
     @abstractmethod
+    def data(self) -> rules_pb2.GameData:
+        """The game's static data as the GameData message."""
+
+    @abstractmethod
     def new_game(self, player_count: int, seed: bytes, config: Message | None = None) -> Outcome:
         """Set up a game; `config` is a Config message (None: defaults)."""
 
@@ -140,7 +145,7 @@ class Driver(ABC):
 
 def info_message(game: Game) -> rules_pb2.GameInfo:
     """The GameInfo message a correct service reports for `game`."""
-    info = game.info
+    info, data = game.info, game.title_data
     return rules_pb2.GameInfo(
         name=info.name,
         display_name=info.display_name,
@@ -165,6 +170,8 @@ def info_message(game: Game) -> rules_pb2.GameInfo:
         action_type=game.messages.action.DESCRIPTOR.full_name,
         view_type=game.messages.view.DESCRIPTOR.full_name,
         event_type=game.messages.event.DESCRIPTOR.full_name,
+        data_type=data.message.DESCRIPTOR.full_name if data is not None else "",
+        data_digest=hashlib.sha256(titledata.encode(data)).hexdigest() if data is not None else "",
     )
 
 
@@ -192,7 +199,12 @@ class InProcessDriver(Driver):
 
     def info(self) -> rules_pb2.GameInfo:
         """The game's static facts as the servicer converts them (checked against `info_message`)."""
-        return info_to_proto(self.game.info, self.game)
+        return info_to_proto(self.game.info, self.game, self.data())
+
+    def data(self) -> rules_pb2.GameData:
+        """The game's static data as the servicer converts it (empty for a game without)."""
+        declared = self.game.title_data
+        return rules_pb2.GameData() if declared is None else titledata.game_data(declared)
 
     def new_game(self, player_count: int, seed: bytes, config: Message | None = None) -> Outcome:
         """Set up a game; `config` is a Config message (None: defaults)."""
@@ -299,6 +311,11 @@ class GrpcDriver(Driver):
         """GetGameInfo."""
         response: rules_pb2.GetGameInfoResponse = self.call("GetGameInfo", rules_pb2.GetGameInfoRequest())
         return response.info
+
+    def data(self) -> rules_pb2.GameData:
+        """GetGameData."""
+        response: rules_pb2.GetGameDataResponse = self.call("GetGameData", rules_pb2.GetGameDataRequest())
+        return response.data
 
     def new_game(self, player_count: int, seed: bytes, config: Message | None = None) -> Outcome:
         """NewGame; `config` is a Config message (None: an empty Any)."""

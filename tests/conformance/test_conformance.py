@@ -8,6 +8,7 @@ message descriptors.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import random
 from collections.abc import Callable, Sequence
@@ -143,6 +144,25 @@ def test_game_info_is_consistent(driver: Driver, game: Game, game_name: str) -> 
             assert option.default_value in option.choices, f"option {option.name}: default not a choice"
         for choice in option.choices:
             option_value(game.messages.config, option.name, choice)
+
+
+def test_every_game_serves_its_static_data_as_its_declared_message(
+    driver: Driver, game: Game, game_name: str
+) -> None:
+    """GetGameData carries the game's own data message, as GameInfo names it, under the digest
+    GameInfo lists, serialized deterministically, with something in it and a version."""
+    info, data = driver.info(), driver.data()
+    declared = game.title_data
+    assert declared is not None, f"{game.info.name} declares no static data for clients"
+    package = game.messages.state.DESCRIPTOR.file.package
+    assert declared.message.DESCRIPTOR.file.package == package, "the data message is the game's own"
+    assert data.data.TypeName() == info.data_type == declared.message.DESCRIPTOR.full_name
+    assert data.digest == info.data_digest == hashlib.sha256(data.data.value).hexdigest()
+    message = declared.message.FromString(data.data.value)
+    assert message.ListFields()
+    message.DiscardUnknownFields()  # so that bytes of fields the message does not declare show below
+    assert message.SerializeToString(deterministic=True) == data.data.value
+    assert data.data_version.strip()
 
 
 def test_views_and_events_declare_no_rng_state(game_name: str, game: Game) -> None:

@@ -67,6 +67,7 @@ EXPECTED: dict[str, Codes] = {
     "GetMe": players(),
     "IssuePlayerToken": everyone(UNAUTHENTICATED) | {"operator key": OK},
     "ListTitles": players(),
+    "GetTitleData": players(),
     "CreateLobby": players(),
     "ListLobbies": players(),
     "GetLobby": players(),
@@ -310,6 +311,7 @@ def request_for(world: World, method: str, table: Table | None) -> Message:
             external_id=unique("user"), display_name="Issued"
         ),
         "ListTitles": gateway_pb2.ListTitlesRequest,
+        "GetTitleData": lambda: gateway_pb2.GetTitleDataRequest(title=TITLE),
         "CreateLobby": lambda: gateway_pb2.CreateLobbyRequest(title=TITLE, seat_count=2),
         "ListLobbies": gateway_pb2.ListLobbiesRequest,
         "GetLobby": lambda: gateway_pb2.GetLobbyRequest(lobby_id=lobby_id),
