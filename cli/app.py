@@ -35,8 +35,8 @@ from cli.lobby import (
 )
 from cli.match import cmd_cancel_match, cmd_match
 from cli.players import cmd_chat, cmd_games, cmd_inbox, cmd_rematch
+from cli.status import error_info
 from cli.table import cmd_play, cmd_resign, cmd_watch
-from services.common.status import error_info
 
 BROKEN_PIPE_EXIT = 128 + signal.SIGPIPE  # as a shell reports a command that SIGPIPE ended
 

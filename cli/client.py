@@ -10,8 +10,10 @@ from typing import IO, Any, TypeVar
 
 import grpc
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
+from google.protobuf.message import Message
 
-from services.common.status import error_info
+from cli.render import unpack
+from cli.status import error_info
 
 RATE_LIMITED = "RATE_LIMITED"
 RETRY_AFTER_KEY = "retry_after_ms"  # ErrorInfo metadata: how long to wait before the next call
@@ -50,6 +52,7 @@ class Client:
     out: IO[str]
     inp: IO[str]
     waits: list[float] = field(default_factory=list)  # the rate-limit waits taken, for people and tests
+    data: dict[str, Message | None] = field(default_factory=dict)  # each title's static data, once fetched
 
     def __post_init__(self) -> None:
         self.channel = grpc.insecure_channel(self.address)
@@ -76,6 +79,21 @@ class Client:
             if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
                 return error
         return None
+
+    def title_data(self, title: str) -> Message | None:
+        """The title's static data message (CatalogService.GetTitleData), asked for once per title;
+        None when the gateway has none for it or its type is not one `bg` was built with."""
+        if title not in self.data:
+            try:
+                request = gateway_pb2.GetTitleDataRequest(title=title)
+                packed = self.call(self.catalog.GetTitleData, request).data.data
+            except grpc.RpcError as error:
+                if error.code() != grpc.StatusCode.NOT_FOUND:
+                    raise
+                self.data[title] = None
+            else:
+                self.data[title] = unpack(packed) if packed.type_url else None
+        return self.data[title]
 
     def call(self, method: Callable[..., R], request: Any, *, signed_in: bool = True) -> R:
         """`method(request)` with the token; after a rate-limit refusal, wait as told and try again."""

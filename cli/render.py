@@ -59,6 +59,11 @@ def unpack(packed: any_pb2.Any) -> Message | None:
     return message
 
 
+def plural(count: int, word: str) -> str:
+    """`count` and `word`, with an "s" unless the count is one: "1 coin", "2 coins"."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 def enum_word(enum: EnumDescriptor, number: int) -> str:
     """An enum value for people: GOOD_CORN -> "corn", ROLE_PROSPECTOR_2 -> "prospector 2"."""
     value = enum.values_by_number.get(number)
@@ -130,7 +135,7 @@ def message_lines(message: Message, depth: int = 0) -> list[str]:
     return lines
 
 
-def generic_blocks(view: Message, game: gateway_pb2.GameView) -> list[Block]:
+def generic_blocks(view: Message, game: gateway_pb2.GameView, data: Message | None = None) -> list[Block]:
     """The fallback for a title without a renderer: one block per field of its view."""
     blocks = []
     fields = [field for field, _ in view.ListFields()]

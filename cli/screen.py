@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from boardgame.gateway.v1 import gateway_pb2
+from google.protobuf.message import Message
 
 from cli.render import INDENT, Block, finished, header_lines, scores_lines
 from cli.renderers import table_blocks
@@ -28,15 +29,17 @@ def changes(before: Sequence[Block], after: Sequence[Block]) -> list[str]:
 
 
 class Screen:
-    """Prints one game's views to a person: in full once, then the changes since the last one shown."""
+    """Prints one game's views to a person: in full once, then the changes since the last one shown.
+    `data_of(title)` is the title's static data, which the table is drawn from besides the views."""
 
-    def __init__(self, say: Callable[[str], None]) -> None:
+    def __init__(self, say: Callable[[str], None], data_of: Callable[[str], Message | None]) -> None:
         self.say = say
+        self.data_of = data_of
         self.shown: list[Block] | None = None
 
     def show(self, game: gateway_pb2.GameView) -> None:
         """Print the header, the table (or what changed in it), and the scores once it is over."""
-        blocks = table_blocks(game)
+        blocks = table_blocks(game, self.data_of(game.title))
         lines = header_lines(game)
         lines += (
             [line for block in blocks for line in block.text()]

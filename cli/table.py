@@ -52,7 +52,7 @@ def submit(client: Client, game: gateway_pb2.GameView, index: int) -> None:
 def follow(client: Client, game_id: str, *, play: bool) -> int:
     """Show the game as it goes, the whole table first and then what changed; with `play`, ask for a
     move whenever the caller's seat may act (a caller without a seat watches). 0 once it is over."""
-    screen = Screen(client.say)
+    screen = Screen(client.say, client.title_data)
     acted = -1
     watching = not play
     try:

@@ -1,10 +1,16 @@
 """The packages' import graph: the gateway (client servicers) and the workers (tasks and bots) share the
 live table (`live/`) and neither imports the other; the live table imports neither. Every import counts,
-at module level or inside a function."""
+at module level or inside a function.
+
+The clients use the public API alone: `bg` (`cli/`) imports none of the server's packages, and the web
+and TypeScript clients' sources (and their builds) import nothing but their own modules, their packages
+and the code generated from protos/: a board is drawn from the views and the title's data the catalog
+serves (CatalogService.GetTitleData), never from data generated from the rules services' tables."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +21,7 @@ FORBIDDEN = {
     "gateway": {"workers"},
     "workers": {"gateway"},
     "live": {"gateway", "workers"},
+    "cli": {"services", "live", "gateway", "workers", "deploy", "bench", "chaos"},
 }
 
 
@@ -107,3 +114,88 @@ def test_the_modules_of_a_package_import_each_other_in_one_direction(package: st
     paths = {path.stem: path for path in (ROOT / package).glob("*.py") if path.stem != "__init__"}
     edges = {name: imported_modules(path.read_text(), package, set(paths)) for name, path in paths.items()}
     assert cycles(edges) == []
+
+
+# The TypeScript clients: their hand-written sources, and what of their generated folder they may import
+# (what protoc-gen-es and proto-loader-gen-types generate from protos/, and the web client's list of it).
+CLIENT_SOURCES = {
+    "clients/web": ("src", "test"),
+    "clients/typescript": ("src",),
+}
+GENERATED = {
+    "clients/web": ("src/gen/boardgame/", "src/gen/files.ts"),
+    "clients/typescript": ("src/generated/",),
+}
+SPECIFIER = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"']+)["']""")
+SERVER_PARTS = re.compile(r"\b(services|deploy|python3?)\b|\.venv|web_boards")
+
+
+def imported_files(source: str, where: Path, client: Path) -> list[str]:
+    """The files of the client (paths relative to it, without extension) that a TypeScript or JavaScript
+    source imports; a specifier that is not relative is a package's."""
+    found = []
+    for specifier in SPECIFIER.findall(source):
+        if specifier.startswith("."):
+            target = (where.parent / specifier).resolve()
+            found.append(
+                target.relative_to(client.resolve()).as_posix()
+                if target.is_relative_to(client.resolve())
+                else str(target)
+            )
+    return found
+
+
+def wrong_imports(source: str, where: Path, client: Path, generated: tuple[str, ...]) -> list[str]:
+    """What a client source imports that is neither a hand-written module of its own nor generated from
+    protos/ (outside the client, or in its generated folder but not from protos/)."""
+    wrong = []
+    for target in imported_files(source, where, client):
+        generated_folder = target.startswith(("src/gen/", "src/generated/"))
+        from_protos = any(target.startswith(allowed.removesuffix(".ts")) for allowed in generated)
+        if target.startswith("/") or target.startswith("..") or (generated_folder and not from_protos):
+            wrong.append(target)
+    return wrong
+
+
+def test_the_client_scan_finds_baked_data_and_reaching_out_of_the_client() -> None:
+    client = ROOT / "clients/web"
+    where = client / "src/boards/index.ts"
+    generated = GENERATED["clients/web"]
+    assert wrong_imports('import { BOARDS } from "../gen/boards";', where, client, generated) == [
+        "src/gen/boards"
+    ]
+    outside = 'import x from "../../../../services/some_game/data/map.json";'
+    assert wrong_imports(outside, where, client, generated) != []
+    fine = 'import { picture } from "./svg";\nimport { X } from "../gen/boardgame/rules/v1/rules_pb";\n'
+    fine += 'import { create } from "@bufbuild/protobuf";\nimport { FILES } from "../gen/files";\n'
+    assert wrong_imports(fine, where, client, generated) == []
+    assert SERVER_PARTS.search("python -m deploy.web_boards src/gen/boards.ts")
+
+
+@pytest.mark.parametrize("name", sorted(CLIENT_SOURCES))
+def test_a_client_imports_nothing_generated_from_the_rules_services(name: str) -> None:
+    client = ROOT / name
+    sources = [
+        path
+        for folder in CLIENT_SOURCES[name]
+        for path in sorted((client / folder).rglob("*"))
+        if path.suffix in (".ts", ".mjs", ".js")
+        and not any(path.relative_to(client).as_posix().startswith(g) for g in ("src/gen/", "src/generated/"))
+    ]
+    sources += sorted(client.glob("*.mjs"))
+    assert sources, f"{name} has no sources"
+    wrong = {
+        str(path.relative_to(ROOT)): wrong_imports(path.read_text(), path, client, GENERATED[name])
+        for path in sources
+    }
+    assert {path: found for path, found in wrong.items() if found} == {}
+
+
+@pytest.mark.parametrize("name", sorted(CLIENT_SOURCES))
+def test_a_clients_build_reads_nothing_of_the_rules_services(name: str) -> None:
+    """The build's own files (its scripts, the code generator's settings, the package's scripts) name
+    no server package, Python or the board generator: what is bundled comes from protos/ and sources."""
+    client = ROOT / name
+    builds = [*sorted(client.glob("*.mjs")), *sorted(client.glob("buf.gen.yaml")), client / "package.json"]
+    named = {str(path.relative_to(ROOT)): SERVER_PARTS.findall(path.read_text()) for path in builds}
+    assert {path: found for path, found in named.items() if found} == {}

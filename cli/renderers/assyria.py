@@ -4,7 +4,8 @@ player's tracks and hand.
 
 The map is drawn with flat-topped hexes in columns q (left to right); each column is shifted half a
 hex down from the one before, so a hex (q, r) touches (q, r +- 1) above and below and (q +- 1, ...)
-on either side, as the labels' coordinates do. Hex facts come from the game's map table.
+on either side, as the labels' coordinates do. Hex facts, cards' names and the dignitaries come from
+the title's data (its TitleData: the map table by hex number).
 """
 
 from __future__ import annotations
@@ -16,15 +17,11 @@ from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf.message import Message
 
 from cli.render import Block, enum_word, seat_name
-from services.assyria.board import BOARDS, HEX_FOOD, HEX_REGION, SITE_HEXES, coords
-from services.assyria.cards import FOOD_NAMES, card_name
-from services.assyria.data import DIGNITARY_SPACES, Dignitary, Region
-from services.assyria.labels import DIGNITARY_NAMES, at
 
 STEP = pb.Step.DESCRIPTOR
 SEAT_LETTERS = "ABCD"  # the players' colours on the map
 PIECES = ("", "Z1", "Z2", "Z3")  # a ziggurat: base, with centre, with roof
-REGION_MARKS = {Region.OUTSIDE: " ", Region.RIVER_1: "~", Region.RIVER_2: "~", Region.INSIDE: ":"}
+REGION_MARKS = {"outside": " ", "river_1": "~", "river_2": "~", "inside": ":"}
 CELL = 9  # characters per hex column
 LEGEND = (
     "~ river hex (lost at the Flood)   : between the rivers   A-D huts by player (+ fed, - unfed)",
@@ -32,15 +29,16 @@ LEGEND = (
 )
 
 
-def _mark(h: int) -> str:
-    return REGION_MARKS[Region(HEX_REGION[h])]
+def at(data: pb.TitleData, h: int) -> str:
+    """A hex's coordinates: "(3,1)"."""
+    return f"({data.hexes[h].q},{data.hexes[h].r})"
 
 
-def hex_cell(table: pb.Table, h: int, wells: dict[int, int]) -> tuple[str, str]:
+def hex_cell(table: pb.Table, data: pb.TitleData, h: int, wells: dict[int, int]) -> tuple[str, str]:
     """A hex's two lines: coordinates and food, then region mark, the piece on it and its wells."""
-    q, r = coords(h)
-    top = f"{q},{r} {FOOD_NAMES[HEX_FOOD[h]][:3]}"
-    mark = _mark(h)
+    facts = data.hexes[h]
+    top = f"{facts.q},{facts.r} {facts.food[:3]}"
+    mark = REGION_MARKS.get(facts.region, " ")
     piece = ""
     if table.hut_seats[h] >= 0:
         piece = SEAT_LETTERS[table.hut_seats[h]] + ("+" if table.fed[h] else "-")
@@ -51,28 +49,28 @@ def hex_cell(table: pb.Table, h: int, wells: dict[int, int]) -> tuple[str, str]:
     return top.ljust(CELL - 1), bottom.ljust(CELL - 1)
 
 
-def map_lines(table: pb.Table) -> list[str]:
+def map_lines(table: pb.Table, data: pb.TitleData) -> list[str]:
     """The board of this player count as a grid of hexes, columns q = 0.. from left to right."""
-    board = BOARDS[table.player_count]
+    board = [h for h, facts in enumerate(data.hexes) if table.player_count in facts.player_counts]
     wells: dict[int, int] = {}
     for site in table.wells:
-        for h in SITE_HEXES[site]:
+        for h in data.well_sites[site].hexes:
             wells[h] = wells.get(h, 0) + 1
-    placed = {h: 2 * coords(h)[1] + coords(h)[0] for h in board.hexes}  # the hex's first line
+    placed = {h: 2 * data.hexes[h].r + data.hexes[h].q for h in board}  # the hex's first line
     top = min(placed.values())
     height = max(placed.values()) - top + 2
-    columns = max(coords(h)[0] for h in board.hexes) + 1
+    columns = max(data.hexes[h].q for h in board) + 1
     grid = [[" " * CELL for _ in range(columns)] for _ in range(height)]
     for h, line in placed.items():
-        q = coords(h)[0]
-        first, second = hex_cell(table, h, wells)
+        q = data.hexes[h].q
+        first, second = hex_cell(table, data, h, wells)
         grid[line - top][q] = "|" + first
         grid[line - top + 1][q] = "|" + second
     header = "".join(f"|q={q}".ljust(CELL) for q in range(columns))
     return [header, *("".join(row).rstrip() for row in grid), *LEGEND]
 
 
-def table_block(table: pb.Table, game: gateway_pb2.GameView) -> Block:
+def table_block(table: pb.Table, game: gateway_pb2.GameView, data: pb.TitleData) -> Block:
     """Turn, reign, decision, expansion card, Assur row, decks, wells and plows."""
     order = ", ".join(seat_name(game, seat) for seat in table.turn_order)
     lines = [
@@ -85,9 +83,10 @@ def table_block(table: pb.Table, game: gateway_pb2.GameView) -> Block:
         f"wells in supply: {table.wells_supply}; plow cards in the stack: {table.plow_stack}",
     ]
     if table.wells:
-        lines.append("wells: " + "; ".join("/".join(at(h) for h in SITE_HEXES[s]) for s in table.wells))
+        sites = (data.well_sites[s].hexes for s in table.wells)
+        lines.append("wells: " + "; ".join("/".join(at(data, h) for h in hexes) for hexes in sites))
     if table.draft_cards:
-        lines.append("initial draft: " + ", ".join(card_name(c) for c in table.draft_cards))
+        lines.append("initial draft: " + ", ".join(data.card_names[c] for c in table.draft_cards))
     if table.step == pb.STEP_PLACE_HUTS:
         lines.append(f"huts left to place: {table.huts_to_place}")
     if table.feeding_symbols:
@@ -96,31 +95,32 @@ def table_block(table: pb.Table, game: gateway_pb2.GameView) -> Block:
     return Block("Table", tuple(lines))
 
 
-def sowing_block(table: pb.Table, game: gateway_pb2.GameView) -> Block | None:
+def sowing_block(table: pb.Table, game: gateway_pb2.GameView, data: pb.TitleData) -> Block | None:
     """The columns of this turn's sowing rows and who took them."""
     if not table.column_seats:
         return None
     lines = []
     for column, seat in enumerate(table.column_seats):
-        cards = [card_name(c) for c in (table.sowing_row_1[column], table.sowing_row_2[column]) if c]
+        cards = [data.card_names[c] for c in (table.sowing_row_1[column], table.sowing_row_2[column]) if c]
         who = f"taken by {seat_name(game, seat)}" if seat >= 0 else "free"
         lines.append(f"column {column + 1}: {' + '.join(cards) or 'empty'} ({who})")
     return Block("Sowing", tuple(lines))
 
 
-def assur_block(table: pb.Table, game: gateway_pb2.GameView) -> Block:
+def assur_block(table: pb.Table, game: gateway_pb2.GameView, data: pb.TitleData) -> Block:
     """The dignitaries' spaces from the top."""
     lines = []
-    for d in Dignitary:
-        seats = list((table.assur_higher, table.assur_middle, table.assur_lower)[d - 1])
-        spaces = [SEAT_LETTERS[s] for s in seats] + ["."] * (DIGNITARY_SPACES[d] - len(seats))
-        lines.append(f"{DIGNITARY_NAMES[d]:>6}: {' '.join(spaces)}")
+    rows = (table.assur_higher, table.assur_middle, table.assur_lower)  # Dignitary 1, 2, 3
+    for dignitary, row in zip(data.dignitaries, rows, strict=True):
+        seats = list(row)
+        spaces = [SEAT_LETTERS[s] for s in seats] + ["."] * (dignitary.spaces - len(seats))
+        lines.append(f"{dignitary.name:>6}: {' '.join(spaces)}")
     return Block("Assur", tuple(lines))
 
 
-def player_block(player: pb.Player, game: gateway_pb2.GameView, seat: int) -> Block:
+def player_block(player: pb.Player, game: gateway_pb2.GameView, seat: int, data: pb.TitleData) -> Block:
     """A player's letter on the map, tracks, stock and hand."""
-    hand = ", ".join(card_name(c) for c in player.hand) or "no cards"
+    hand = ", ".join(data.card_names[c] for c in player.hand) or "no cards"
     lines = (
         f"map letter: {SEAT_LETTERS[seat]}",
         f"score: {player.score}; camels: {player.camels}; offerings: {player.offerings}",
@@ -130,13 +130,13 @@ def player_block(player: pb.Player, game: gateway_pb2.GameView, seat: int) -> Bl
     return Block(seat_name(game, seat), lines)
 
 
-def blocks(message: Message, game: gateway_pb2.GameView) -> list[Block]:
+def blocks(message: Message, game: gateway_pb2.GameView, title_data: Message) -> list[Block]:
     """The whole table."""
-    table = cast(pb.View, message).table
-    found = [table_block(table, game), Block("Map", tuple(map_lines(table)), whole=True)]
-    sowing = sowing_block(table, game)
+    table, data = cast(pb.View, message).table, cast(pb.TitleData, title_data)
+    found = [table_block(table, game, data), Block("Map", tuple(map_lines(table, data)), whole=True)]
+    sowing = sowing_block(table, game, data)
     if sowing is not None:
         found.append(sowing)
-    found.append(assur_block(table, game))
-    found += [player_block(p, game, seat) for seat, p in enumerate(table.players)]
+    found.append(assur_block(table, game, data))
+    found += [player_block(p, game, seat, data) for seat, p in enumerate(table.players)]
     return found

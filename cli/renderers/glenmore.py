@@ -2,8 +2,8 @@
 the fixed order of its 14 spaces, the warehouse, the stacks, and each player's goods and territory,
 drawn as a grid of named tiles with their roads (east-west) and rivers (north-south).
 
-Tile facts (name, number, edges, cost) come from the game's tile table; cells are (x, y) with x to
-the east and y to the north, as in the legal actions' labels.
+Tile facts (name, number, edges, cost) come from the title's data (its TitleData, the tile table);
+cells are (x, y) with x to the east and y to the north, as in the legal actions' labels.
 """
 
 from __future__ import annotations
@@ -14,10 +14,7 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.glenmore.v1 import glenmore_pb2 as pb
 from google.protobuf.message import Message
 
-from cli.render import Block, enum_word, seat_name
-from services.common.helpers import plural
-from services.glenmore.data import MARKET_SLOTS, RESOURCE_NAMES, RIVER, ROAD, TILES, TRACK_SPACES
-from services.glenmore.labels import cost_text, tile_name
+from cli.render import Block, enum_word, plural, seat_name
 
 STEP = pb.Step.DESCRIPTOR
 RESOURCE = pb.Resource.DESCRIPTOR
@@ -26,12 +23,17 @@ MARGIN = " " * 6  # room for the row labels, "y=-2 "
 LEGEND = "= road (runs east-west)   ~ river (runs north-south)"
 
 
-def _tile(number: int) -> str:
-    return tile_name(number - 1)  # the tile table is indexed from tile 1
+def _info(data: pb.TitleData, number: int) -> pb.TileInfo:
+    return data.tiles[number - 1]  # the tile table is indexed from tile 1
 
 
-def _cubes(cubes: pb.ResourceCounts) -> list[str]:
-    return [f"{getattr(cubes, name)} {name}" for name in RESOURCE_NAMES if getattr(cubes, name)]
+def _tile(data: pb.TitleData, number: int) -> str:
+    info = _info(data, number)
+    return f"{info.name} [{info.number}]"
+
+
+def _cubes(data: pb.TitleData, cubes: pb.ResourceCounts) -> list[str]:
+    return [f"{getattr(cubes, name)} {name}" for name in data.resource_names if getattr(cubes, name)]
 
 
 def table_block(table: pb.Table, game: gateway_pb2.GameView) -> Block:
@@ -48,42 +50,43 @@ def table_block(table: pb.Table, game: gateway_pb2.GameView) -> Block:
     return Block("Table", tuple(lines))
 
 
-def rondel_block(table: pb.Table, game: gateway_pb2.GameView) -> Block:
+def rondel_block(table: pb.Table, game: gateway_pb2.GameView, data: pb.TitleData) -> Block:
     """The 14 spaces of the rondel in their fixed order, with the tile or figure on each."""
-    spaces = ["-"] * TRACK_SPACES
+    spaces = ["-"] * data.track_spaces
     for offset, entry in enumerate(table.track):
         kind = entry.WhichOneof("entry")
         if kind == "tile":
-            text = f"{_tile(entry.tile)}, cost: {cost_text(TILES[entry.tile - 1].cost)}"
+            text = f"{_tile(data, entry.tile)}, cost: {_info(data, entry.tile).cost}"
         elif kind == "figure":
             text = f"figure of {seat_name(game, entry.figure)}"
         else:
             text = "die figure"
-        spaces[(table.track_space + offset) % TRACK_SPACES] = text
+        spaces[(table.track_space + offset) % data.track_spaces] = text
     return Block(
         "Rondel (spaces 0-13)", tuple(f"space {space:>2}: {text}" for space, text in enumerate(spaces))
     )
 
 
-def market_block(table: pb.Table) -> Block:
+def market_block(table: pb.Table, data: pb.TitleData) -> Block:
     """The warehouse: for each resource, what buying and selling one cube pays."""
     lines = []
+    slots = data.market_slots
     for row in table.market:
-        buy = f"buy for {plural(row.filled + 1, 'coin')}" if row.filled < MARKET_SLOTS else "cannot buy"
+        buy = f"buy for {plural(row.filled + 1, 'coin')}" if row.filled < slots else "cannot buy"
         sell = f"sell for {plural(row.filled, 'coin')}" if row.filled else "cannot sell"
         lines.append(
-            f"{enum_word(RESOURCE, row.resource)}: {row.filled} of {MARKET_SLOTS} slots filled, {buy}, {sell}"
+            f"{enum_word(RESOURCE, row.resource)}: {row.filled} of {slots} slots filled, {buy}, {sell}"
         )
     return Block("Warehouse", tuple(lines))
 
 
-def turn_block(table: pb.Table, game: gateway_pb2.GameView) -> Block | None:
+def turn_block(table: pb.Table, game: gateway_pb2.GameView, data: pb.TitleData) -> Block | None:
     """The acting player's turn so far, once it took a tile or gathered movement points."""
     turn = table.turn
     lines = []
     if turn.tile:
         where = f", placed at ({turn.cell.x}, {turn.cell.y})" if turn.placed else ", not placed yet"
-        lines.append(f"tile taken: {_tile(turn.tile)}{where}")
+        lines.append(f"tile taken: {_tile(data, turn.tile)}{where}")
     if turn.movement_points:
         lines.append(f"movement points: {turn.movement_points}")
     if not lines:
@@ -105,13 +108,13 @@ def player_block(player: pb.Player, game: gateway_pb2.GameView, seat: int) -> Bl
     return Block(seat_name(game, seat), lines)
 
 
-def _contents(placed: pb.PlacedTile) -> str:
+def _contents(data: pb.TitleData, placed: pb.PlacedTile) -> str:
     """What lies on a tile: clan members and cubes."""
     clan = [plural(placed.clan_members, "clan member")] if placed.clan_members else []
-    return ", ".join([*clan, *_cubes(placed.cubes)])
+    return ", ".join([*clan, *_cubes(data, placed.cubes)])
 
 
-def territory_lines(territory: list[pb.PlacedTile]) -> list[str]:
+def territory_lines(territory: list[pb.PlacedTile], data: pb.TitleData) -> list[str]:
     """A territory as a grid: each tile a box with its name and what lies on it; a road is drawn
     as '=' on the box's east and west sides, a river as '~' on its north and south sides."""
     cells = {(placed.cell.x, placed.cell.y): placed for placed in territory}
@@ -119,12 +122,12 @@ def territory_lines(territory: list[pb.PlacedTile]) -> list[str]:
         return []
     xs = range(min(x for x, _ in cells), max(x for x, _ in cells) + 1)
     ys = range(max(y for _, y in cells), min(y for _, y in cells) - 1, -1)
-    texts = {where: (_tile(placed.tile), _contents(placed)) for where, placed in cells.items()}
+    texts = {where: (_tile(data, placed.tile), _contents(data, placed)) for where, placed in cells.items()}
     width = max(len(text) for pair in texts.values() for text in pair) + 2
 
-    def edge(where: tuple[int, int], feature: int) -> bool:
+    def edge(where: tuple[int, int], feature: str) -> bool:
         placed = cells.get(where)
-        return placed is not None and bool(TILES[placed.tile - 1].edge & feature)
+        return placed is not None and bool(getattr(_info(data, placed.tile), feature))
 
     def border(y_above: int, y_below: int) -> str:
         parts = []
@@ -132,7 +135,7 @@ def territory_lines(territory: list[pb.PlacedTile]) -> list[str]:
             near = [(x - 1, y_above), (x, y_above), (x - 1, y_below), (x, y_below)]
             parts.append("+" if any(where in cells for where in near) else " ")
             if (x, y_above) in cells or (x, y_below) in cells:
-                mark = "~" if edge((x, y_above), RIVER) or edge((x, y_below), RIVER) else "-"
+                mark = "~" if edge((x, y_above), "river") or edge((x, y_below), "river") else "-"
                 parts.append(("-" * width)[: width // 2] + mark + ("-" * width)[width // 2 + 1 :])
             else:
                 parts.append(" " * width)
@@ -144,12 +147,12 @@ def territory_lines(territory: list[pb.PlacedTile]) -> list[str]:
         for x in xs:
             west, here = (x - 1, y), (x, y)
             side = "|" if west in cells or here in cells else " "
-            if line == 0 and (edge(west, ROAD) or edge(here, ROAD)):
+            if line == 0 and (edge(west, "road") or edge(here, "road")):
                 side = "="
             parts.append(side)
             parts.append(texts[here][line].center(width) if here in cells else " " * width)
         east = (xs[-1], y)
-        parts.append(("=" if line == 0 and edge(east, ROAD) else "|") if east in cells else " ")
+        parts.append(("=" if line == 0 and edge(east, "road") else "|") if east in cells else " ")
         return "".join(parts).rstrip()
 
     lines = [MARGIN + "".join(" " + f"x={x}".center(width) for x in xs).rstrip()]
@@ -162,12 +165,12 @@ def territory_lines(territory: list[pb.PlacedTile]) -> list[str]:
     return lines
 
 
-def blocks(message: Message, game: gateway_pb2.GameView) -> list[Block]:
+def blocks(message: Message, game: gateway_pb2.GameView, title_data: Message) -> list[Block]:
     """The whole table."""
-    view = cast(pb.View, message)
+    view, data = cast(pb.View, message), cast(pb.TitleData, title_data)
     table = view.table
-    found = [table_block(table, game), rondel_block(table, game), market_block(table)]
-    turn = turn_block(table, game)
+    found = [table_block(table, game), rondel_block(table, game, data), market_block(table, data)]
+    turn = turn_block(table, game, data)
     if turn is not None:
         found.append(turn)
     for seat, player in enumerate(table.players):
@@ -175,7 +178,7 @@ def blocks(message: Message, game: gateway_pb2.GameView) -> list[Block]:
         found.append(
             Block(
                 f"Territory of {seat_name(game, seat)}",
-                tuple(territory_lines(list(player.territory))),
+                tuple(territory_lines(list(player.territory), data)),
                 whole=True,
             )
         )

@@ -3,8 +3,9 @@ data set is played (and that v0 is a RECONSTRUCTION), the round and its scoring 
 bid on, the board region by region (each place with its kind, bonus, houses by colour and roads), the
 city quarter by quarter, and each player's holdings.
 
-Names of places, areas, goods and cards come from the data set the view names, read from this
-machine's installed sets; a set not installed here is drawn with ids."""
+Names of places, areas, goods and cards come from the data set the view names, as the title's data
+(its TitleData) holds it for each set installed where the rules service runs; a set it lacks (that
+name at that data_version) is drawn with ids."""
 
 from __future__ import annotations
 
@@ -14,24 +15,22 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.goldencity.v1 import goldencity_pb2 as pb
 from google.protobuf.message import Message
 
-from cli.render import Block, enum_word, seat_name
-from services.common.helpers import plural
-from services.goldencity import labels, tables
-from services.goldencity.reader import DataError
-from services.goldencity.rules import BLACK_HOUSE_COLOUR, HOUSE_COLOURS, NOBODY
-from services.goldencity.tables import Tables
-from services.goldencity.vocabulary import Landscape, PlaceKind
+from cli.render import Block, enum_word, plural, seat_name
 
 STEP = pb.Step.DESCRIPTOR
 LANDSCAPE = pb.Landscape.DESCRIPTOR
 RECONSTRUCTION = "RECONSTRUCTION: placeholder board and cards, not the printed game"
+NOBODY = -1  # the bid_seat of a free pair
+CITY_PARTS = ("city_outer", "city_inner")
 
 
-def _tables(view: pb.View) -> Tables | None:
-    try:
-        return tables.named(view.table.data_set.name)
-    except DataError:
-        return None
+def _installed(view: pb.View, data: pb.TitleData) -> pb.InstalledSet | None:
+    """The installed set the view's game plays with, if the data has it at that data_version."""
+    played = view.table.data_set
+    for found in data.data_sets:
+        if (found.name, found.data_version) == (played.name, played.data_version):
+            return found
+    return None
 
 
 def _cards(cards: list[int]) -> str:
@@ -47,17 +46,19 @@ def data_set_block(view: pb.View) -> Block:
     return Block("Data set", tuple(lines))
 
 
-def round_block(view: pb.View, game: gateway_pb2.GameView, found: Tables | None) -> Block:
+def _goods_card(found: pb.InstalledSet | None, card: int) -> str:
+    return found.goods_cards[card - 1] if found is not None else str(card)
+
+
+def round_block(view: pb.View, game: gateway_pb2.GameView, found: pb.InstalledSet | None) -> Block:
     """The round, its scoring card, the decision, the supplies."""
     table = view.table
     card = "scored" if not table.scoring_card else str(table.scoring_card)
     if table.scoring_card and found is not None:
-        card = labels.scoring_card_text(found, table.scoring_card)
+        card = found.scoring_cards[table.scoring_card - 1]
     backs = {back: list(view.scoring_backs).count(back) for back in sorted(set(view.scoring_backs))}
     stack = ", ".join(f"{count} x back {back}" for back, count in backs.items()) or "empty"
-    goods = ", ".join(
-        labels.goods_card_text(found, c) if found is not None else str(c) for c in table.goods_display
-    )
+    goods = ", ".join(_goods_card(found, c) for c in table.goods_display)
     return Block(
         f"Round {table.round}",
         (
@@ -85,67 +86,69 @@ def pairs_block(view: pb.View, game: gateway_pb2.GameView) -> Block | None:
     return Block("Landscape pairs", tuple(lines))
 
 
-def _houses(view: pb.View, game: gateway_pb2.GameView) -> dict[int, list[str]]:
+def _houses(view: pb.View, game: gateway_pb2.GameView, data: pb.TitleData) -> dict[int, list[str]]:
     """The houses on each place, as colour and owner."""
     found: dict[int, list[str]] = {}
     for seat, player in enumerate(view.table.players):
-        colour = HOUSE_COLOURS[seat]
+        colour = data.house_colours[seat]
         for place in player.houses:
             found.setdefault(place, []).append(f"{colour} ({seat_name(game, seat)})")
         for place in player.black_houses:
-            found.setdefault(place, []).append(f"{BLACK_HOUSE_COLOUR} ({seat_name(game, seat)})")
+            found.setdefault(place, []).append(f"{data.black_house_colour} ({seat_name(game, seat)})")
     return found
 
 
-def board_blocks(view: pb.View, game: gateway_pb2.GameView, found: Tables) -> list[Block]:
+def board_blocks(
+    view: pb.View, game: gateway_pb2.GameView, data: pb.TitleData, found: pb.InstalledSet
+) -> list[Block]:
     """One block per region: its places, kinds, bonuses, houses and roads; then the city."""
-    houses = _houses(view, game)
-    board = found.data.board
-    names = found.place_names
-    width = max(
-        len(p.name) for p in board.places if p.kind not in (PlaceKind.CITY_OUTER, PlaceKind.CITY_INNER)
-    )
-    regions: dict[int, list[str]] = {}
-    compass: dict[int, str] = {}
+    houses = _houses(view, game, data)
+    names = {place.id: place.name for place in found.places}
+    neighbours: dict[int, set[int]] = {place.id: set() for place in found.places}
+    for road in found.roads:
+        a, b = road.ends
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    width = max(len(p.name) for p in found.places if p.kind not in CITY_PARTS)
+    regions: dict[str, list[str]] = {}
+    compass: dict[str, str] = {}
     city: list[str] = []
-    for place in board.places:
+    for place in found.places:
         built = houses.get(place.id)
         standing = "; ".join(built) if built else "-"
-        roads = ", ".join(sorted(names[n] for n in found.neighbours[place.id]))
-        if place.kind in (PlaceKind.CITY_OUTER, PlaceKind.CITY_INNER):
-            part = "outer" if place.kind == PlaceKind.CITY_OUTER else "inner"
-            city.append(f"{place.region.name.lower()} {part}: {standing}   roads: {roads}")
+        roads = ", ".join(sorted(names[n] for n in neighbours[place.id]))
+        if place.kind in CITY_PARTS:
+            part = "outer" if place.kind == "city_outer" else "inner"
+            city.append(f"{place.region} {part}: {standing}   roads: {roads}")
             continue
-        kind = "coast " if place.kind == PlaceKind.COAST else "inland"
-        bonus = labels.bonus_text(place.bonus.type, place.bonus.amount)
-        compass.setdefault(place.region, place.compass.name)
+        kind = "coast " if place.kind == "coast" else "inland"
+        compass.setdefault(place.region, place.compass)
         regions.setdefault(place.region, []).append(
-            f"{place.name:<{width}} {kind} {bonus:<14} houses: {standing:<30} roads: {roads}"
+            f"{place.name:<{width}} {kind} {place.bonus_text:<14} houses: {standing:<30} roads: {roads}"
         )
     blocks = [
-        Block(f"Region {Landscape(region).name.lower()} ({compass[region]})", tuple(lines))
-        for region, lines in regions.items()
+        Block(f"Region {region} ({compass[region]})", tuple(lines)) for region, lines in regions.items()
     ]
     blocks.append(Block("The Golden City", tuple(city)))
     return blocks
 
 
-def player_block(view: pb.View, game: gateway_pb2.GameView, seat: int, found: Tables | None) -> Block:
+def player_block(
+    view: pb.View, game: gateway_pb2.GameView, seat: int, data: pb.TitleData, found: pb.InstalledSet | None
+) -> Block:
     """A player's holdings: what the viewer may see, and the counts of the rest."""
     player = view.table.players[seat]
     shown_hand = len(player.hand.cards) == view.hand_sizes[seat]
     hand = _cards(list(player.hand.cards)) if shown_hand else f"{view.hand_sizes[seat]} cards"
     count = view.bonus_card_counts[seat]
     if len(player.bonus_cards.cards) == count and found is not None:
-        bonus = ", ".join(labels.bonus_card_text(found, c) for c in player.bonus_cards.cards) or "none"
+        bonus = ", ".join(found.bonus_cards[c - 1] for c in player.bonus_cards.cards) or "none"
     else:
         bonus = plural(count, "card")
-    goods = ", ".join(
-        labels.goods_card_text(found, c) if found is not None else str(c) for c in player.goods_cards
-    )
-    houses = f"{player.houses_left} {HOUSE_COLOURS[seat]} left"
+    goods = ", ".join(_goods_card(found, c) for c in player.goods_cards)
+    houses = f"{player.houses_left} {data.house_colours[seat]} left"
     if player.black_houses or player.black_houses_left:
-        houses += f", {player.black_houses_left} {BLACK_HOUSE_COLOUR} left"
+        houses += f", {player.black_houses_left} {data.black_house_colour} left"
     lines = [
         f"letters: {player.letters}"
         + (f" + bonus cards {player.bonus_points}" if player.bonus_points else ""),
@@ -158,22 +161,22 @@ def player_block(view: pb.View, game: gateway_pb2.GameView, seat: int, found: Ta
     return Block(seat_name(game, seat), tuple(lines))
 
 
-def blocks(message: Message, game: gateway_pb2.GameView) -> list[Block]:
+def blocks(message: Message, game: gateway_pb2.GameView, title_data: Message) -> list[Block]:
     """The whole table."""
-    view = cast(pb.View, message)
-    found = _tables(view)
+    view, data = cast(pb.View, message), cast(pb.TitleData, title_data)
+    found = _installed(view, data)
     result = [data_set_block(view), round_block(view, game, found)]
     pairs = pairs_block(view, game)
     if pairs is not None:
         result.append(pairs)
     if found is not None:
-        result += board_blocks(view, game, found)
+        result += board_blocks(view, game, data, found)
     if view.bonus_supply and found is not None:
         result.append(
             Block(
                 "Bonus cards to choose from",
-                tuple(labels.bonus_card_text(found, c) for c in view.bonus_supply),
+                tuple(found.bonus_cards[c - 1] for c in view.bonus_supply),
             )
         )
-    result += [player_block(view, game, seat, found) for seat in range(len(view.table.players))]
+    result += [player_block(view, game, seat, data, found) for seat in range(len(view.table.players))]
     return result

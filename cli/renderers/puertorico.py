@@ -1,6 +1,6 @@
 """Puerto Rico's table for people, from its View message (protos/boardgame/puertorico/v1): the
 round, governor and role, the role cards, colonists, ships, trading house, buildings for sale with
-their cost, VP and circles (from the game's building table), and each player's board.
+their cost, VP and circles (from the title's data, the building table), and each player's board.
 
 Zero values are shown where they matter (0 doubloons, seat 0); the bookkeeping fields of a phase in
 progress (picks, passes in a row, what was just built or taken) are left out: the legal actions'
@@ -15,9 +15,7 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.puertorico.v1 import puertorico_pb2 as pb
 from google.protobuf.message import Message
 
-from cli.render import Block, enum_word, seat_name
-from services.common.helpers import plural
-from services.puertorico.data import BUILDINGS, CITY_SPACES, GOOD_NAMES, ISLAND_SPACES, TRADING_HOUSE_CAPACITY
+from cli.render import Block, enum_word, plural, seat_name
 
 STEP = pb.Step.DESCRIPTOR
 ROLE = pb.Role.DESCRIPTOR
@@ -26,15 +24,15 @@ GOOD = pb.Good.DESCRIPTOR
 TRIGGER = pb.EndTrigger.DESCRIPTOR
 
 
-def _building(number: int) -> str:
-    return BUILDINGS[number - 1].name  # the enum numbers the table's rows from 1
+def _info(data: pb.TitleData, number: int) -> pb.BuildingInfo:
+    return data.buildings[number - 1]  # the enum numbers the table's rows from 1
 
 
-def _goods(goods: pb.GoodCounts) -> str:
-    return ", ".join(f"{getattr(goods, name)} {name}" for name in GOOD_NAMES)
+def _goods(data: pb.TitleData, goods: pb.GoodCounts) -> str:
+    return ", ".join(f"{getattr(goods, name)} {name}" for name in data.good_names)
 
 
-def table_block(view: pb.View, game: gateway_pb2.GameView) -> Block:
+def table_block(view: pb.View, game: gateway_pb2.GameView, data: pb.TitleData) -> Block:
     """Round, governor, role, the supplies and the end triggers."""
     table = view.table
     lines = [f"round {table.round}, governor: {seat_name(game, table.governor)}"]
@@ -51,10 +49,12 @@ def table_block(view: pb.View, game: gateway_pb2.GameView) -> Block:
     face_up = ", ".join(enum_word(TILE, tile) for tile in table.face_up_plantations) or "none"
     lines.append(f"face-up plantations: {face_up}")
     sold = ", ".join(enum_word(GOOD, good) for good in table.trading_house) or "empty"
-    lines.append(f"trading house: {sold} ({len(table.trading_house)} of {TRADING_HOUSE_CAPACITY} spaces)")
-    lines.append(f"goods in the supply: {_goods(table.goods_supply)}")
+    lines.append(
+        f"trading house: {sold} ({len(table.trading_house)} of {data.trading_house_capacity} spaces)"
+    )
+    lines.append(f"goods in the supply: {_goods(data, table.goods_supply)}")
     if table.draft_picks:
-        lines.append("drafted: " + ", ".join(_building(number) for number in table.draft_picks))
+        lines.append("drafted: " + ", ".join(_info(data, number).name for number in table.draft_picks))
     if table.end_triggers:
         why = ", ".join(enum_word(TRIGGER, trigger) for trigger in table.end_triggers)
         lines.append(f"the game ends after this round ({why})")
@@ -80,15 +80,15 @@ def ships_block(table: pb.Table) -> Block:
     return Block("Cargo ships", tuple(lines))
 
 
-def buildings_block(table: pb.Table) -> Block:
+def buildings_block(table: pb.Table, data: pb.TitleData) -> Block:
     """The buildings for sale, cheapest first, each with its cost, VP, circles and copies left."""
     stock = sorted(
-        table.buildings_for_sale, key=lambda item: (BUILDINGS[item.building - 1].cost, item.building)
+        table.buildings_for_sale, key=lambda item: (_info(data, item.building).cost, item.building)
     )
-    width = max((len(_building(item.building)) for item in stock), default=0)
+    width = max((len(_info(data, item.building).name) for item in stock), default=0)
     lines = []
     for item in stock:
-        info = BUILDINGS[item.building - 1]
+        info = _info(data, item.building)
         size = ", large" if info.spaces > 1 else ""
         lines.append(
             f"{info.name:<{width}}  cost {info.cost:>2}  {info.vp} VP  {plural(info.circles, 'circle')}{size}"
@@ -97,30 +97,30 @@ def buildings_block(table: pb.Table) -> Block:
     return Block("Buildings for sale (cost before quarries and the builder's privilege)", tuple(lines))
 
 
-def player_block(view: pb.View, game: gateway_pb2.GameView, seat: int) -> Block:
+def player_block(view: pb.View, game: gateway_pb2.GameView, seat: int, data: pb.TitleData) -> Block:
     """What a player has: doubloons, VP chips, goods, colonists, island and city."""
     player = view.table.players[seat]
     vp = {entry.seat: entry.vp_chips for entry in view.vp_chips}
     lines = [
         f"doubloons: {player.doubloons}",
         f"VP chips: {vp[seat]}" if seat in vp else "VP chips: hidden",
-        f"goods: {_goods(player.goods)}",
+        f"goods: {_goods(data, player.goods)}",
         f"colonists in San Juan: {player.san_juan}",
     ]
     tiles = sum(item.count for item in player.island)
-    lines.append(f"island spaces used: {tiles} of {ISLAND_SPACES}")
+    lines.append(f"island spaces used: {tiles} of {data.island_spaces}")
     for kind in player.island:
         lines.append(f"island: {enum_word(TILE, kind.tile)} x{kind.count}, {kind.occupied} manned")
     if (
         view.HasField("seat")
         and view.seat == seat
-        and any(getattr(view.forests, name) for name in GOOD_NAMES)
+        and any(getattr(view.forests, name) for name in data.good_names)
     ):
-        lines.append(f"island: forests hiding {_goods(view.forests)}")
-    spaces = sum(BUILDINGS[item.building - 1].spaces for item in player.city)
-    lines.append(f"city spaces used: {spaces} of {CITY_SPACES}")
+        lines.append(f"island: forests hiding {_goods(data, view.forests)}")
+    spaces = sum(_info(data, item.building).spaces for item in player.city)
+    lines.append(f"city spaces used: {spaces} of {data.city_spaces}")
     for item in player.city:
-        info = BUILDINGS[item.building - 1]
+        info = _info(data, item.building)
         lines.append(f"city: {info.name}, {info.vp} VP, colonists {item.colonists} of {info.circles}")
     if player.wharf_used:
         lines.append("wharf used this captain phase")
@@ -131,14 +131,14 @@ def player_block(view: pb.View, game: gateway_pb2.GameView, seat: int) -> Block:
     return Block(seat_name(game, seat), tuple(lines))
 
 
-def blocks(message: Message, game: gateway_pb2.GameView) -> list[Block]:
+def blocks(message: Message, game: gateway_pb2.GameView, title_data: Message) -> list[Block]:
     """The whole table."""
-    view = cast(pb.View, message)
+    view, data = cast(pb.View, message), cast(pb.TitleData, title_data)
     table = view.table
     return [
-        table_block(view, game),
+        table_block(view, game, data),
         roles_block(table),
         ships_block(table),
-        buildings_block(table),
-        *(player_block(view, game, seat) for seat in range(len(table.players))),
+        buildings_block(table, data),
+        *(player_block(view, game, seat, data) for seat in range(len(table.players))),
     ]

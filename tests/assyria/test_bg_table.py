@@ -6,7 +6,7 @@ from __future__ import annotations
 from boardgame.assyria.v1 import assyria_pb2 as pb
 
 from cli.renderers import assyria as assyria_renderer
-from cli.renderers import renderer, table_blocks
+from cli.renderers import renderer
 from services.assyria.board import BOARDS, HEX_COUNT, HEX_FOOD, HEX_REGION, SITE_HEXES, coords
 from services.assyria.cards import FOOD_NAMES
 from services.assyria.data import Region
@@ -37,7 +37,7 @@ def test_the_map_draws_every_usable_hex_under_its_column_with_region_and_piece()
         table = Table("assyria", players, 7)
         table.until(lambda view: sum(s >= 0 for s in view.table.hut_seats) >= 5)
         view = table.view()
-        lines = list(block(table_blocks(table.game_view()), "Map").lines)
+        lines = list(block(table.blocks(), "Map").lines)
         assert lines[0].split() == [
             f"|q={q}" for q in range(max(coords(h)[0] for h in BOARDS[players].hexes) + 1)
         ]
@@ -65,7 +65,7 @@ def test_wells_are_marked_on_the_hexes_around_them() -> None:
     table = Table("assyria", 2, 3)
     view = table.view()
     view.table.wells.extend([1, 2])
-    lines = assyria_renderer.map_lines(view.table)
+    lines = assyria_renderer.map_lines(view.table, table.data())
     drawn = cells(lines, view.table)
     for h in {*SITE_HEXES[1], *SITE_HEXES[2]}:
         count = (h in SITE_HEXES[1]) + (h in SITE_HEXES[2])
@@ -75,7 +75,7 @@ def test_wells_are_marked_on_the_hexes_around_them() -> None:
 def test_the_table_shows_sowing_columns_assur_and_hands() -> None:
     table = Table("assyria", 3, 5)
     table.until(lambda view: view.table.step == pb.STEP_HARVEST)
-    blocks = table_blocks(table.game_view())
+    blocks = table.blocks()
     view = table.view()
     sowing = block(blocks, "Sowing").lines
     assert len(sowing) == 4 and all("(free)" in line for line in sowing)

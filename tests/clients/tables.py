@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 from boardgame.gateway.v1 import gateway_pb2
+from google.protobuf.message import Message
 
 from cli.render import Block
 from cli.renderers import table_blocks
-from services.common import registry
+from services.common import registry, titledata
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve")
 
@@ -58,9 +59,20 @@ class Table:
         game.view.Pack(self.view(seat))
         return game
 
+    def data(self) -> Message:
+        """The title's static data as CatalogService.GetTitleData carries it: the rules service's
+        GameData bytes, parsed as the message their type names."""
+        declared = self.game.title_data
+        assert declared is not None
+        return declared.message.FromString(titledata.game_data(declared).data.value)
+
+    def blocks(self, seat: int | None = 0) -> list[Block]:
+        """The table as `bg` draws it for `seat`, from the view and the title's data."""
+        return table_blocks(self.game_view(seat), self.data())
+
     def text(self, seat: int | None = 0) -> str:
         """The table as printed in full."""
-        return "\n".join(line for block in table_blocks(self.game_view(seat)) for line in block.text())
+        return "\n".join(line for block in self.blocks(seat) for line in block.text())
 
     def until(self, wanted: Callable[[Any], bool], limit: int = 400) -> None:
         """Play random moves until the view of seat 0 is `wanted`."""
@@ -78,6 +90,4 @@ def block(blocks: list[Block], heading: str) -> Block:
 
 def player_lines(table: Table, seat: int) -> tuple[str, ...]:
     """The lines of a player's block."""
-    return next(
-        found.lines for found in table_blocks(table.game_view()) if found.heading.startswith(f"seat {seat} ")
-    )
+    return next(found.lines for found in table.blocks() if found.heading.startswith(f"seat {seat} "))

@@ -18,6 +18,7 @@ import pytest
 import redis
 
 from live import keys
+from services.common import registry, titledata
 from tests.clients.proxy import Proxy, cut_while_running, summary_of
 from tests.gateway.support import GatewayProcess
 from tests.titles import TITLE
@@ -57,6 +58,12 @@ def test_typescript_client_plays_a_whole_game_with_three_more_guests(
     # without workers.
     summary = run_client(built, gateway, "--title", TITLE, "--seats", "4", "--bots", "0", "--humans", "3")
     assert summary["title"] == TITLE and summary["humans"] == 4
+    data, declared = summary["title_data"], registry.get(TITLE).title_data
+    assert isinstance(data, dict) and declared is not None
+    assert data["type"] == declared.message.DESCRIPTOR.full_name and data["unchanged_when_known"] is True
+    assert data["digest"] == titledata.game_data(declared).digest
+    fields = {field.name for field in declared.message.DESCRIPTOR.fields}
+    assert data["fields"] and set(data["fields"]) <= fields, "decoded with the protos alone"
     assert summary["replay_consistent"] is True
     actions = summary["actions"]
     assert isinstance(actions, int) and actions > 50

@@ -6,9 +6,10 @@ import re
 
 from cli.render import Block
 from cli.renderers import glenmore as glenmore_renderer
-from cli.renderers import renderer, table_blocks
+from cli.renderers import renderer
 from cli.screen import changes
 from services.glenmore.data import RIVER, ROAD, TILES
+from services.glenmore.labels import tile_name
 from tests.clients.tables import Table, block
 
 
@@ -27,7 +28,7 @@ def test_glen_more_draws_each_territory_as_a_grid_of_named_tiles_with_roads_and_
     table = Table("glenmore", 2, 3)
     table.until(lambda view: len(view.table.players[0].territory) >= 4)
     view = table.view()
-    lines = territory(table_blocks(table.game_view()), "Territory of seat 0 Ann (you)")
+    lines = territory(table.blocks(), "Territory of seat 0 Ann (you)")
     rows = {int(match.group(1)): line for line in lines if (match := re.match(r"\s*y=(-?\d+)", line))}
 
     # The start village of seat 0 is tile 68 at (0, 0), with a road east-west and a river north-south.
@@ -44,7 +45,7 @@ def test_glen_more_draws_each_territory_as_a_grid_of_named_tiles_with_roads_and_
         return where in placed_at and bool(TILES[placed_at[where] - 1].edge & feature)
 
     for (x, y), number in placed_at.items():
-        name = glenmore_renderer.tile_name(number - 1)
+        name = tile_name(number - 1)
         row = rows[y]
         assert name in row, (name, row)
         label = f"x={x}"
@@ -78,9 +79,9 @@ def test_glen_more_draws_the_rondel_in_the_fixed_order_of_its_spaces() -> None:
     table = Table("glenmore", 3, 4)
     firsts = set()
     for _ in range(30):
-        before = rondel(table_blocks(table.game_view()))
+        before = rondel(table.blocks())
         table.move()
-        after = rondel(table_blocks(table.game_view()))
+        after = rondel(table.blocks())
         kept = set(before) & set(after)
         assert kept, "most tiles stay on the rondel from one move to the next"
         for tile in kept:
@@ -92,9 +93,9 @@ def test_glen_more_draws_the_rondel_in_the_fixed_order_of_its_spaces() -> None:
 def test_a_territory_that_changed_is_drawn_again_whole() -> None:
     table = Table("glenmore", 2, 8)
     heading = "Territory of seat 0 Ann (you)"
-    before = table_blocks(table.game_view())
+    before = table.blocks()
     table.until(lambda view: len(view.table.players[0].territory) == 2)
-    after = table_blocks(table.game_view())
+    after = table.blocks()
     printed = changes(before, after)
     drawing = block(after, heading).text()
     start = printed.index(heading)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cli.renderers import goldencity as goldencity_renderer
-from cli.renderers import renderer, table_blocks
+from cli.renderers import renderer
 from services.goldencity import tables
 from services.goldencity.rules import HOUSE_COLOURS
 from tests.clients.tables import Table, block, player_lines
@@ -15,7 +15,7 @@ def test_bg_draws_the_golden_city_with_its_own_renderer() -> None:
 
 def test_the_table_says_the_data_set_is_a_reconstruction() -> None:
     table = Table("goldencity", 3, 1)
-    lines = block(table_blocks(table.game_view()), "Data set").lines
+    lines = block(table.blocks(), "Data set").lines
     assert lines == ("v0 (v0-reconstruction)", goldencity_renderer.RECONSTRUCTION)
 
 
@@ -24,7 +24,7 @@ def test_every_place_is_drawn_with_its_bonus_houses_by_colour_and_roads() -> Non
     table.until(lambda view: sum(len(p.houses) for p in view.table.players) >= 6)
     view = table.view()
     found = tables.named("v0")
-    drawn = table_blocks(table.game_view())
+    drawn = table.blocks()
     region_lines = [line for b in drawn if b.heading.startswith("Region ") for line in b.lines]
     assert [b.heading for b in drawn if b.heading.startswith("Region ")] == [
         "Region meadow (N)",
@@ -61,9 +61,9 @@ def test_the_table_draws_every_position_of_a_whole_game() -> None:
     table = Table("goldencity", 4, 4)
     while not table.game.is_terminal(table.state):
         for seat in (0, None):
-            assert table_blocks(table.game_view(seat))
+            assert table.blocks(seat)
         table.move()
-    final = table_blocks(table.game_view(0))
+    final = table.blocks(0)
     heading = f"Round {table.view().table.round}"
     assert block(final, heading).lines[1] == "decision: game over"
     assert any(

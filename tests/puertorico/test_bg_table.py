@@ -7,7 +7,7 @@ import re
 import pytest
 
 from cli.renderers import puertorico as puertorico_renderer
-from cli.renderers import renderer, table_blocks
+from cli.renderers import renderer
 from cli.screen import changes
 from tests.clients.tables import Table, block, player_lines
 
@@ -24,7 +24,7 @@ def test_puerto_rico_shows_the_governor_at_seat_0_and_zero_values() -> None:
     else:
         pytest.fail("no seed gives seat 0 the governor")
     assert "round 1, governor: seat 0 Ann (you)" in table.text()
-    roles = block(table_blocks(table.game_view()), "Roles").lines
+    roles = block(table.blocks(), "Roles").lines
     assert "settler: 0 doubloons" in roles, "a role card with no doubloons says so"
     assert "goods: 0 corn, 0 indigo, 0 sugar, 0 tobacco, 0 coffee" in player_lines(table, 1)
     assert "colonists in San Juan: 0" in player_lines(table, 1)
@@ -65,16 +65,16 @@ def test_puerto_rico_shows_each_building_for_sale_with_its_cost_and_vp() -> None
 
 def test_puerto_rico_shows_vp_chips_only_to_whom_may_see_them() -> None:
     table = Table("puertorico", 3, 2)
-    blocks = table_blocks(table.game_view())
+    blocks = table.blocks()
     assert "VP chips: 0" in block(blocks, "seat 0 Ann (you)").lines
     assert "VP chips: hidden" in block(blocks, "seat 1 Ben").lines
 
 
 def test_after_a_move_only_the_lines_that_changed_are_printed() -> None:
     table = Table("puertorico", 3, 6)
-    before = table_blocks(table.game_view())
+    before = table.blocks()
     table.move(lambda actions: actions[0])  # the first role on offer
-    after = table_blocks(table.game_view())
+    after = table.blocks()
     printed = changes(before, after)
     assert (
         "Roles" in printed and "Buildings for sale" not in " ".join(printed) and "Cargo ships" not in printed

@@ -10,11 +10,15 @@
 // withdrawn by CancelMatch), follow their inboxes (WatchInbox, a stream that ends opened again from the
 // last event received), chat in the game (SendChatMessage), then list their games (ListMyGames) and
 // open a rematch (Rematch) whose invitations their inboxes get.
+// Before it plays, it fetches the title's static data (GetTitleData: what a board is drawn from besides
+// the views), checks its digest against the one ListTitles lists, decodes it as the game's own message
+// with the types of protos/ alone, and asks again with that digest (answered as unchanged).
 //
 //   node dist/play.js --gateway 127.0.0.1:50050 --title puertorico --seats 4 --bots 3
 //   node dist/play.js --gateway 127.0.0.1:50050 --title puertorico --seats 2 --bots 0 --humans 1 --match
 
 import { createHash } from "node:crypto";
+import * as fs from "node:fs";
 import * as path from "node:path";
 
 import * as grpc from "@grpc/grpc-js";
@@ -468,6 +472,58 @@ async function eventually(check: () => boolean, what: string, timeoutMs = 15_000
   }
 }
 
+/** Every message type of the protos in `protos` (the games' packages too), to decode what an Any holds;
+ * the well-known google.protobuf files come with protobufjs. */
+function messageTypes(protos: string): protobuf.Root {
+  const root = new protobuf.Root();
+  const bundled = path.dirname(require.resolve("protobufjs/package.json"));
+  root.resolvePath = (_origin, target) => {
+    const mine = path.join(protos, target);
+    return fs.existsSync(mine) ? mine : path.join(bundled, target);
+  };
+  const files: string[] = [];
+  const walk = (folder: string): void => {
+    for (const entry of fs.readdirSync(path.join(protos, folder), { withFileTypes: true })) {
+      const name = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(name);
+      else if (name.endsWith(".proto")) files.push(name);
+    }
+  };
+  walk("boardgame");
+  root.loadSync(files, { keepCase: true });
+  return root;
+}
+
+interface GameData {
+  data: { type_url: string; value: Buffer } | null;
+  data_version: string;
+  digest: string;
+}
+
+/** The title's static data, checked and decoded: its type, version, digest and the fields it sets. */
+async function titleData(session: Session, title: { name: string; data_type: string; data_digest: string }, protos: string) {
+  const { data } = await session.call<object, { data: GameData }>(session.catalog, "GetTitleData", { title: title.name });
+  const value = data.data?.value ?? Buffer.alloc(0);
+  const digest = createHash("sha256").update(value).digest("hex");
+  if (digest !== data.digest || digest !== title.data_digest) {
+    throw new Error(`the data of ${title.name} does not have the digest listed for it`);
+  }
+  if (data.data?.type_url !== `type.googleapis.com/${title.data_type}`) {
+    throw new Error(`the data of ${title.name} is a ${data.data?.type_url}, not the ${title.data_type} listed`);
+  }
+  const decoded = messageTypes(protos).lookupType(title.data_type).decode(value).toJSON();
+  const again = await session.call<object, { unchanged: boolean; data: GameData }>(
+    session.catalog, "GetTitleData", { title: title.name, known_digest: digest },
+  );
+  return {
+    type: title.data_type,
+    version: data.data_version,
+    digest,
+    fields: Object.keys(decoded).sort(),
+    unchanged_when_known: again.unchanged && !again.data.data?.value?.length,
+  };
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const newSession = connect(options);
@@ -475,10 +531,13 @@ async function main(): Promise<void> {
 
   const host = newSession();
   await host.signInAsGuest("ts-host");
-  const titles = await host.call<object, { titles: { name: string }[] }>(host.catalog, "ListTitles", {});
-  if (!titles.titles.some((title) => title.name === options.title)) {
+  type Offered = { name: string; data_type: string; data_digest: string };
+  const titles = await host.call<object, { titles: Offered[] }>(host.catalog, "ListTitles", {});
+  const offered = titles.titles.find((title) => title.name === options.title);
+  if (!offered) {
     throw new Error(`the gateway does not offer ${options.title}`);
   }
+  const data = await titleData(host, offered, options.protos);
   const players = [host];
   for (let i = 0; i < options.humans; i += 1) {
     const guest = newSession();
@@ -606,6 +665,7 @@ async function main(): Promise<void> {
     winners: scores.winners,
     totals: scores.scores.map((score) => score.total),
     replay_consistent: replay.consistent,
+    title_data: data,
     ...followed,
   }));
   for (const player of players) {

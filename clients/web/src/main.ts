@@ -3,6 +3,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { accounts, catalog, games, keepToken, leaderboard, lobbies, session } from "./api";
 import { button, el, say, show } from "./dom";
 import { BOARDS } from "./boards/index";
+import { loadTitleData, titleData } from "./data";
 import { tree } from "./tree";
 import { unpacked } from "./titles";
 import type { GameInfo } from "./gen/boardgame/rules/v1/rules_pb";
@@ -190,6 +191,7 @@ function render(game: GameView): void {
   screen.dataset.status = status;
   const seat = game.seat === undefined ? "spectator" : `seat ${game.seat}`;
   const draw = BOARDS[game.title];
+  const data = titleData(game.title);
   const actions = el("ol", { id: "actions" }, ...game.legalActions.map((legal, index) =>
     el("li", {}, button(legal.label, () => submit(game, index), { class: "action" }))));
   const scores = game.scores?.scores?.length ? el("p", { id: "scores" }, `Scores: ${game.scores.scores.map((s) => `seat ${s.seat}: ${s.total} (rank ${s.rank})`).join(", ")}`) : "";
@@ -200,7 +202,7 @@ function render(game: GameView): void {
     game.status === GameStatus.FINISHED ? button("Replay", () => guarded(() => replayScreen(game.gameId)), { id: "open-replay" }) : "",
     button("Back", () => { watching?.abort(); return guarded(home); }),
     actions,
-    el("div", { id: "board" }, draw && view ? draw(view) : ""),
+    el("div", { id: "board" }, draw && view && data ? draw(view, data) : ""),
     el("div", { id: "tree" }, view !== null ? tree(view) : ""),
   );
 }
@@ -234,6 +236,7 @@ async function playScreen(gameId: string): Promise<void> {
       for await (const reply of games.watchGame({ gameId, fromVersion: BigInt(version) }, { signal: controller.signal })) {
         for (const event of reply.events) log.append(el("li", {}, event.text));
         if (reply.game && (!current || reply.game.version >= current.version)) {
+          await loadTitleData(reply.game.title);
           current = reply.game;
           version = Number(current.version);
           render(current);
