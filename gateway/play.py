@@ -193,6 +193,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             request.expected_version,
             request.request_id,
             caller=checked_caller(self.app, caller),
+            fan_out=self._fan_out,
         )
         meta, seat = played.meta, played.seat
         if played.change is None:  # a repeated request: its first result again
@@ -205,15 +206,18 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             return gateway_pb2.SubmitActionResponse(
                 version=played.version, events=events, game=await self._current_view(meta, seat)
             )
-        # The move read the meta just now: this process's watchers of the game need not read it again.
-        self._remember(request.game_id, meta, time.monotonic())
-        self.fanout.deliver(request.game_id, played.version, played.change)
         shown = await self.shared_view(meta, played.version, seat, played.change)
         return gateway_pb2.SubmitActionResponse(
             version=played.version,
             events=visible_events(played.change.events, played.version, seat),
             game=shown.view,
         )
+
+    def _fan_out(self, meta: Meta, version: int, change: rules_pb2.ApplyActionResponse) -> None:
+        """Hand a change this process committed to its watchers, at once (`live.moves.FanOut`)."""
+        # The move read the meta just now: this process's watchers of the game need not read it again.
+        self._remember(meta.record.game_id, meta, time.monotonic())
+        self.fanout.deliver(meta.record.game_id, version, change)
 
     @rpc
     async def Resign(

@@ -61,6 +61,9 @@ class Played:
 
 
 SeatChooser = Callable[[Meta, tuple[int, ...]], int]
+# Hands a committed change (the game's meta, the version, the change) to the committer's own watchers
+# (the gateway's fan-out), before the commit's follow-ups are performed.
+FanOut = Callable[[Meta, int, rules_pb2.ApplyActionResponse], None]
 
 
 def seats_of(meta: Meta, player_id: str) -> list[int]:
@@ -184,6 +187,7 @@ async def play(
     request_id: str,
     caller: Caller | None = None,
     snapshot: Snapshot | None = None,
+    fan_out: FanOut | None = None,
 ) -> Played:
     """Apply a seat's action at `expected_version` through the write path.
 
@@ -192,6 +196,8 @@ async def play(
     before anything else. `snapshot`, the game as the mover read it just before (`read_snapshot` for
     this request id; a bot decides on it), is not read again: the commit's compare-and-set still
     refuses the move if the game moved on since. A caller's move always reads, to check the caller.
+    `fan_out` gets the change as soon as it is committed, before its follow-ups (as the other
+    gateways' watchers get it, published by the commit).
     """
     store = app.store
     if snapshot is None or caller is not None or not snapshot.read_for(game_id, request_id):
@@ -244,7 +250,8 @@ async def play(
         request_digest=digest,
         followup=followup.encode(),
     )
-    return await app.followups.run(_committed(app, commit, request_id, meta, seat, change, followup))
+    committed = _committed(app, commit, request_id, meta, seat, change, followup, fan_out)
+    return await app.followups.run(committed)
 
 
 async def _committed(
@@ -255,6 +262,7 @@ async def _committed(
     seat: int,
     change: rules_pb2.ApplyActionResponse,
     followup: outbox.Followup,
+    fan_out: FanOut | None,
 ) -> Played:
     """`play` from its commit on: commit, then perform the follow-ups it wrote (`live.outbox`), run
     to its end even if the mover is cancelled (`live.followups`)."""
@@ -267,5 +275,7 @@ async def _committed(
         metrics.WRITE_CONFLICTS.labels(meta.record.title).inc()
         raise stale(result.version)
     metrics.MOVES_APPLIED.labels(meta.record.title).inc()
+    if fan_out is not None:
+        fan_out(meta, result.version, change)
     await outbox.run(app, meta, result.entry_id, followup, result.others)
     return Played(result.version, change, meta, seat)
