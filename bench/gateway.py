@@ -315,13 +315,26 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def machine_cpu_seconds() -> float:
+    """CPU time (every kind but idle and I/O wait) every process of the machine has used so far, from
+    /proc/stat (0 where there is none)."""
+    try:
+        with open("/proc/stat") as stat:
+            ticks = [int(value) for value in stat.readline().split()[1:]]
+    except OSError:
+        return 0.0
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
 async def _sample_cpu(pids: tuple[int, ...], run: Run) -> None:
-    """The CPU seconds each process in `pids` uses during the measuring window, into out["cpu"]."""
+    """The CPU seconds each process in `pids` uses during the measuring window, into out["cpu"], and
+    those of the whole machine, into out["machine_cpu"]."""
     start, until = run.window
     await asyncio.sleep(max(0.0, start - time.perf_counter()))
-    before = [_cpu_seconds(pid) for pid in pids]
+    before, machine = [_cpu_seconds(pid) for pid in pids], machine_cpu_seconds()
     await asyncio.sleep(max(0.0, until - time.perf_counter()))
     run.out["cpu"] = [_cpu_seconds(pid) - used for pid, used in zip(pids, before, strict=True)]
+    run.out["machine_cpu"] = [machine_cpu_seconds() - machine]
 
 
 def _client_process(  # type: ignore[no-untyped-def]

@@ -13,7 +13,10 @@ Figures per gateway, from `bench.gateway`'s clients: moves per second over 100 g
 the gateway's and the rules service's CPU time per move over that window, one game alone's
 submit-to-event p50, and the bare path measured in the same run (2 gRPC echoes + 2 Redis PINGs).
 Beside the gateway's CPU, what the transport alone costs a move (`bench.transport`): the floor under
-any change to the gateway's own code, as a share of the baseline's CPU per move.
+any change to the gateway's own code, as a share of the baseline's CPU per move; and the CPU every
+process on the machine spends per move (the clients, Redis and the rules service share the cores with
+the gateway), from which the moves per second the cores would allow were the gateway's own work free
+(its CPU per move at the transport's floor).
 Then this tree's gateway carries 1,000 concurrent games whose players pause 0 to 2 s before a move:
 moves per second, games finished, latency, refusals waited out.
 
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import shutil
 import statistics
 import subprocess
@@ -58,6 +62,7 @@ class Side:
     rules_cpu_ms: float
     alone_p50_ms: float
     path_ms: float  # 2 gRPC echoes + 2 PINGs
+    machine_cpu_ms: float = 0.0  # per move, every process of the machine (clients, Redis, rules, gateway)
 
     @property
     def alone_over_path(self) -> float:
@@ -118,14 +123,15 @@ def measure_side(
         results = gateway._load(address, games, processes, warmup, seconds, 0.0, (pid, rules_pid))
         alone = gateway._load(address, 1, 1, 1.0, gateway.SINGLE_GAME_SECONDS, 0.0)[0]
     moves = sum(len(r["moves"]) for r in results)
-    used = next((r["cpu"] for r in results if r.get("cpu")), [0.0, 0.0])
-    per_move = [1000 * cpu / moves if moves else 0.0 for cpu in used]
+    sampled = next((r for r in results if r.get("cpu")), {"cpu": [0.0, 0.0], "machine_cpu": [0.0]})
+    per_move = [1000 * cpu / moves if moves else 0.0 for cpu in [*sampled["cpu"], *sampled["machine_cpu"]]]
     return Side(
         rate=moves / seconds,
         gateway_cpu_ms=per_move[0],
         rules_cpu_ms=per_move[1],
         alone_p50_ms=statistics.median(alone["latency"]) if alone["latency"] else 0.0,
         path_ms=echo_ms + rules_echo_ms + 2 * ping_ms,
+        machine_cpu_ms=per_move[2],
     )
 
 
@@ -160,6 +166,9 @@ def render(
 ) -> str:
     rate = now.rate / before.rate if before.rate else None
     cpu = now.gateway_cpu_ms / before.gateway_cpu_ms if before.gateway_cpu_ms else None
+    # Were the gateway's own work free: the machine's CPU per move less the gateway's, plus the floor.
+    others_ms = max(0.0, now.machine_cpu_ms - now.gateway_cpu_ms) + floor.move_ms
+    ceiling = 1000 * (os.cpu_count() or 1) / others_ms
     rows = [
         compared(
             f"{games} games, no pauses: moves per second",
@@ -186,6 +195,17 @@ def render(
             "-",
         ],
         compared("rules CPU ms per move", before.rules_cpu_ms, now.rules_cpu_ms, ".2f"),
+        compared(
+            "every process on the machine: CPU ms per move", before.machine_cpu_ms, now.machine_cpu_ms, ".2f"
+        ),
+        [
+            "moves per second the cores allow were the gateway at the transport alone",
+            f"{before.rate:,.0f}",
+            f"{ceiling:,.0f}",
+            f"{ceiling / before.rate:.2f}x" if before.rate else "-",
+            "-",
+            "-",
+        ],
         compared("one game alone: submit-to-event p50 ms", before.alone_p50_ms, now.alone_p50_ms, ".2f"),
         ["bare path ms (2 gRPC echoes + 2 PINGs)", f"{before.path_ms:.2f}", f"{now.path_ms:.2f}"] + ["-"] * 3,
         [

@@ -31,6 +31,8 @@ def test_the_live_path_benchmark_measures_both_gateways_and_the_crowd() -> None:
         "one game alone: submit-to-event p50 ms",
         "bare path ms (2 gRPC echoes + 2 PINGs)",
         "transport alone: gateway CPU ms per move (bench.transport)",
+        "every process on the machine: CPU ms per move",
+        "moves per second the cores allow were the gateway at the transport alone",
     ):
         baseline, now = (float(value.replace(",", "")) for value in rows[label][:2])
         assert baseline > 0 and now > 0, (label, table)
