@@ -1,5 +1,7 @@
 """The live path against a baseline (table p of `make bench`): the same load on the gateway of a
-baseline commit and on this tree's, in one run, with ratios.
+baseline commit and on this tree's, in one run, with ratios: ROUNDS windows each, taken in turn, and
+each figure the median of its windows (the same code measured twice in a row here differed by up to a
+third, as the machine's other tenants come and go).
 
 The baseline is BASELINE_COMMIT, main as it was before the live path became one pipeline (its commit
 script, outbox and fan-out), checked out into a temporary git worktree; its `python -m gateway` runs
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import shutil
 import statistics
@@ -51,6 +54,9 @@ TARGET_CPU_RATIO = 0.5  # the gateway's CPU per move, now over the baseline's
 TARGET_RATE_RATIO = 2.0  # moves per second at 100 games, now over the baseline's
 TARGET_ALONE_OVER_PATH = 2.5  # one game alone's p50 over the bare path
 CROWD_GAMES = 1000
+# Windows per gateway, taken in turn (baseline, now, baseline, ...); each figure is their median. The
+# same code measured twice in a row differs by up to a third on a shared machine.
+ROUNDS = 3
 
 
 @dataclass(frozen=True)
@@ -162,7 +168,14 @@ def compared(
 
 
 def render(
-    commit: str, games: int, seconds: float, before: Side, now: Side, crowd: Crowd, floor: transport.Floor
+    commit: str,
+    games: int,
+    seconds: float,
+    rounds: int,
+    before: Side,
+    now: Side,
+    crowd: Crowd,
+    floor: transport.Floor,
 ) -> str:
     rate = now.rate / before.rate if before.rate else None
     cpu = now.gateway_cpu_ms / before.gateway_cpu_ms if before.gateway_cpu_ms else None
@@ -236,9 +249,15 @@ def render(
     against = " (main before the pipeline)" if BASELINE_COMMIT.startswith(commit) else ""
     title = (
         f"(p) the live path: this tree against {commit[:10]}{against}, "
-        f"{gateway.TITLE}, {seconds:.0f} s windows, same run"
+        f"{gateway.TITLE}, medians of {rounds} {seconds:.0f} s windows each, taken in turn, same run"
     )
     return table(title, ["figure", "baseline", "now", "now/baseline", "target", "meets"], rows)
+
+
+def median_side(sides: list[Side]) -> Side:
+    """Each figure's median over the rounds."""
+    names = [field.name for field in dataclasses.fields(Side)]
+    return Side(**{name: statistics.median(getattr(side, name) for side in sides) for name in names})
 
 
 def measure(
@@ -248,6 +267,7 @@ def measure(
     warmup: float = 3.0,
     seconds: float = 10.0,
     commit: str = BASELINE_COMMIT,
+    rounds: int = ROUNDS,
 ) -> str:
     """Run both gateways and the crowd on every CPU; the table."""
     unpin()
@@ -255,14 +275,20 @@ def measure(
     rules = gateway.start_rules(rules_address)
     try:
         gateway._wait_serving(rules_address)
+        sides: dict[Path, list[Side]] = {}
         with worktree(commit) as tree:
-            before = measure_side(tree, (rules_address, rules.pid), games, processes, warmup, seconds)
-        now = measure_side(ROOT, (rules_address, rules.pid), games, processes, warmup, seconds)
+            for _ in range(rounds):
+                for side in (tree, ROOT):
+                    measured = measure_side(
+                        side, (rules_address, rules.pid), games, processes, warmup, seconds
+                    )
+                    sides.setdefault(side, []).append(measured)
+            before, now = median_side(sides[tree]), median_side(sides[ROOT])
         many = measure_crowd(rules_address, crowd, processes, warmup, seconds)
     finally:
         rules.terminate()
         rules.wait(10)
-    return render(commit, games, seconds, before, now, many, transport.measure())
+    return render(commit, games, seconds, rounds, before, now, many, transport.measure())
 
 
 def main() -> None:
@@ -273,8 +299,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="each measuring window (default 10)")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before each (default 3)")
     parser.add_argument("--baseline", default=BASELINE_COMMIT, help="the commit to compare with")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help=f"windows per gateway (default {ROUNDS})")
     args = parser.parse_args()
-    print(measure(args.games, args.crowd, args.processes, args.warmup, args.seconds, args.baseline))
+    print(
+        measure(args.games, args.crowd, args.processes, args.warmup, args.seconds, args.baseline, args.rounds)
+    )
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ def test_the_live_path_benchmark_measures_both_gateways_and_the_crowd() -> None:
     before = worktrees()
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True)
     table = pipeline.measure(
-        games=2, crowd=4, processes=1, warmup=0.2, seconds=1.0, commit=head.stdout.strip()
+        games=2, crowd=4, processes=1, warmup=0.2, seconds=1.0, commit=head.stdout.strip(), rounds=1
     )
     rows = {
         cells[0]: cells[1:]
