@@ -26,6 +26,7 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from gateway import auth, bots
 from gateway.errors import rpc, stream_rpc
 from live import clocks, games, keys, matchmaking
+from live.connection import UNREACHABLE
 from live.errors import invalid, precondition
 from live.replies import blob, text
 from live.table import Table
@@ -57,6 +58,7 @@ class Matcher:
         self.app = app
         self.task: asyncio.Task[None] | None = None
         self.holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"  # of its leases
+        self.lost = False  # Redis was out of reach on the last pass
 
     def start(self) -> None:
         """Start the loop on the running event loop (once)."""
@@ -74,8 +76,16 @@ class Matcher:
         while True:
             try:
                 await self.run_once()
+            except UNREACHABLE as error:
+                if not self.lost:  # once per outage, not every tick
+                    log.warning("matcher: Redis is out of reach; trying again every tick: %s", error)
+                self.lost = True
             except Exception:
                 log.exception("matcher run failed")
+            else:
+                if self.lost:
+                    log.warning("matcher: Redis answers again")
+                self.lost = False
             await asyncio.sleep(self.app.settings.match_tick_seconds)
 
     async def run_once(self) -> int:

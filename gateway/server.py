@@ -15,6 +15,7 @@ import asyncio
 import logging
 import os
 import signal
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -39,6 +40,7 @@ from services.common.logs import configure_logging
 from services.common.metrics import metrics_port_from_env, start_metrics_server
 
 log = logging.getLogger(__name__)
+EXIT_MISCONFIGURED = 2  # as a command given bad arguments
 
 SERVICES = tuple(service.full_name for service in gateway_pb2.DESCRIPTOR.services_by_name.values())
 DEFAULT_GRACE_SECONDS = 5.0
@@ -100,15 +102,22 @@ def create_server(app: Table, address: str) -> GatewayServer:
     return GatewayServer(server, port, fanout, leases, health_servicer, servicers)
 
 
+class Misconfigured(Exception):
+    """A setting the gateway cannot start with (a bad REDIS_URL, a limit out of range, ...)."""
+
+
 async def serve() -> None:
-    """Run the gateway until SIGTERM or SIGINT, then stop gracefully."""
-    settings = Settings.from_env()
-    app = await connect(settings)
+    """Run the gateway until SIGTERM or SIGINT, then stop gracefully; Misconfigured for a bad setting."""
+    try:
+        settings = Settings.from_env()
+        web_settings = WebSettings.from_env()
+        app = await connect(settings)
+    except ValueError as error:
+        raise Misconfigured(str(error)) from error
     gateway = create_server(app, settings.address)
     port_env = metrics_port_from_env(os.environ)
     if port_env is not None:
         start_metrics_server(port_env)
-    web_settings = WebSettings.from_env()
     web = WebServer(app, gateway.servicers, web_settings) if web_settings.address else None
     await gateway.server.start()
     gateway.servicers.matcher.start()
@@ -177,9 +186,13 @@ async def run_bounded(steps: list[tuple[str, Callable[[], Awaitable[object]]]], 
 
 
 def main() -> None:
-    """Configure logging and serve."""
+    """Configure logging and serve; a bad setting is one line of log and exit status 2."""
     configure_logging()
-    uvloop.run(serve())
+    try:
+        uvloop.run(serve())
+    except Misconfigured as error:
+        log.error("the gateway cannot start: %s", error)
+        sys.exit(EXIT_MISCONFIGURED)
 
 
 if __name__ == "__main__":

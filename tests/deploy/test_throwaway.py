@@ -12,7 +12,9 @@ def test_a_gateway_that_exits_fails_its_wait_at_once_with_what_it_logged() -> No
     process = start_gateway_process("nonsense://nowhere", "127.0.0.1:1", port)
     try:
         # "exited", not "is not serving": it failed on the exit, not after the whole allowance
-        with pytest.raises(RuntimeError, match=r"(?s)exited with 1.*Redis URL must specify"):
+        with pytest.raises(
+            RuntimeError, match=r"(?s)exited with 2.*the gateway cannot start: Redis URL must specify"
+        ):
             gateway_serving(process, f"127.0.0.1:{port}")
     finally:
         stop_worker_process(process)
