@@ -122,25 +122,14 @@ class Plan:
 
 
 @dataclass(frozen=True)
-class Known:
-    """What a committer read just before its commit: the game's meta and its clock entry then; and the
-    plan its commit already carried out on the entry (`written`), if it did."""
-
-    meta: Meta
-    entry: Entry | None
-    written: Plan | None = None
-
-
-@dataclass(frozen=True)
 class Commit:
-    """A committed version of a game, as the dispatcher is told of it: what acts next, whether the game
-    is over, and what the committer read and wrote (`known`, None when it read nothing)."""
+    """A committed version of a game, as a redispatch is told of it: what acts next, and whether the
+    game is over."""
 
     game_id: str
     version: int
     acting_seats: tuple[int, ...]
     game_over: bool
-    known: Known | None = None
 
 
 def entry_of(fields: dict[bytes, bytes]) -> Entry | None:
@@ -283,30 +272,21 @@ def finishing(game_id: str, now: int) -> Plan:
 
 
 async def after_commit(redis: aioredis.Redis, queue: Queue, commit: Commit, now: int | None = None) -> None:
-    """Queue what the new version needs (a bot turn, scoring) and rewrite the game's clock entry (unless
-    the commit wrote it: then only its due time is filed)."""
-    game_id, version, known = commit.game_id, commit.version, commit.known
+    """Queue what a version needs again (a bot turn, scoring) and rewrite the game's clock entry, from
+    the game as it is stored (a redispatch: the commit's own follow-ups carry its plan)."""
+    game_id, version = commit.game_id, commit.version
     at = now_ms() if now is None else now
-    written = known.written if known is not None else None
     if commit.game_over:
-        todo = written or finishing(game_id, at)
+        todo = finishing(game_id, at)
     else:
-        meta = known.meta if known is not None else await read_meta(redis, game_id)
+        meta = await read_meta(redis, game_id)
         if meta is None or meta.status == STATUS_FINISHED:
             return
-        if written is None:
-            previous = known.entry if known is not None else await read_entry(redis, game_id)
-            todo = plan(version, commit.acting_seats, meta, previous, at)
-        else:
-            todo = written
+        todo = plan(version, commit.acting_seats, meta, await read_entry(redis, game_id), at)
     for task, args in todo.tasks:
         await queue(task, list(args))
-    if todo.fields is None:
-        return
-    if written is None:
+    if todo.fields is not None:
         await _write(redis, game_id, version, todo)
-    else:
-        await redis.zadd(keys.deadlines(), {game_id: todo.fields["due"]})
 
 
 async def due_games(redis: aioredis.Redis, now: int | None = None) -> list[str]:

@@ -1,5 +1,5 @@
-"""The clock bookkeeping after each commit (`live.clocks.after_commit`), against a real Redis: what
-it writes and queues, and that a committer's `Known` reads give the same result as reading again."""
+"""The clock bookkeeping of a redispatch (`live.clocks.after_commit`), against a real Redis: what it
+writes and queues, and that the write path's own commits plan the same entries and tasks."""
 
 from __future__ import annotations
 
@@ -34,8 +34,6 @@ async def bookkeep(
     game_id: str,
     steps: Sequence[tuple[int, int, list[int]]],
     game_meta: Meta,
-    *,
-    known: bool,
 ) -> tuple[list[clocks.Entry | None], list[tuple[str, list[object]]]]:
     """Run after_commit for each (version, now, acting seats); the entry after each step and the queue."""
     redis = async_client(Settings(redis_url=redis_url))
@@ -52,11 +50,9 @@ async def bookkeep(
         "acting": "0",
     }
     try:
-        if not known:  # after_commit reads the meta itself
-            await redis.hset(keys.game_meta(game_id), mapping=fields)
+        await redis.hset(keys.game_meta(game_id), mapping=fields)
         for version, now, acting in steps:
-            hint = clocks.Known(game_meta, await clocks.read_entry(redis, game_id)) if known else None
-            commit = clocks.Commit(game_id, version, tuple(acting), False, hint)
+            commit = clocks.Commit(game_id, version, tuple(acting), False)
             await clocks.after_commit(redis, queue, commit, now=now)
             entries.append(await clocks.read_entry(redis, game_id))
     finally:
@@ -71,7 +67,7 @@ def test_a_standing_watch_entry_is_kept_while_more_than_half_its_interval_is_lef
         (3, NOW + clocks.WATCH_STANDING_MS - 1, [0]),
         (4, NOW + clocks.WATCH_STANDING_MS, [1]),
     ]
-    entries, queued = asyncio.run(bookkeep(redis_url, "watch-game", steps, meta("watch-game"), known=True))
+    entries, queued = asyncio.run(bookkeep(redis_url, "watch-game", steps, meta("watch-game")))
     assert [(e.kind, e.version, e.due) for e in entries if e] == [
         (clocks.KIND_WATCH, 1, NOW + clocks.WATCH_INTERVAL_MS),
         (clocks.KIND_WATCH, 1, NOW + clocks.WATCH_INTERVAL_MS),
@@ -81,30 +77,9 @@ def test_a_standing_watch_entry_is_kept_while_more_than_half_its_interval_is_lef
     assert queued == []
 
 
-def test_known_reads_give_the_same_entries_as_reading_again(redis_url: str) -> None:
-    steps = [(1, NOW, [0]), (2, NOW + 2_000, [1]), (3, NOW + 5_000, [0])]
-    for name, game_meta in [
-        ("clocked", meta("x", per_move_seconds=30)),
-        ("bot", meta("x", bot_seat=1)),
-        ("watched", meta("x")),
-    ]:
-        results = []
-        for known in (True, False):
-            game_id = f"{name}-{known}"
-            game_meta.record.game_id = game_id
-            results.append(asyncio.run(bookkeep(redis_url, game_id, steps, game_meta, known=known)))
-        (with_known, queued_known), (reading, queued_reading) = results
-        assert with_known == reading, name
-        assert [(task, args[1:]) for task, args in queued_known] == [
-            (task, args[1:]) for task, args in queued_reading
-        ], name
-
-
 def test_a_clocked_turn_is_due_when_its_time_runs_out(redis_url: str) -> None:
     steps = [(1, NOW, [0]), (2, NOW + 4_000, [1])]
-    entries, _ = asyncio.run(
-        bookkeep(redis_url, "due-game", steps, meta("due-game", per_move_seconds=30), known=True)
-    )
+    entries, _ = asyncio.run(bookkeep(redis_url, "due-game", steps, meta("due-game", per_move_seconds=30)))
     assert [(e.kind, e.version, e.seat, e.due) for e in entries if e] == [
         (clocks.KIND_CLOCK, 1, 0, NOW + 30_000),
         (clocks.KIND_CLOCK, 2, 1, NOW + 4_000 + 30_000),
@@ -113,18 +88,14 @@ def test_a_clocked_turn_is_due_when_its_time_runs_out(redis_url: str) -> None:
 
 async def committed(
     redis_url: str, game_id: str, steps: Sequence[tuple[int, int, list[int]]], game_meta: Meta
-) -> tuple[list[clocks.Entry | None], list[float | None], list[tuple[str, list[object]]]]:
+) -> tuple[list[clocks.Entry | None], list[tuple[str, list[object]]]]:
     """Play each (version, now, acting seats) through the real write path, as a move does: plan the
-    entry, commit it with the version, then let after_commit file it. The entry seen right after each
-    commit (before after_commit), the due time filed after each step, and the queue."""
+    entry and commit it with the version. The entry seen right after each commit, and the tasks the
+    plans name (which the commit's outbox entry carries, `live.outbox`)."""
     redis = async_client(Settings(redis_url=redis_url))
     store = GameStore(redis, event_history=10)
     queued: list[tuple[str, list[object]]] = []
-
-    async def queue(task: str, args: Sequence[object]) -> None:
-        queued.append((task, list(args)))
-
-    seen, filed = [], []
+    seen = []
     try:
         setup = rules_pb2.ApplyActionResponse(acting_seats=[0])
         await store.create(game_meta.record, b"seed", game_meta.clock, "lobby", b"state", setup)
@@ -144,29 +115,25 @@ async def committed(
             )
             assert result.outcome == "ok"
             seen.append(await clocks.read_entry(redis, game_id))
-            known = clocks.Known(game_meta, previous, written=plan)
-            commit = clocks.Commit(game_id, version, tuple(acting), False, known)
-            await clocks.after_commit(redis, queue, commit, now=now)
-            filed.append(await redis.zscore(keys.deadlines(), game_id))
+            queued += [(task, list(args)) for task, args in plan.tasks]
     finally:
         await redis.aclose()
-    return seen, filed, queued
+    return seen, queued
 
 
 def test_a_move_commits_its_clock_entry_with_its_version(redis_url: str) -> None:
-    """Whoever sees a version finds its entry at once (the commit writes it), and once the dispatcher
-    has run, entry, filed due time and queue are what the dispatcher alone would have produced."""
+    """Whoever sees a version finds its entry at once (the commit writes it), and the entries and tasks
+    are what a redispatch alone would have produced."""
     steps = [(1, NOW, [0]), (2, NOW + 2_000, [1]), (3, NOW + 5_000, [0])]
     for name, make in [
         ("clocked", lambda g: meta(g, per_move_seconds=30)),
         ("bot", lambda g: meta(g, bot_seat=1)),
     ]:
         game_id = f"commit-{name}"
-        seen, filed, queued = asyncio.run(committed(redis_url, game_id, steps, make(game_id)))
+        seen, queued = asyncio.run(committed(redis_url, game_id, steps, make(game_id)))
         assert [e.version if e else None for e in seen] == [1, 2, 3], name
-        assert filed == [float(e.due) for e in seen if e], name
         alone_id = f"alone-{name}"
-        alone, queued_alone = asyncio.run(bookkeep(redis_url, alone_id, steps, make(alone_id), known=True))
+        alone, queued_alone = asyncio.run(bookkeep(redis_url, alone_id, steps, make(alone_id)))
         assert [(e.kind, e.seat, e.due, e.left) for e in seen if e] == [
             (e.kind, e.seat, e.due, e.left) for e in alone if e
         ], name
