@@ -11,6 +11,7 @@ import pytest
 
 from services.common import registry
 from tests.clients.conftest import Bg
+from tests.clients.tables import Table
 from tests.titles import TITLE
 
 
@@ -37,6 +38,9 @@ def test_bg_plays_a_whole_game_against_bots_then_watches_and_replays_it(
     assert re.search(r"^\s+1\. \S", out, re.M), "legal actions are numbered with their labels"
     assert "Final scores:" in out and "winner" in out
     assert out.count("played: ") == len(prompts)
+    # Drawn by the title's own renderer from the title's data (GetTitleData), not field by field.
+    heading = Table(title, 3, 1).blocks()[0].heading
+    assert re.search(rf"^{re.escape(heading)}$", out, re.M), out
     # One seat numbering: the table's, the events' and the record's.
     mine = re.search(r"to act: seat (\d) Alice \(you\)", out)
     assert mine, out

@@ -69,3 +69,15 @@ def test_the_table_draws_every_position_of_a_whole_game() -> None:
     assert any(
         line.startswith("letters: ") and "+ bonus cards" in line for line in player_lines(table, 0)
     ) or (table.view().table.players[0].bonus_points == 0)
+
+
+def test_a_set_the_title_data_lacks_is_drawn_with_ids() -> None:
+    table = Table("goldencity", 3, 4)
+    data = table.data()
+    del data.data_sets[:]
+    drawn = goldencity_renderer.blocks(table.view(), table.game_view(), data)
+    assert [b.heading for b in drawn if b.heading.startswith("Region ")] == []
+    assert block(drawn, "Data set").lines[0] == "v0 (v0-reconstruction)"
+    goods = next(line for line in block(drawn, "Round 1").lines if line.startswith("goods cards face up"))
+    shown = ", ".join(str(card) for card in table.view().table.goods_display)
+    assert goods.startswith(f"goods cards face up: {shown or 'none'};"), goods
