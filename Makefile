@@ -35,10 +35,6 @@ WEB_BUNDLE := $(WEB_CLIENT)/dist/app.js
 WEB_SOURCES := $(shell find $(WEB_CLIENT)/src -name '*.ts' -not -path '*/gen/*' | LC_ALL=C sort) \
 	$(WEB_CLIENT)/build.mjs $(WEB_CLIENT)/files.mjs $(WEB_CLIENT)/buf.gen.yaml $(WEB_CLIENT)/tsconfig.json \
 	$(WEB_CLIENT)/index.html $(WEB_CLIENT)/style.css
-# What deploy/web_boards.py generates the drawings' static data from: each game's `web_board` and
-# the tables and data files it reads.
-WEB_BOARD_DATA := deploy/web_boards.py $(wildcard services/*/web_board.py services/*/data.py \
-	services/*/board.py services/*/data/*/*.json)
 BG := $(VENV)/bin/bg
 SETUP_STAMPS := $(VENV_STAMP) $(PTH_STAMP) $(GEN_STAMP) $(BUF_STAMP) $(TS_STAMP) $(WEB_BUNDLE) $(BG)
 
@@ -120,10 +116,8 @@ $(WEB_STAMP): $(WEB_CLIENT)/package.json $(WEB_CLIENT)/package-lock.json
 	cd $(WEB_CLIENT) && npm ci --no-audit --no-fund
 	touch $@
 
-$(WEB_BUNDLE): $(WEB_STAMP) $(GEN_STAMP) $(PTH_STAMP) $(PROTO_FILES) $(WEB_SOURCES) $(WEB_BOARD_DATA)
-	cd $(WEB_CLIENT) && rm -rf src/gen && npm run --silent generate
-	$(PY) -m deploy.web_boards $(WEB_CLIENT)/src/gen/boards.ts
-	cd $(WEB_CLIENT) && npm run --silent build
+$(WEB_BUNDLE): $(WEB_STAMP) $(GEN_STAMP) $(PTH_STAMP) $(PROTO_FILES) $(WEB_SOURCES)
+	cd $(WEB_CLIENT) && rm -rf src/gen && npm run --silent generate && npm run --silent build
 
 $(BUF_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund

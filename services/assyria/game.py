@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from boardgame.assyria.v1 import assyria_pb2 as pb
 
-from services.assyria import bot, codec, engine, labels, setup, web_board
+from services.assyria import bot, codec, engine, labels, setup
 from services.assyria.actions import Action
 from services.assyria.data import (
     BONUS_CARD,
@@ -126,5 +126,4 @@ ASSYRIA: Game[State, Action, Config] = modular_game(
     # Fed status lasting a reign (OP-23) changes which huts need food: the generic suites cover it.
     example_configs=(("fed-for-a-reign", pb.Config(fed_status_lasts=pb.FED_STATUS_LASTS_REIGN)),),
     targets=PerformanceTargets(games_per_second_4p=200, state_bytes_4p=4096),
-    web_board=web_board.board,
 )

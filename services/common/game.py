@@ -7,7 +7,7 @@ interface, so nothing generic ever names a specific game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Generic, TypeVar
@@ -233,9 +233,6 @@ class Game(Generic[S, A, C]):
     title_data: TitleData | None = None
     """The game's static data, which a client draws a table from besides the views (GetGameData);
     every registered game has it (the conformance suite checks)."""
-    web_board: Callable[[], Mapping[str, Any]] | None = None
-    """The static board a drawing needs beyond the views (a map's coordinates, a data set's places),
-    as JSON-ready data: the web client's build bundles it (`python -m deploy.web_boards`)."""
     example_configs: ExampleConfigs = ()
     """Named Config messages, besides the defaults, that the generic suites (conformance, golden
     playthroughs, bench) also cover: settings that change the rules enough to need their own."""

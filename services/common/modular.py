@@ -4,7 +4,7 @@ and a final-scores function, plus the parts that are the game's own, each passed
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -37,7 +37,6 @@ def modular_game(
     determinize: Sampler[Any] | None = None,
     edition: Callable[[Any], Edition] | None = None,
     title_data: TitleData | None = None,
-    web_board: Callable[[], Mapping[str, Any]] | None = None,
     example_configs: ExampleConfigs = (),
     targets: PerformanceTargets = NO_TARGETS,
 ) -> Game[Any, Any, Any]:
@@ -79,7 +78,6 @@ def modular_game(
         determinize=determinize,
         edition=edition,
         title_data=title_data,
-        web_board=web_board,
         example_configs=example_configs,
         targets=targets,
         exact_state_round_trip=codec.exact_state_round_trip,

@@ -7,7 +7,7 @@ from boardgame.goldencity.v1 import goldencity_pb2 as pb
 from services.common.game import Edition, Game, GameInfo, OptionInfo, PerformanceTargets
 from services.common.modular import modular_game
 from services.common.rng import Rng
-from services.goldencity import bot, codec, dataset, engine, labels, setup, tables, web_board
+from services.goldencity import bot, codec, dataset, engine, labels, setup, tables
 from services.goldencity.actions import Action
 from services.goldencity.checks import COASTAL_PLACES, COIN_BONUS_AMOUNTS, INLAND_PLACES, SCORING_CARD_BACKS
 from services.goldencity.rules import (
@@ -158,5 +158,4 @@ GOLDEN_CITY: Game[State, Action, Config] = modular_game(
         ),
     ),
     targets=PerformanceTargets(games_per_second_4p=300, state_bytes_4p=4096),
-    web_board=web_board.board,
 )
