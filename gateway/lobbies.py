@@ -10,6 +10,7 @@ which keeps every transaction on one Cluster slot.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import logging
 import secrets
@@ -422,11 +423,15 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
     async def StartGame(
         self, request: gateway_pb2.StartGameRequest, context: grpc.aio.ServicerContext
     ) -> gateway_pb2.StartGameResponse:
-        """Start the lobby's game once every seat is taken (host only)."""
+        """Start the lobby's game once every seat is taken (host only). The host asking again once it
+        started (a retry whose answer was lost) gets the same game, created now if the first call
+        stopped before it was."""
         principal = await auth.authenticate(self.app, context)
 
         def claim(lobby: Lobby) -> None:
             _require_host(lobby, principal, "start the game")
+            if lobby.status == gateway_pb2.LOBBY_STATUS_STARTED and lobby.game_id:
+                return  # started already: the game is created again, which leaves an existing one be
             _require_open(lobby)
             open_seats = [seat.seat for seat in lobby.seats if not seat.HasField("player")]
             if open_seats:
@@ -434,6 +439,7 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
                     "SEATS_OPEN", f"{len(open_seats)} seat(s) are still open; fill them or add bots"
                 )
             lobby.status = gateway_pb2.LOBBY_STATUS_STARTED
+            lobby.game_id = uuid.uuid4().hex  # named with the claim: the lobby never loses its game
 
         # Marking the lobby started first shuts out joins and leaves while the game is created;
         # shielding the rest keeps a client that hangs up from leaving a game without its lobby.
@@ -467,7 +473,8 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
         return list(lobby.invited_spectator_ids)
 
     async def _start(self, lobby: Lobby) -> Lobby:
-        """Create the game of a lobby just marked started; reopen the lobby if that fails."""
+        """Create the game a lobby marked started names (a game of that id that exists already is left
+        as it is: `live.games.start_game`); reopen the lobby if it fails before the game exists."""
         occupants = [(seat.player, seat.bot_strength) for seat in lobby.seats]
         if lobby.seating == gateway_pb2.SEATING_SHUFFLED:
             secrets.SystemRandom().shuffle(occupants)
@@ -476,7 +483,7 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
             for index, (player, strength) in enumerate(occupants)
         ]
         try:
-            game_id = await games.start_game(
+            await games.start_game(
                 self.app,
                 title=lobby.title,
                 player_count=lobby.seat_count,
@@ -484,17 +491,15 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
                 seats=seats,
                 clock=lobby.clock,
                 lobby_id=lobby.lobby_id,
+                game_id=lobby.game_id,
                 spectators=lobby.spectators,
                 invited_spectators=_watching(lobby),
             )
         except BaseException:
-            await self._update(lobby.lobby_id, _reopen)
+            if await self.app.store.meta(lobby.game_id) is None:  # nothing was created: open again
+                await self._update(lobby.lobby_id, functools.partial(_reopen, lobby.game_id))
             raise
-
-        def record(stored: Lobby) -> None:
-            stored.game_id = game_id
-
-        return await self._update(lobby.lobby_id, record)
+        return lobby
 
 
 def _watching(lobby: Lobby) -> list[str]:
@@ -505,9 +510,11 @@ def _watching(lobby: Lobby) -> list[str]:
     return watching
 
 
-def _reopen(lobby: Lobby) -> None:
-    if lobby.status == gateway_pb2.LOBBY_STATUS_STARTED and not lobby.game_id:
+def _reopen(game_id: str, lobby: Lobby) -> None:
+    """Open a lobby again whose start of `game_id` failed before the game existed."""
+    if lobby.status == gateway_pb2.LOBBY_STATUS_STARTED and lobby.game_id == game_id:
         lobby.status = gateway_pb2.LOBBY_STATUS_OPEN
+        lobby.game_id = ""
 
 
 def add_to_server(app: Table, server: grpc.aio.Server) -> None:

@@ -353,8 +353,8 @@ def test_starting_creates_the_game_and_closes_the_lobby_to_joins(new_client) -> 
     assert [bot.bot_strength for bot in bots] == [gateway_pb2.BOT_STRENGTH_SEARCH]
     assert view.HasField("seat")
 
-    code, info = refused(host.lobbies.StartGame, start_request(lobby), host.auth)
-    assert (code, info.reason) == (PRECONDITION, "LOBBY_NOT_OPEN")
+    again = start(host, lobby)  # a retry whose answer was lost: the same game, no second one
+    assert again.game_id == started.game_id and game_view(host, again.game_id).version == view.version
     code, info = refused(late.lobbies.JoinLobby, join_request(lobby), late.auth)
     assert (code, info.reason) == (PRECONDITION, "LOBBY_NOT_OPEN")
     leave = gateway_pb2.LeaveLobbyRequest(lobby_id=lobby.lobby_id)
@@ -498,3 +498,22 @@ def test_a_start_that_fails_leaves_the_lobby_open(redis_url: str) -> None:
             assert not list(own.store.scan_iter(match="game:*"))
     finally:
         rules_server.stop(None)
+
+
+def test_a_start_that_stopped_before_its_game_existed_is_finished_by_the_hosts_retry(
+    new_client, redis_url: str
+) -> None:  # type: ignore[no-untyped-def]
+    """The claim names the game with the lobby marked started; a gateway that died before creating
+    it leaves that lobby, and the host's retry creates the very game it names."""
+    host = guest(new_client, "host")
+    lobby = create(host, GAME.info.min_players)
+    for _ in range(1, GAME.info.min_players):
+        add_bot(host, lobby.lobby_id)
+    store = sync_client(redis_url)
+    claimed = gateway_pb2.Lobby.FromString(store.get(keys.lobby(lobby.lobby_id)))
+    claimed.status, claimed.game_id = STARTED, "claimed0000000000000000000000000"
+    store.set(keys.lobby(lobby.lobby_id), claimed.SerializeToString(), keepttl=True)
+    store.close()
+    started = start(host, lobby)
+    assert started.game_id == claimed.game_id and started.lobby.status == STARTED
+    assert {seat.seat for seat in game_view(host, started.game_id).seats} == set(range(GAME.info.min_players))
