@@ -23,10 +23,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
 import statistics
+import tempfile
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import psycopg
 import redis
@@ -303,4 +306,7 @@ def final_commit(rounds: int = ROUNDS) -> int:
         print(report.render())
         if not report.passed:
             print(suite.tail(running.data_dir / "launcher.log", 80))
+            kept = Path(tempfile.mkdtemp(prefix="final-commit-")) / "launcher.log"
+            shutil.copy(running.data_dir / "launcher.log", kept)
+            print(f"\nthe whole log of every process: {kept}")
     return 0 if report.passed else 1
