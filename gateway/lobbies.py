@@ -444,7 +444,7 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
         # Marking the lobby started first shuts out joins and leaves while the game is created;
         # shielding the rest keeps a client that hangs up from leaving a game without its lobby.
         lobby = await self._update(request.lobby_id, claim)
-        lobby = await asyncio.shield(self._start(lobby))
+        await asyncio.shield(self._start(lobby))
         return gateway_pb2.StartGameResponse(lobby=shown(lobby, principal.player_id), game_id=lobby.game_id)
 
     async def invite(self, principal: Principal, lobby_id: str, player_id: str) -> list[str]:
@@ -472,7 +472,7 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
             await inbox.post(self.app.redis, [(player_id, event)])
         return list(lobby.invited_spectator_ids)
 
-    async def _start(self, lobby: Lobby) -> Lobby:
+    async def _start(self, lobby: Lobby) -> None:
         """Create the game a lobby marked started names (a game of that id that exists already is left
         as it is: `live.games.start_game`); reopen the lobby if it fails before the game exists."""
         occupants = [(seat.player, seat.bot_strength) for seat in lobby.seats]
@@ -499,7 +499,6 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
             if await self.app.store.meta(lobby.game_id) is None:  # nothing was created: open again
                 await self._update(lobby.lobby_id, functools.partial(_reopen, lobby.game_id))
             raise
-        return lobby
 
 
 def _watching(lobby: Lobby) -> list[str]:
