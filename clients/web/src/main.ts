@@ -194,6 +194,9 @@ function render(game: GameView): void {
   const data = titleData(game.title);
   const actions = el("ol", { id: "actions" }, ...game.legalActions.map((legal, index) =>
     el("li", {}, button(legal.label, () => submit(game, index), { class: "action" }))));
+  const legal = game.legalActions.map((l, index) => ({ index, action: unpacked(l.action), label: l.label }));
+  const board = el("div", { id: "board" }, draw && view && data ? draw(view, data, legal) : "");
+  boardActs(board, game);
   const scores = game.scores?.scores?.length ? el("p", { id: "scores" }, `Scores: ${game.scores.scores.map((s) => `seat ${s.seat}: ${s.total} (rank ${s.rank})`).join(", ")}`) : "";
   screen.replaceChildren(
     el("h2", {}, `${game.title}: ${status}, version ${game.version}, you are ${seat}`),
@@ -202,9 +205,31 @@ function render(game: GameView): void {
     game.status === GameStatus.FINISHED ? button("Replay", () => guarded(() => replayScreen(game.gameId)), { id: "open-replay" }) : "",
     button("Back", () => { watching?.abort(); return guarded(home); }),
     actions,
-    el("div", { id: "board" }, draw && view && data ? draw(view, data) : ""),
+    board,
     el("div", { id: "tree" }, view !== null ? tree(view) : ""),
   );
+}
+
+/** Clicking a marked place on the board (or Enter or Space on it) takes its action; where several
+ * apply, a small menu of their labels offers the choice. */
+function boardActs(board: HTMLElement, game: GameView): void {
+  const take = (target: EventTarget | null) => {
+    const place = (target as Element | null)?.closest?.("[data-actions]");
+    if (!place) return;
+    const indices = (place.getAttribute("data-actions") ?? "").split(" ").map(Number);
+    board.querySelector("#board-choice")?.remove();
+    if (indices.length === 1) return void submit(game, indices[0]);
+    board.prepend(el("div", { id: "board-choice", role: "menu" }, ...indices.map((index) =>
+      button(game.legalActions[index].label, () => submit(game, index), { class: "choice", role: "menuitem" })),
+    button("Cancel", () => board.querySelector("#board-choice")?.remove(), { class: "cancel" })));
+    (board.querySelector("#board-choice button") as HTMLButtonElement | null)?.focus();
+  };
+  board.addEventListener("click", (event) => take(event.target));
+  board.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    take(event.target);
+  });
 }
 
 async function submit(game: GameView, index: number): Promise<void> {

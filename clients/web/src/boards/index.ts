@@ -4,9 +4,11 @@ import { drawAssyria } from "./assyria";
 import { drawGlenMore } from "./glenmore";
 import { drawGoldenCity } from "./goldencity";
 import { drawPuertoRico } from "./puertorico";
-import type { Json } from "./svg";
+import type { Json, Legal } from "./svg";
 
-export type Board = (view: Json, data: Json) => SVGElement;
+// A board draws the view and marks where each of the seat's legal actions applies (svg.actionable);
+// `legal` is empty for a spectator or a seat not to act.
+export type Board = (view: Json, data: Json, legal: Legal[]) => SVGElement;
 
 export const BOARDS: Partial<Record<string, Board>> = {
   puertorico: drawPuertoRico,

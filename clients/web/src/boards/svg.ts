@@ -35,3 +35,20 @@ export function short(name: unknown): string {
 
 // deno-lint-ignore no-explicit-any
 export type Json = any;
+
+/** One of the seat's legal actions, as a board sees it: its place in the list, the Action message as
+ * protobuf JSON, and its label. */
+export type Legal = { index: number; action: Json; label: string };
+
+/** Make `element` act: clicking it (or Enter/Space on it) takes `legal`'s action, or offers a choice
+ * when several apply there. The page wires the click (main.ts); a board only marks where. */
+export function actionable(element: SVGElement, legal: Legal[]): SVGElement {
+  if (!legal.length) return element;
+  element.setAttribute("data-actions", legal.map((l) => l.index).join(" "));
+  element.setAttribute("tabindex", "0");
+  element.setAttribute("role", "button");
+  element.setAttribute("aria-label", legal.map((l) => l.label).join("; "));
+  element.classList.add("actionable");
+  element.append(svg("title", {}, legal.map((l) => l.label).join("\n")));
+  return element;
+}
