@@ -10,6 +10,7 @@ import pytest
 import redis
 
 from deploy.throwaway import postgres_server, rules_servers
+from gateway.browser import WebSettings
 from live.connection import sync_client
 from live.settings import Settings
 from tests import redis_modes
@@ -63,3 +64,11 @@ def redis_client(redis_url: str) -> Iterator[redis.Redis]:
     client = sync_client(redis_url)
     yield client
     client.close()
+
+
+@pytest.fixture(scope="module")
+def web_gateway(settings: Settings, celery_worker: None) -> Iterator[GatewayProcess]:
+    """A gateway with its browser listener, per test module (the web client's tests)."""
+    web = WebSettings(address="127.0.0.1:0")
+    with GatewayProcess(settings, web=web) as process:
+        yield process

@@ -9,11 +9,7 @@ list (the gateway's own list, BotStrength), and a few moves played, with nothing
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,19 +17,14 @@ import grpc
 import pytest
 from boardgame.gateway.v1 import gateway_pb2
 
-from deploy import programs
-from gateway import auth
-from gateway.browser import WEB_CLIENT_DIR, WebSettings
-from live.settings import Settings
 from services.common import registry
 from tests.gateway.support import Client, GatewayProcess
 from tests.redis_modes import ONE_NODE
 from tests.titles import TITLE
-from tests.workers.support import bot_seat, new_game
+from tests.workers.web import WEB_CLIENT, board_game, run_driver
 
 pytestmark = ONE_NODE  # the client's test: the gateway's own tests cover a Redis Cluster
 
-WEB_CLIENT = WEB_CLIENT_DIR.parent
 DRIVER = WEB_CLIENT / "test" / "e2e.mjs"
 DRIVER_TIMEOUT_SECONDS = 240
 # An element each title's drawn board has: the MARK its board file (clients/web/src/boards/<title>.ts)
@@ -49,47 +40,6 @@ LOBBY_DRIVER = WEB_CLIENT / "test" / "lobby.mjs"
 LOBBY_DRIVER_TIMEOUT_SECONDS = 120
 LOBBY_MOVES = 3
 CHOSEN_STRENGTH = gateway_pb2.BOT_STRENGTH_SEARCH  # a strength the player picks over the default
-
-
-@pytest.fixture(scope="module")
-def web_gateway(settings: Settings, celery_worker: None) -> Iterator[GatewayProcess]:
-    web = WebSettings(address="127.0.0.1:0")
-    with GatewayProcess(settings, web=web) as process:
-        yield process
-
-
-def chromium() -> str:
-    notes: list[str] = []
-    found = programs.installed("chromium", os.environ, notes)
-    assert found, programs.missing_hint("chromium")
-    return found
-
-
-def board_game(gateway: GatewayProcess, title: str) -> str:
-    """A game of `title`: a guest who never moves on seat 0, bots on the others."""
-    guest = gateway.run(auth.create_player(gateway.app, "Board guest", guest=True))  # type: ignore[arg-type]
-    seats = [gateway_pb2.GameSeat(seat=0, player=guest)]
-    seats += [bot_seat(gateway, seat, "random") for seat in range(1, registry.get(title).info.min_players)]
-    return new_game(gateway, title, seats)
-
-
-def run_driver(driver: Path, env: dict[str, str], timeout: float) -> dict[str, Any]:
-    """Run a Chromium driver of the web client's (`clients/web/test/*.mjs`) with `env` added to the
-    environment (its E2E_* settings) and the Chromium found; the report of its last output line."""
-    assert (WEB_CLIENT_DIR / "app.js").exists(), "the web client is not built: run `make setup`"
-    node = shutil.which("node")
-    assert node, "node is not installed"
-    done = subprocess.run(
-        [node, str(driver)],
-        cwd=WEB_CLIENT,
-        env={**os.environ, "E2E_CHROMIUM": chromium(), **env},
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
 def drive(gateway: GatewayProcess, out: Path, boards: list[dict[str, str]]) -> dict[str, Any]:
