@@ -31,7 +31,7 @@ def chromium() -> str:
 
 def board_game(gateway: GatewayProcess, title: str) -> str:
     """A game of `title`: a guest who never moves on seat 0, bots on the others."""
-    guest = gateway.run(auth.create_player(gateway.app, "Board guest", guest=True))
+    guest = gateway.run(auth.create_player(gateway.app, "Board guest", guest=True))  # type: ignore[arg-type]
     seats = [gateway_pb2.GameSeat(seat=0, player=guest)]
     seats += [bot_seat(gateway, seat, "random") for seat in range(1, registry.get(title).info.min_players)]
     return new_game(gateway, title, seats)
@@ -53,4 +53,4 @@ def run_driver(driver: Path, env: dict[str, str], timeout: float) -> dict[str, A
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return,unused-ignore]
