@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
@@ -35,8 +36,8 @@ Bounds = Mapping[str, int]
 """The number of slots of each repeated field, by its path (`players.buildings`: field names from the
 View, entries not counted)."""
 
-Writer = Callable[[Message, np.ndarray, int], None]
-"""Writes one message's encoding into the vector from an offset."""
+Writer = Callable[[Any, np.ndarray, int], None]
+"""Writes one value's encoding (a message, a number, an enum's number) into the vector from an offset."""
 
 
 class RepeatedLengths:
@@ -44,12 +45,19 @@ class RepeatedLengths:
 
     def __init__(self, message: type[Message]) -> None:
         self.found: dict[str, int] = {}
-        self._visit = _lengths_visitor(message.DESCRIPTOR, "", 0, self.found)
+        self._visit = _lengths_visitor(_described(message.DESCRIPTOR), "", 0, self.found)
 
     def see(self, message: Message) -> None:
         """Raise each repeated field's longest length to its length in `message`."""
         if self._visit is not None:
             self._visit(message)
+
+
+def _described(descriptor: object) -> Descriptor:
+    """A message type's descriptor, checked (protobuf's stubs type a field's message type as optional)."""
+    if not isinstance(descriptor, Descriptor):
+        raise TypeError(f"{descriptor!r} is not a message descriptor")
+    return descriptor
 
 
 def _lengths_visitor(
@@ -63,7 +71,7 @@ def _lengths_visitor(
         name = path + field.name
         inner = None
         if field.type == F.TYPE_MESSAGE and not _is_map_of_scalars(field):
-            inner = _lengths_visitor(field.message_type, name + ".", depth + 1, found)
+            inner = _lengths_visitor(_described(field.message_type), name + ".", depth + 1, found)
         if field.is_repeated or inner is not None:
             steps.append((field.name, name, field.is_repeated, inner))
 
@@ -93,7 +101,7 @@ class ViewEncoder:
     @classmethod
     def of(cls, view: type[Message], bounds: Bounds) -> ViewEncoder:
         """The encoder of `view` messages; a repeated field absent from `bounds` gets no slots."""
-        size, write = _message(view.DESCRIPTOR, bounds, "", 0)
+        size, write = _message(_described(view.DESCRIPTOR), bounds, "", 0)
         return cls(size, write)
 
     def encode(self, view: Message) -> np.ndarray:
@@ -104,11 +112,15 @@ class ViewEncoder:
 
 
 def _is_map(field: FieldDescriptor) -> bool:
-    return field.is_repeated and field.type == F.TYPE_MESSAGE and field.message_type.GetOptions().map_entry
+    return (
+        field.is_repeated
+        and field.type == F.TYPE_MESSAGE
+        and bool(_described(field.message_type).GetOptions().map_entry)
+    )
 
 
 def _is_map_of_scalars(field: FieldDescriptor) -> bool:
-    return _is_map(field) and field.message_type.fields_by_name["value"].type != F.TYPE_MESSAGE
+    return _is_map(field) and _described(field.message_type).fields_by_name["value"].type != F.TYPE_MESSAGE
 
 
 def _message(descriptor: Descriptor, bounds: Bounds, path: str, depth: int) -> tuple[int, Writer]:
@@ -122,11 +134,11 @@ def _message(descriptor: Descriptor, bounds: Bounds, path: str, depth: int) -> t
                 parts.append((field, offset, write))
                 offset += width
 
-    def write(message: Message, vector: np.ndarray, start: int) -> None:
+    def write_fields(message: Message, vector: np.ndarray, start: int) -> None:
         for _field_descriptor, at, write_field in parts:
             write_field(message, vector, start + at)
 
-    return offset, write
+    return offset, write_fields
 
 
 def _field(field: FieldDescriptor, bounds: Bounds, path: str, depth: int) -> tuple[int, Writer]:
@@ -156,7 +168,7 @@ def _repeated(field: FieldDescriptor, bounds: Bounds, path: str, depth: int) -> 
     """A repeated field: its length, then `bounds[path]` slots of its entries."""
     slots = bounds.get(path, 0)
     if _is_map(field):
-        entry = field.message_type
+        entry = _described(field.message_type)
         width, write_entry = _message(entry, bounds, path + ".", depth + 1)
         key_name = entry.fields_by_name["key"].name
     else:
@@ -167,9 +179,7 @@ def _repeated(field: FieldDescriptor, bounds: Bounds, path: str, depth: int) -> 
     def write(message: Message, vector: np.ndarray, start: int) -> None:
         value = getattr(message, name)
         if key_name:
-            entries: list[object] = [
-                _entry(field.message_type, key, value[key], key_name) for key in sorted(value)
-            ]
+            entries: list[object] = [_entry(entry, key, value[key], key_name) for key in sorted(value)]
         else:
             entries = list(value)
         vector[start] = float(len(entries))
@@ -195,11 +205,14 @@ def _entry(entry: Descriptor, key: object, value: object, key_name: str) -> Mess
 def _value(field: FieldDescriptor, bounds: Bounds, path: str, depth: int) -> tuple[int, Writer]:
     """The width and writer of one value of a field's type (the value given, not read)."""
     if field.type == F.TYPE_MESSAGE:
-        return _message(field.message_type, bounds, path + ".", depth + 1)
+        return _message(_described(field.message_type), bounds, path + ".", depth + 1)
     if field.type in SKIPPED:
         return 0, _nothing
     if field.type == F.TYPE_ENUM:
-        positions = {value.number: index for index, value in enumerate(field.enum_type.values)}
+        enum = field.enum_type
+        if enum is None:
+            raise TypeError(f"the enum field {field.full_name} has no enum type")
+        positions = {value.number: index for index, value in enumerate(enum.values)}
 
         def write_enum(value: int, vector: np.ndarray, start: int) -> None:
             position = positions.get(value)
