@@ -9,17 +9,35 @@ never changed in place, so an environment may keep any state it has seen (to clo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import grpc
+from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2, rules_pb2_grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import Message
 
+from live.errors import GatewayError
+from live.games import build_config
 from services.common import registry
 from services.common.game import AnyGame, GameInfo
+from services.common.servicer import info_to_proto
+
+Options = Mapping[str, str]
+"""A game's options as a lobby sets them: option name to choice (`{"buildings": "draft"}`)."""
+
+
+def packed_config(info: rules_pb2.GameInfo, options: Options) -> any_pb2.Any:
+    """The title's Config message for `options`, packed, read exactly as the gateway reads a lobby's
+    options; ValueError naming the option for one the title does not have or a choice it does not
+    offer."""
+    values = [gateway_pb2.GameOptionValue(name=name, value=value) for name, value in options.items()]
+    try:
+        return build_config(info, values)
+    except GatewayError as error:
+        raise ValueError(error.message) from error
 
 
 @dataclass(frozen=True)
@@ -36,10 +54,12 @@ class Backend(Protocol):
     """A title's rules, local or remote, as the research environments use them."""
 
     info: GameInfo
+    info_message: rules_pb2.GameInfo
     view_class: type[Message]
 
-    def new_game(self, player_count: int, seed: bytes) -> Any:
-        """The initial state of a game of `player_count` seats; `seed` decides every chance draw."""
+    def new_game(self, player_count: int, seed: bytes, config: any_pb2.Any | None = None) -> Any:
+        """The initial state of a game of `player_count` seats under `config` (a packed Config; None:
+        every option at its default); `seed` decides every chance draw."""
         ...
 
     def acting_seats(self, state: Any) -> tuple[int, ...]:
@@ -81,12 +101,15 @@ class LocalBackend:
     def __init__(self, title: str) -> None:
         self.game: AnyGame = registry.get(title)
         self.info = self.game.info
+        self.info_message = info_to_proto(self.info, self.game)
         self.view_class = self.game.messages.view
-        self._config = self.game.config_from_proto(self.game.messages.config())
 
-    def new_game(self, player_count: int, seed: bytes) -> Any:
+    def new_game(self, player_count: int, seed: bytes, config: any_pb2.Any | None = None) -> Any:
         """The initial state (forced first decisions taken)."""
-        return self.game.new_game(player_count, self._config, seed)[0]
+        message = self.game.messages.config()
+        if config is not None:
+            config.Unpack(message)
+        return self.game.new_game(player_count, self.game.config_from_proto(message), seed)[0]
 
     def acting_seats(self, state: Any) -> tuple[int, ...]:
         """The seats that act now."""
@@ -148,6 +171,7 @@ class RulesServiceBackend:
         self._stub = rules_pb2_grpc.RulesServiceStub(channel)
         self._timeout = timeout
         info = self._stub.GetGameInfo(rules_pb2.GetGameInfoRequest(), timeout=timeout).info
+        self.info_message = info
         game = registry.get(info.name)
         self.info = game.info
         messages = game.messages
@@ -158,11 +182,10 @@ class RulesServiceBackend:
         self.view_class = messages.view
         self._state_url = "type.googleapis.com/" + messages.state.DESCRIPTOR.full_name
 
-    def new_game(self, player_count: int, seed: bytes) -> RemoteState:
-        """NewGame with the default config."""
-        reply = self._stub.NewGame(
-            rules_pb2.NewGameRequest(player_count=player_count, seed=seed), timeout=self._timeout
-        )
+    def new_game(self, player_count: int, seed: bytes, config: any_pb2.Any | None = None) -> RemoteState:
+        """NewGame (with no config: the service's defaults)."""
+        request = rules_pb2.NewGameRequest(player_count=player_count, seed=seed, config=config)
+        reply = self._stub.NewGame(request, timeout=self._timeout)
         return RemoteState(reply.state, tuple(reply.acting_seats), not reply.acting_seats)
 
     def acting_seats(self, state: RemoteState) -> tuple[int, ...]:

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from research.actions import ActionSpace
-from research.backend import Backend, Outcome, backend
+from research.backend import Backend, Options, Outcome, backend, packed_config
 from research.observation import ViewEncoder
 from research.survey import survey
 
@@ -48,12 +48,21 @@ def _position(rules: TitleRules, data: bytes) -> Position:
 
 
 class TitleRules(Shared):
-    """A title's backend with its fixed observation encoding and action space."""
+    """A title's backend with its fixed observation encoding and action space, and the packed Config
+    of the options its games are played with (the title's defaults for those not given)."""
 
-    def __init__(self, title: str, rules_address: str = "", action_count: int | None = None) -> None:
+    def __init__(
+        self,
+        title: str,
+        rules_address: str = "",
+        action_count: int | None = None,
+        options: Options | None = None,
+    ) -> None:
         self.title = title
-        self._arguments = (title, rules_address, action_count)
+        self.options = dict(options or {})
+        self._arguments = (title, rules_address, action_count, self.options)
         self.backend: Backend = backend(title, rules_address)
+        self.config = packed_config(self.backend.info_message, self.options)
         found = survey(title)
         self.encoder = ViewEncoder.of(self.backend.view_class, found.repeated)
         self.actions = ActionSpace(action_count or found.action_count)
@@ -61,6 +70,10 @@ class TitleRules(Shared):
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its arguments: unpickling connects again."""
         return TitleRules, self._arguments
+
+    def new_game(self, player_count: int, seed: bytes) -> Any:
+        """The first state of a game of `player_count` seats under the options, from `seed`."""
+        return self.backend.new_game(player_count, seed, self.config)
 
     def acting_seat(self, state: Any) -> int | None:
         """The seat that acts now (the first, if several do), None once the game is over."""

@@ -47,8 +47,23 @@ def game_type(title: str) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": info.min_players, "seed": 0, "rules_address": "", "max_steps": 0},
+        parameter_specification={
+            "players": info.min_players,
+            "seed": 0,
+            "rules_address": "",
+            "max_steps": 0,
+            "options": "",
+        },
     )
+
+
+def parsed(options: str) -> dict[str, str]:
+    """The `options` game parameter, `name=choice` pairs separated by commas (OpenSpiel's parameters
+    are scalars), as a mapping; ValueError for a pair without its `=`."""
+    pairs = [pair.strip() for pair in options.split(",") if pair.strip()]
+    if bad := [pair for pair in pairs if "=" not in pair]:
+        raise ValueError(f"the options parameter takes name=choice pairs, not {', '.join(bad)}")
+    return {name.strip(): choice.strip() for name, _, choice in (pair.partition("=") for pair in pairs)}
 
 
 class TitleGame(pyspiel.Game):
@@ -61,7 +76,10 @@ class TitleGame(pyspiel.Game):
         spec = game_type.parameter_specification
         self.player_count = int(params.get("players", spec["players"]))
         self.seed = int(params.get("seed", spec["seed"]))
-        self.rules = TitleRules(title, str(params.get("rules_address", spec["rules_address"])))
+        options = str(params.get("options", spec["options"]))
+        self.rules = TitleRules(
+            title, str(params.get("rules_address", spec["rules_address"])), options=parsed(options)
+        )
         info = self.rules.backend.info
         self.max_steps = int(params.get("max_steps", spec["max_steps"])) or info.max_game_length
         if self.player_count not in info.player_counts:
@@ -80,7 +98,7 @@ class TitleGame(pyspiel.Game):
 
     def new_initial_state(self) -> TitleState:
         """The game of this seed."""
-        return TitleState(self, self.rules.backend.new_game(self.player_count, self.seed.to_bytes(8, "big")))
+        return TitleState(self, self.rules.new_game(self.player_count, self.seed.to_bytes(8, "big")))
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None

@@ -17,6 +17,7 @@ from google.protobuf import text_format
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from research.backend import Options
 from research.environment import TitleRules, returns
 
 ObsType = dict[str, np.ndarray]
@@ -36,9 +37,10 @@ class TitleEnv(AECEnv[str, ObsType, int]):
         max_steps: int | None = None,
         render_mode: str | None = None,
         action_count: int | None = None,
+        options: Options | None = None,
     ) -> None:
         super().__init__()
-        self.rules = TitleRules(title, rules_address, action_count)
+        self.rules = TitleRules(title, rules_address, action_count, options)
         info = self.rules.backend.info
         self.player_count = players or info.min_players
         if self.player_count not in info.player_counts:
@@ -67,7 +69,7 @@ class TitleEnv(AECEnv[str, ObsType, int]):
         """A new game; with `seed`, this game and those of later unseeded resets are reproducible."""
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.state = self.rules.backend.new_game(self.player_count, self._seeds.randbytes(16))
+        self.state = self.rules.new_game(self.player_count, self._seeds.randbytes(16))
         self.steps = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
