@@ -8,6 +8,7 @@ import {
   GameService,
   LeaderboardService,
   LobbyService,
+  MatchService,
 } from "./gen/boardgame/gateway/v1/gateway_pb";
 
 export const session = { token: localStorage.getItem("bg-token") ?? "" };
@@ -34,3 +35,4 @@ export const catalog: Client<typeof CatalogService> = createClient(CatalogServic
 export const lobbies: Client<typeof LobbyService> = createClient(LobbyService, transport);
 export const games: Client<typeof GameService> = createClient(GameService, transport);
 export const leaderboard: Client<typeof LeaderboardService> = createClient(LeaderboardService, transport);
+export const match: Client<typeof MatchService> = createClient(MatchService, transport);
