@@ -1,0 +1,220 @@
+"""Strength tables with 95% Wilson intervals, seats rotated: every title at every bot level, and Puerto
+Rico against the AI competition's agents (one of ours against two copies of theirs, 3 players).
+
+    python -m bench.strength --games N [--title T ...] [--search-seconds S] [--competition DIR]
+
+The competition rows need a checkout of its repository (`--competition DIR` or PR_COMPETITION_DIR);
+without one they say how to get it and are not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from bench import table
+from services.common import registry
+from services.common.playout import default_config
+from services.common.rng import Rng
+from workers.bots import HEURISTIC, RANDOM, SEARCH, Budget, choose_action
+
+PROCESSES = 2
+Z95 = 1.959963984540054
+PAIRINGS = ((HEURISTIC, RANDOM), (SEARCH, RANDOM), (SEARCH, HEURISTIC))
+OURS = (HEURISTIC, SEARCH)
+THEIRS = ("mcts", "actionvalue", "shippingrush")  # MCTS first: the issue's target is against it
+TARGET = {(SEARCH, "mcts"): 0.60}
+
+
+def wilson(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (ties count as shares of a win)."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denominator = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rotations(lineup: Sequence[str], games: int) -> list[tuple[str, ...]]:
+    """The seat order of each game: the lineup rotated by one seat per game."""
+    n = len(lineup)
+    return [tuple(lineup[(seat + k) % n] for seat in range(n)) for k in range(games)]
+
+
+@dataclass(frozen=True)
+class Task:
+    title: str
+    seats: tuple[str, ...]
+    seed: int
+    seconds: float
+
+
+def play_ours(task: Task) -> list[float]:
+    """One game of our bots; each seat's share of the win."""
+    game = registry.get(task.title)
+    state, _ = game.new_game(len(task.seats), default_config(game), f"strength-{task.seed}".encode())
+    rngs = [Rng.from_seed(f"strength-{task.seed}-{s}".encode()) for s in range(len(task.seats))]
+    budget = Budget(seconds=task.seconds)
+    while not game.is_terminal(state):
+        seat = game.acting_seats(state)[0]
+        action = choose_action(game, state, seat, task.seats[seat], rngs[seat], budget)
+        state, _ = game.apply(state, seat, action)
+    winners = game.scores(state).winners
+    return [1 / len(winners) if s in winners else 0.0 for s in range(len(task.seats))]
+
+
+@dataclass
+class Row:
+    name: str
+    games: int
+    wins: float
+    target: float | None = None
+    note: str = ""
+
+    def cells(self) -> list[object]:
+        if not self.games:
+            return [self.name, 0, "-", "-", "-", "-", self.note]
+        lo, hi = wilson(self.wins, self.games)
+        rate = self.wins / self.games
+        target = f">= {self.target:.0%}" if self.target is not None else "-"
+        return [
+            self.name,
+            self.games,
+            f"{self.wins:g}",
+            f"{rate:.0%}",
+            f"{lo:.0%}-{hi:.0%}",
+            target,
+            self.note,
+        ]
+
+
+HEADERS = ["matchup", "games", "wins", "win rate", "95% interval", "target", "note"]
+
+
+def title_table(title: str, games: int, seconds: float, pool: ProcessPoolExecutor) -> str:
+    """2-player games of each pairing of our bot levels, seats rotated."""
+    rows = []
+    for strong, weak in PAIRINGS:
+        tasks = [Task(title, seats, i, seconds) for i, seats in enumerate(rotations((strong, weak), games))]
+        wins = 0.0
+        for task, shares in zip(tasks, pool.map(play_ours, tasks), strict=True):
+            wins += sum(share for seat, share in enumerate(shares) if task.seats[seat] == strong)
+        rows.append(Row(f"{strong} vs {weak}", games, wins).cells())
+    return table(f"strength: {title}, 2 players, seats rotated, search {seconds:g} s/move", HEADERS, rows)
+
+
+@dataclass(frozen=True)
+class CompetitionTask:
+    root: str
+    seats: tuple[tuple[str, str], ...]
+    seed: int
+    seconds: float
+
+
+def play_competition(task: CompetitionTask) -> object:
+    from bench.competition import play_game
+
+    return play_game(task.root, task.seed, list(task.seats), task.seconds)
+
+
+def competition_table(
+    root: str | None,
+    games: int,
+    seconds: float,
+    pool: ProcessPoolExecutor,
+    ours_levels: Sequence[str] = OURS,
+    their_agents: Sequence[str] = THEIRS,
+) -> str:
+    """Our heuristic and search bots against the competition's agents, one of ours to two of theirs."""
+    from bench.competition import MissingCompetition, competition_dir
+
+    title = f"strength: Puerto Rico vs the AI competition's agents, 3 players, search {seconds:g} s/move"
+    try:
+        path = str(competition_dir(root))
+    except MissingCompetition as missing:
+        return (
+            table(
+                title,
+                HEADERS,
+                [
+                    [f"{o} vs 2 x {t}", 0, "-", "-", "-", "-", "not run"]
+                    for o in ours_levels
+                    for t in their_agents
+                ],
+            )
+            + f"\n{missing}\n"
+        )
+    rows, findings, mismatches = [], {}, []
+    for theirs in their_agents:
+        for ours in ours_levels:
+            lineup = (("ours", ours), ("theirs", theirs), ("theirs", theirs))
+            tasks = [
+                CompetitionTask(path, seats, i, seconds) for i, seats in enumerate(rotations(lineup, games))
+            ]
+            wins, played, stopped, timeouts = 0.0, 0, 0, 0
+            for task, outcome in zip(tasks, pool.map(play_competition, tasks), strict=True):
+                for key, count in outcome.findings.items():  # type: ignore[attr-defined]
+                    findings[key] = findings.get(key, 0) + count
+                timeouts += sum(t for s, t in enumerate(outcome.timeouts) if task.seats[s][0] == "theirs")  # type: ignore[attr-defined]
+                if outcome.mismatch is not None:  # type: ignore[attr-defined]
+                    stopped += 1
+                    mismatches.append(outcome.mismatch.report())  # type: ignore[attr-defined]
+                    continue
+                played += 1
+                ours_seat = next(s for s, side in enumerate(task.seats) if side[0] == "ours")
+                winners = outcome.winners  # type: ignore[attr-defined]
+                wins += 1 / len(winners) if ours_seat in winners else 0.0
+            note = f"{stopped} stopped by a mismatch; their timeouts {timeouts}"
+            rows.append(
+                Row(f"{ours} vs 2 x {theirs}", played, wins, TARGET.get((ours, theirs)), note).cells()
+            )
+    text = table(title, HEADERS, rows)
+    text += "\nfindings (translated or forced steps, counted):\n" + "".join(
+        f"  {n:6d}  {k}\n" for k, n in sorted(findings.items())
+    )
+    if mismatches:
+        text += "mismatches (each stopped its game):\n" + "\n".join(mismatches) + "\n"
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.strength", description=__doc__)
+    parser.add_argument("--games", type=int, default=20, help="games per pairing (default 20)")
+    parser.add_argument("--title", action="append", help="only this title (repeatable)")
+    parser.add_argument("--search-seconds", type=float, default=1.0, help="search bot's time a move (1)")
+    parser.add_argument("--competition", help="checkout of the competition (default: $PR_COMPETITION_DIR)")
+    parser.add_argument("--ours", action="append", choices=OURS, help="only this bot of ours (repeatable)")
+    parser.add_argument(
+        "--theirs", action="append", choices=THEIRS, help="only this agent of theirs (repeatable)"
+    )
+    parser.add_argument("--skip-titles", action="store_true", help="only the competition table")
+    parser.add_argument("--skip-competition", action="store_true", help="skip the competition table")
+    args = parser.parse_args(argv)
+    titles = args.title or list(registry.games())
+    with ProcessPoolExecutor(PROCESSES) as pool:
+        if not args.skip_competition and ("puertorico" in titles or args.skip_titles):
+            print(
+                competition_table(
+                    args.competition,
+                    args.games,
+                    args.search_seconds,
+                    pool,
+                    args.ours or OURS,
+                    args.theirs or THEIRS,
+                ),
+                flush=True,
+            )
+        if not args.skip_titles:
+            for title in titles:
+                print(title_table(title, args.games, args.search_seconds, pool), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
