@@ -192,8 +192,11 @@ try {
   await account.click("#signin-account");
   await account.waitForSelector("#create-lobby");
   report.account = await account.$eval("#me", (me) => me.textContent);
-  await account.waitForSelector("#leaderboard tr");
-  report.leaderboardRows = await account.$$eval("#leaderboard tr", (rows) => rows.length - 1);
+  await account.click("#nav-leaderboards");
+  await account.waitForSelector("#leaderboard[data-loaded]");
+  report.leaderboardRows = await account.$$eval("#leaderboard tr.entry", (rows) => rows.length);
+  await account.click("#nav-lobbies");
+  await account.waitForSelector("#create-lobby");
   await account.select("#title", title);
   await account.click("#private");
   await account.click("#create-lobby");
@@ -206,7 +209,7 @@ try {
   await spectator.type("#invite-secret", inviteCode);
   await spectator.click("#join-invite");
   await spectator.waitForSelector("#lobby-seats");
-  report.invitedSeats = await spectator.$$eval("#lobby-seats li.taken", (seats) => seats.map((s) => s.textContent));
+  report.invitedSeats = await spectator.$$eval("#lobby-seats li.taken .seat-name", (seats) => seats.map((s) => s.textContent));
   await account.waitForFunction(() => document.querySelectorAll("#lobby-seats li.taken").length === 2, { timeout: MOVE_TIMEOUT_MS });
   report.hostSawGuestJoin = true;
 } catch (error) {

@@ -1,0 +1,160 @@
+// What the screens share: the signed-in player, the titles, failures shown as messages, navigation,
+// the bot strengths and the form that picks a kind of game (title, seats, options).
+import { Code, ConnectError } from "@connectrpc/connect";
+import { catalog } from "../api";
+import { el, field, say, select } from "../dom";
+import { t } from "../i18n";
+import type { GameInfo } from "../gen/boardgame/rules/v1/rules_pb";
+import {
+  BotStrength,
+  BotStrengthSchema,
+  type GameSeat,
+  type Player,
+} from "../gen/boardgame/gateway/v1/gateway_pb";
+
+/** A screen's life: aborted when the page goes to another screen. */
+export type Screen = { signal: AbortSignal };
+
+/** The signed-in player, once known. */
+export const account: { player?: Player } = {};
+
+let titles: GameInfo[] = [];
+
+/** Every title, fetched once. */
+export async function loadTitles(): Promise<GameInfo[]> {
+  if (!titles.length) titles = (await catalog.listTitles({})).titles;
+  return titles;
+}
+
+export function titleInfo(name: string): GameInfo | undefined {
+  return titles.find((info) => info.name === name);
+}
+
+/** A title's name for people. */
+export function titleName(name: string): string {
+  return titleInfo(name)?.displayName || name;
+}
+
+export function failure(error: unknown): string {
+  return error instanceof ConnectError ? `${Code[error.code]}: ${error.rawMessage}` : String(error);
+}
+
+/** Run `work`, showing its failure as the page's message. */
+export async function guarded(work: () => Promise<unknown>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    say(failure(error));
+  }
+}
+
+/** Go to a screen: `route` is the part after "#/" ("games", "game/ID"). */
+export function go(route: string): void {
+  const hash = `#/${route}`;
+  if (window.location.hash === hash) window.dispatchEvent(new HashChangeEvent("hashchange"));
+  else window.location.hash = hash;
+}
+
+/** A link to a screen. */
+export function link(route: string, text: string, attrs: Record<string, string> = {}): HTMLAnchorElement {
+  return el("a", { href: `#/${route}`, ...attrs }, text);
+}
+
+// The strengths the gateway's API defines (BotStrength, but for its unset value), labelled by name.
+export const STRENGTHS = BotStrengthSchema.values
+  .filter((value) => value.number !== BotStrength.UNSPECIFIED)
+  .map((value) => ({
+    value: value.number,
+    label: t(`web.strength.${value.localName.toLowerCase()}`, value.localName.toLowerCase()),
+  }));
+
+/** A select of the bot strengths, `chosen` selected. */
+export function strengthSelect(id: string, chosen: number): HTMLSelectElement {
+  return select(
+    { id, title: t("web.strength.help", "how well the bot plays") },
+    STRENGTHS.map(({ value, label }) => ({ value: String(value), label })),
+    String(chosen),
+  );
+}
+
+export function strengthLabel(strength: BotStrength): string {
+  return STRENGTHS.find((s) => s.value === strength)?.label ?? "";
+}
+
+/** Who plays a seat: the player's name, a bot's with its strength. */
+export function seatName(seat: GameSeat | undefined): string {
+  if (!seat?.player) return t("web.seat.nobody", "nobody");
+  const name = seat.player.playerId === account.player?.playerId ? t("web.seat.you", "you") : seat.player.displayName;
+  if (seat.resigned) return t("web.seat.resigned", "{name} (resigned)", { name });
+  if (seat.player.bot || seat.botStrength !== BotStrength.UNSPECIFIED)
+    return t("web.seat.bot", "{name} (bot, {strength})", { name, strength: strengthLabel(seat.botStrength) });
+  return name;
+}
+
+/** The form part that picks a kind of game: a title, its seat count and its options, each control's
+ * id `prefix` + "title", "seats", "options". */
+export type GameChoice = {
+  element: HTMLElement;
+  title: () => string;
+  seats: () => number;
+  options: () => { name: string; value: string }[];
+};
+
+export function gameChoice(prefix: string, seatsWanted = 4): GameChoice {
+  const titleSelect = select({ id: `${prefix}title` }, titles.map((info) => ({ value: info.name, label: info.displayName || info.name })));
+  const seats = el("input", { id: `${prefix}seats`, type: "number", value: String(seatsWanted), min: "1" });
+  const options = el("div", { id: `${prefix}options`, class: "options" });
+  const drawOptions = () => {
+    const info = titleInfo(titleSelect.value);
+    options.replaceChildren(...(info?.options ?? []).map((option) =>
+      field(option.name, select({ "data-option": option.name, title: option.description },
+        option.choices.map((choice) => ({ value: choice, label: choice })), option.defaultValue), { title: option.description })));
+    if (info) {
+      seats.min = String(info.minPlayers);
+      seats.max = String(info.maxPlayers);
+      seats.value = String(Math.min(Math.max(Number(seats.value), info.minPlayers), info.maxPlayers));
+    }
+  };
+  titleSelect.addEventListener("change", drawOptions);
+  drawOptions();
+  return {
+    element: el("div", { class: "game-choice" },
+      el("div", { class: "row" }, field(t("web.choice.title", "Game"), titleSelect), field(t("web.choice.seats", "Seats"), seats)),
+      options),
+    title: () => titleSelect.value,
+    seats: () => Number(seats.value),
+    options: () => [...options.querySelectorAll<HTMLSelectElement>("select")].map((s) => ({ name: s.dataset.option ?? "", value: s.value })),
+  };
+}
+
+/** A stream's next attempt after `failures` failures in a row: doubling from `first` up to `most`. */
+export function backoff(failures: number, first = 500, most = 30_000): number {
+  return Math.min(most, first * 2 ** Math.max(0, failures - 1));
+}
+
+/** Wait `ms`, or less if `signal` aborts. */
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => { clearTimeout(timer); resolve(); }, { once: true });
+  });
+}
+
+/** Run `work` every `ms` until `signal` aborts (never two at once). */
+export function every(ms: number, signal: AbortSignal, work: () => Promise<unknown>): void {
+  void (async () => {
+    for (;;) {
+      await pause(ms, signal);
+      if (signal.aborted) return;
+      try {
+        await work();
+      } catch (error) {
+        if (!signal.aborted) say(failure(error));
+      }
+    }
+  })();
+}
+
+export function isAborted(error: unknown): boolean {
+  return error instanceof ConnectError && error.code === Code.Canceled;
+}

@@ -1,0 +1,162 @@
+// Playing and spectating: the drawn board (its marked places take their actions on a click), the seats
+// and who acts, the labelled legal actions, the events, and the view as a tree behind "Details".
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { games } from "../api";
+import { BOARDS } from "../boards/index";
+import { loadTitleData, titleData } from "../data";
+import { button, el, say, show, until } from "../dom";
+import { t } from "../i18n";
+import { unpacked } from "../titles";
+import { tree } from "../tree";
+import { GameStatus, type GameView } from "../gen/boardgame/gateway/v1/gateway_pb";
+import { backoff, failure, go, loadTitles, pause, seatName, titleName, type Screen } from "./common";
+
+const KEPT_EVENTS = 200;
+let detailsOpen = false; // whether the view's tree is shown, kept from one game to the next
+
+function section(): HTMLElement {
+  return document.getElementById("game") as HTMLElement;
+}
+
+function seatsPanel(game: GameView): HTMLElement {
+  return el("ol", { id: "seats", class: "seat-list" }, ...game.seats.map((seat) => {
+    const acting = game.actingSeats.includes(seat.seat);
+    const score = game.scores?.scores.find((s) => s.seat === seat.seat);
+    return el("li", { class: [acting ? "acting" : "", seat.seat === game.seat ? "me" : ""].join(" ").trim(), "data-seat": String(seat.seat) },
+      el("span", { class: "seat-number" }, String(seat.seat)),
+      el("span", { class: "seat-name" }, seatName(seat)),
+      acting ? el("span", { class: "tag" }, t("web.play.to_act", "to act")) : null,
+      score ? el("span", { class: "tag score" }, t("web.play.score", "{total} points, rank {rank}", { total: score.total, rank: score.rank })) : null);
+  }));
+}
+
+function headline(game: GameView): string {
+  const finished = game.status === GameStatus.FINISHED;
+  const who = game.seat === undefined ? t("web.play.spectator", "you watch") : t("web.play.your_seat", "you play seat {seat}", { seat: game.seat });
+  return finished
+    ? t("web.play.headline_finished", "{title}: over after {version} changes; {who}", { title: titleName(game.title), version: String(game.version), who })
+    : t("web.play.headline", "{title}: version {version}; {who}", { title: titleName(game.title), version: String(game.version), who });
+}
+
+function turnNote(game: GameView): string {
+  if (game.status === GameStatus.FINISHED) return t("web.play.over", "The game is over.");
+  const mine = game.seat !== undefined && game.actingSeats.includes(game.seat);
+  const deadline = game.deadline ? timestampDate(game.deadline) : undefined;
+  const names = game.actingSeats.map((s) => seatName(game.seats.find((seat) => seat.seat === s))).join(", ");
+  const base = mine ? t("web.play.your_turn", "Your turn: pick an action, or click a marked place on the board.") : t("web.play.waiting", "Waiting for {names}.", { names });
+  return deadline ? `${base} ${t("web.play.deadline", "Time runs out {when}.", { when: until(deadline) })}` : base;
+}
+
+function render(game: GameView, log: HTMLElement): void {
+  const screen = section();
+  const view = unpacked(game.view);
+  const finished = game.status === GameStatus.FINISHED;
+  screen.dataset.version = String(game.version);
+  screen.dataset.status = finished ? "finished" : "active";
+  const draw = BOARDS[game.title];
+  const data = titleData(game.title);
+  const legal = game.legalActions.map((l, index) => ({ index, action: unpacked(l.action), label: l.label }));
+  const board = el("div", { id: "board" }, draw && view && data ? draw(view, data, legal) : el("p", { class: "muted" }, t("web.play.no_board", "No drawn board for this game: open Details for the view.")));
+  boardActs(board, game, log);
+  const details = el("details", { id: "view-details" }, el("summary", {}, t("web.play.details", "Details: the view as a tree")),
+    el("div", { id: "tree" }, view !== null ? tree(view) : ""));
+  details.open = detailsOpen;
+  details.addEventListener("toggle", () => { detailsOpen = details.open; });
+  screen.replaceChildren(
+    el("div", { class: "play-head" },
+      el("h2", {}, headline(game)),
+      el("div", { class: "row" },
+        finished ? button(t("web.play.replay", "Replay"), () => go(`replay/${game.gameId}`), { id: "open-replay", class: "primary" }) : null,
+        button(t("web.play.back", "My games"), () => go("games"), { id: "back" }))),
+    el("p", { id: "turn", class: game.seat !== undefined && game.actingSeats.includes(game.seat) ? "turn mine" : "turn" }, turnNote(game)),
+    el("div", { class: "play" },
+      board,
+      el("aside", { class: "play-side" },
+        el("h3", {}, t("web.play.seats", "Seats")),
+        seatsPanel(game),
+        el("h3", {}, t("web.play.actions", "Your actions")),
+        game.legalActions.length
+          ? el("ol", { id: "actions" }, ...game.legalActions.map((action, index) =>
+            el("li", {}, button(action.label, () => submit(game, index, log), { class: "action" }))))
+          : el("ol", { id: "actions", class: "empty" }, el("li", { class: "muted" }, t("web.play.no_actions", "None now."))),
+        el("h3", {}, t("web.play.events", "Events")),
+        log)),
+    details,
+  );
+}
+
+/** Clicking a marked place on the board (or Enter or Space on it) takes its action; where several
+ * apply, a small menu of their labels offers the choice. */
+function boardActs(board: HTMLElement, game: GameView, log: HTMLElement): void {
+  const take = (target: EventTarget | null) => {
+    const place = (target as Element | null)?.closest?.("[data-actions]");
+    if (!place) return;
+    const indices = (place.getAttribute("data-actions") ?? "").split(" ").map(Number);
+    board.querySelector("#board-choice")?.remove();
+    if (indices.length === 1) return void submit(game, indices[0], log);
+    board.prepend(el("div", { id: "board-choice", role: "menu" }, ...indices.map((index) =>
+      button(game.legalActions[index].label, () => submit(game, index, log), { class: "choice", role: "menuitem" })),
+    button(t("web.play.cancel", "Cancel"), () => board.querySelector("#board-choice")?.remove(), { class: "cancel" })));
+    (board.querySelector("#board-choice button") as HTMLButtonElement | null)?.focus();
+  };
+  board.addEventListener("click", (event) => take(event.target));
+  board.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    take(event.target);
+  });
+}
+
+async function submit(game: GameView, index: number, log: HTMLElement): Promise<void> {
+  const action = game.legalActions[index];
+  try {
+    const reply = await games.submitAction({
+      gameId: game.gameId, action: action.action, expectedVersion: game.version, requestId: crypto.randomUUID(),
+    });
+    if (reply.game && reply.game.version > Number(section().dataset.version ?? -1)) render(reply.game, log);
+  } catch (error) {
+    if (error instanceof ConnectError && error.code === Code.Aborted) {
+      say(t("web.play.stale", "the game moved on; the view is refreshed"));
+      const fresh = (await games.getGame({ gameId: game.gameId })).game;
+      if (fresh) render(fresh, log);
+    } else say(failure(error));
+  }
+}
+
+/** Watch a game: its view after each change, reconnecting from the last version seen. */
+export async function playScreen(screen: Screen, gameId: string): Promise<void> {
+  await loadTitles();
+  const shown = show("game");
+  shown.dataset.gameId = gameId;
+  delete shown.dataset.version;
+  shown.append(el("p", { class: "muted" }, t("web.play.loading", "Opening the game…")));
+  let version = 0;
+  let current: GameView | undefined;
+  let failures = 0;
+  const log = el("ol", { id: "events", class: "events" });
+  while (!screen.signal.aborted) {
+    try {
+      for await (const reply of games.watchGame({ gameId, fromVersion: BigInt(version) }, { signal: screen.signal })) {
+        failures = 0;
+        for (const event of reply.events) log.prepend(el("li", {}, event.text));
+        while (log.children.length > KEPT_EVENTS) log.lastElementChild?.remove();
+        if (reply.game && (!current || reply.game.version >= current.version)) {
+          await loadTitleData(reply.game.title);
+          if (screen.signal.aborted) return;
+          current = reply.game;
+          version = Number(current.version);
+          render(current, log);
+        }
+      }
+      if (current?.status === GameStatus.FINISHED) return;
+    } catch (error) {
+      if (screen.signal.aborted) return;
+      failures += 1;
+      if (error instanceof ConnectError && (error.code === Code.NotFound || error.code === Code.PermissionDenied || error.code === Code.InvalidArgument))
+        return say(failure(error));
+      say(t("web.play.reconnecting", "watch stream lost ({error}); reconnecting from version {version}", { error: failure(error), version }));
+    }
+    await pause(backoff(failures), screen.signal);
+  }
+}
