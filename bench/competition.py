@@ -488,7 +488,7 @@ class Lockstep:
                     f"seat {seat} (theirs: {their_seat}) offered different actions",
                     self._describe(),
                     [self.game.label(st, a) for a in ours],
-                    [f"{a}={their_action_to_ours(a)}" for a in their],
+                    [_their_name(a) for a in their],
                 )
             )
         self.decisions += 1
@@ -511,11 +511,11 @@ class Lockstep:
             )
             raise _Stop(
                 Mismatch(
-                    "§5 hacienda",
+                    "§4.1 step 2 hacienda",
                     detail,
                     self._describe(),
-                    [str(a) for a in self.game.legal_actions(self.state, seat)],
-                    [str(a) for a in their],
+                    [self.game.label(self.state, a) for a in self.game.legal_actions(self.state, seat)],
+                    [_their_name(a) for a in their],
                 )
             )
         self.decisions += 1
@@ -703,6 +703,14 @@ class _Stop(Exception):
     def __init__(self, mismatch: Mismatch) -> None:
         super().__init__(mismatch.report())
         self.mismatch = mismatch
+
+
+def _their_name(action: int) -> str:
+    """Their action id with our reading of it."""
+    ours = their_action_to_ours(action)
+    if action == 105:
+        return "105 (hacienda draw)"
+    return f"{action} ({ours})" if ours is not None else str(action)
 
 
 def _rule(step: int) -> str:
