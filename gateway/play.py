@@ -35,7 +35,12 @@ def visible_events(
 ) -> list[gateway_pb2.GameEvent]:
     """The events a seat (None: a spectator) may see, as sent to clients."""
     return [
-        gateway_pb2.GameEvent(version=version, detail=event.detail, text=event.text)
+        gateway_pb2.GameEvent(
+            version=version,
+            detail=event.detail,
+            text=event.text,
+            message=event.message if event.HasField("message") else None,
+        )
         for event in events
         if not event.visible_to or (seat is not None and seat in event.visible_to)
     ]

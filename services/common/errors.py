@@ -56,3 +56,10 @@ class GameOver(RulesError):
 
     code = "FAILED_PRECONDITION"
     reason = "GAME_OVER"
+
+
+class NoCatalog(RulesError):
+    """The game has no message catalogs (its texts are English only so far)."""
+
+    code = "NOT_FOUND"
+    reason = "NO_CATALOG"

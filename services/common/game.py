@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 
 from google.protobuf.message import Message
 
+from i18n.messages import Domain
 from services.common.rng import Rng
 
 
@@ -190,7 +191,8 @@ class Game(Generic[S, A, C]):
     legal_actions: Callable[[S, int], Sequence[A]]
     """The actions a seat may take now, sorted and unique; empty if it does not act."""
     label: Callable[[S, A], str]
-    """A readable description of a legal action in a state."""
+    """A readable description of a legal action in a state: in English, and an `i18n.messages.Message`
+    (which carries its Text) for a game with `catalogs`; so are the texts of `event_to_proto`."""
     apply: Callable[[S, int, A], tuple[S, list[Any]]]
     """The new state and the events. Raises IllegalAction, NotYourTurn or GameOver."""
     play: Callable[[S, int, A], list[Any]]
@@ -238,6 +240,9 @@ class Game(Generic[S, A, C]):
     playthroughs, bench) also cover: settings that change the rules enough to need their own."""
     targets: PerformanceTargets = NO_TARGETS
     """The figures `make bench` holds the game to."""
+    catalogs: Domain | None = None
+    """The game's message catalogs (its labels module's CATALOGS), which GetCatalog serves and its
+    labels' and events' Texts name; docs/translations.md."""
     encode_state: Callable[[S], bytes] = None  # type: ignore[assignment]
     """The deterministic bytes of `state_to_proto(state)`, what a rules call returns (default: that
     message serialized; a codec built on services.common.convert writes them without it)."""
@@ -253,6 +258,12 @@ class Game(Generic[S, A, C]):
     """Decoding the encoding of any state it reaches gives a state equal to it in every attribute,
     so a rules service may answer from the native state it encoded instead of decoding those bytes
     (the conformance suite holds a game that declares it to it)."""
+    legal_now: Callable[[S], Sequence[A]] = None  # type: ignore[assignment]
+    """The first acting seat's legal actions, not to be changed by the caller (default: a copy from
+    `legal_actions`): for playouts, with `advance`."""
+    advance: Callable[[S, A], None] = None  # type: ignore[assignment]
+    """`play` of one of `legal_now`'s actions by the first acting seat, without checking it or keeping
+    the events (default: `play`): the step of a playout or a search that drew the action itself."""
 
     def __post_init__(self) -> None:
         """Derive the `encode_*` functions the game leaves unset from its message functions."""
@@ -264,6 +275,8 @@ class Game(Generic[S, A, C]):
                 for view in self.views_to_proto(state, self.messages.state.FromString(state_bytes))
             ],
             "encode_event": self._serialized_event,
+            "legal_now": lambda state: self.legal_actions(state, self.acting_seats(state)[0]),
+            "advance": lambda state, action: self.play(state, self.acting_seats(state)[0], action),
         }
         for name, default in defaults.items():
             if getattr(self, name) is None:

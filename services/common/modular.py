@@ -55,7 +55,7 @@ def modular_game(
         acting_seats=lambda state: tuple(engine.acting_seats(state)),
         seat_count=lambda state: len(state.players),
         legal_actions=lambda state, seat: list(engine.legal_actions(state, seat)),
-        label=lambda state, action: str(labels.label(state, action)),
+        label=labels.label,
         apply=engine.apply,
         play=lambda state, seat, action: list(engine.play(state, seat, action)),
         copy_state=lambda state: state.copy(),
@@ -80,5 +80,8 @@ def modular_game(
         title_data=title_data,
         example_configs=example_configs,
         targets=targets,
+        catalogs=getattr(labels, "CATALOGS", None),
         exact_state_round_trip=codec.exact_state_round_trip,
+        legal_now=engine.legal_now,
+        advance=engine.advance,
     )

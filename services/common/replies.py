@@ -33,7 +33,10 @@ def seats_and_flag(seats: Sequence[int], over: bool, first: int) -> bytes:
 def event(url_field: bytes, detail: bytes, text: str, visible_to: Sequence[int]) -> bytes:
     """An Event field (2) of the reply: its detail, text and audience."""
     body = field(1, any_body(url_field, detail)) + (field(2, text.encode()) if text else b"")
-    return field(2, body + field(3, packed(visible_to)) if visible_to else body)
+    if visible_to:
+        body += field(3, packed(visible_to))
+    wire = getattr(text, "wire", None)  # an i18n Message: its Text
+    return field(2, body + field(4, wire) if wire is not None else body)
 
 
 def action_field(action_any: bytes) -> bytes:
@@ -43,7 +46,9 @@ def action_field(action_any: bytes) -> bytes:
 
 def legal_action(action: bytes, label: str) -> bytes:
     """A GetViewResponse's legal_actions field (4) from the `action_field` and its label."""
-    return field(4, action + field(2, label.encode()) if label else action)
+    wire = getattr(label, "wire", None)  # an i18n Message: its Text
+    body = action + field(2, label.encode()) if label else action
+    return field(4, body + field(3, wire) if wire is not None else body)
 
 
 def view_response(number: int, view_any: bytes, shared: bytes, legal: Iterable[bytes] = ()) -> bytes:

@@ -24,7 +24,7 @@ from google.protobuf import any_pb2
 from google.protobuf.message import DecodeError, Message
 
 from services.common import replies, titledata
-from services.common.errors import InvalidConfig, MalformedRequest, RulesError, echoed
+from services.common.errors import InvalidConfig, MalformedRequest, NoCatalog, RulesError, echoed
 from services.common.game import AnyGame, Edition, GameInfo, Scores
 from services.common.rng import MAX_SEED_BYTES
 from services.common.statecache import DEFAULT_STATE_CACHE, StateCache
@@ -155,7 +155,10 @@ def _scores_message(scores: Scores) -> rules_pb2.GetScoresResponse:
             rules_pb2.SeatScore(
                 seat=seat.seat,
                 total=seat.total,
-                items=[rules_pb2.ScoreItem(label=label, points=points) for label, points in seat.items],
+                items=[
+                    rules_pb2.ScoreItem(label=label, points=points, message=getattr(label, "text", None))
+                    for label, points in seat.items
+                ],
                 tiebreak=seat.tiebreak,
                 rank=seat.rank,
             )
@@ -247,7 +250,12 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         for event in events:
             detail, text, visible_to = self.game.encode_event(event)
             converted.append(
-                rules_pb2.Event(detail=packed_bytes(url, detail), text=text, visible_to=list(visible_to))
+                rules_pb2.Event(
+                    detail=packed_bytes(url, detail),
+                    text=text,
+                    visible_to=list(visible_to),
+                    message=getattr(text, "text", None),
+                )
             )
         return converted
 
@@ -302,10 +310,12 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
 
     def _legal_actions(self, state: Any, seat: int) -> list[rules_pb2.LegalAction]:
         """The seat's legal actions, packed, each with its label."""
-        return [
-            rules_pb2.LegalAction(action=self._action(action), label=self.game.label(state, action))
-            for action in self.game.legal_actions(state, seat)
-        ]
+        legal = []
+        for action in self.game.legal_actions(state, seat):
+            label = self.game.label(state, action)
+            message = getattr(label, "text", None)
+            legal.append(rules_pb2.LegalAction(action=self._action(action), label=label, message=message))
+        return legal
 
     @_maps_errors
     def GetGameInfo(
@@ -320,6 +330,22 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
     ) -> rules_pb2.GetGameDataResponse:
         """The game's static data (empty for a game that declares none)."""
         return rules_pb2.GetGameDataResponse(data=self._data)
+
+    @_maps_errors
+    def GetCatalog(
+        self, request: rules_pb2.GetCatalogRequest, context: grpc.ServicerContext
+    ) -> rules_pb2.GetCatalogResponse:
+        """The game's message catalog nearest the locale asked for (English when none is near)."""
+        domain = self.game.catalogs
+        if domain is None:
+            raise NoCatalog(f"{self.game.info.name} has no message catalogs yet")
+        try:
+            catalog = domain.catalog(request.locale)
+        except ValueError as error:
+            raise MalformedRequest(str(error), locale=request.locale) from error
+        return rules_pb2.GetCatalogResponse(
+            locale=catalog.locale, messages=catalog.messages, digest=catalog.digest, locales=domain.locales
+        )
 
     @_maps_errors
     def NewGame(

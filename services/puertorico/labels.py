@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
-from services.common.helpers import plural
+from i18n.messages import Domain, Term, Value, text
 from services.puertorico import actions as act
 from services.puertorico import events as ev
 from services.puertorico.builder import price
@@ -39,122 +40,137 @@ from services.puertorico.state import (
 )
 from services.puertorico.trader import post_revenue, revenue
 
-PASS_LABELS = {
-    HACIENDA_STEP: "Do not draw with the hacienda",
-    TAKE_TILE: "Take no tile",
-    HOSPICE_STEP: "Do not use the hospice",
-    MAYOR_PRIVILEGE: "Decline the extra colonist",
-    PLACE_COLONIST: "Keep this arrangement of colonists",
-    BUILD: "Build nothing",
-    UNIVERSITY_STEP: "Do not use the university",
-    CRAFTSMAN_PRIVILEGE: "Decline the extra good",
-    SELL: "Sell nothing",
-    LOAD: "Load nothing",
-    LIBRARY_TILE: "Take no second tile",
-    GUESTS: "Leave the guests where they are",
+CATALOGS = Domain("puertorico", Path(__file__).parent / "locale")
+"""Puerto Rico's catalogs (locale/<locale>.po): every label and event text is one of their messages."""
+_ = CATALOGS.message
+STEP_IDS = {
+    HACIENDA_STEP: "hacienda",
+    TAKE_TILE: "take_tile",
+    HOSPICE_STEP: "hospice",
+    MAYOR_PRIVILEGE: "mayor_privilege",
+    PLACE_COLONIST: "place_colonist",
+    BUILD: "build",
+    UNIVERSITY_STEP: "university",
+    CRAFTSMAN_PRIVILEGE: "craftsman_privilege",
+    SELL: "sell",
+    LOAD: "load",
+    LIBRARY_TILE: "library_tile",
+    GUESTS: "guests",
 }
-PASS_WORDS = {
-    HACIENDA_STEP: "did not draw with the hacienda",
-    TAKE_TILE: "took no tile",
-    HOSPICE_STEP: "did not use the hospice",
-    MAYOR_PRIVILEGE: "declined the extra colonist",
-    BUILD: "built nothing",
-    UNIVERSITY_STEP: "did not use the university",
-    CRAFTSMAN_PRIVILEGE: "declined the extra good",
-    SELL: "sold nothing",
-    LOAD: "loaded nothing",
-    LIBRARY_TILE: "took no second tile (library)",
-    GUESTS: "left their guests where they are",
+TRIGGER_IDS = {TRIGGER_COLONISTS: "colonists", TRIGGER_CITY: "city", TRIGGER_VP_POOL: "vp_pool"}
+SOURCE_IDS = {
+    ev.FROM_SHIP: "ship",
+    ev.FROM_PRIVILEGE: "privilege",
+    ev.FROM_HOSPICE: "hospice",
+    ev.FROM_UNIVERSITY: "university",
 }
-TRIGGER_WORDS = {
-    TRIGGER_COLONISTS: "the colonist supply ran short",
-    TRIGGER_CITY: "a city is full",
-    TRIGGER_VP_POOL: "the VP pool is empty",
-}
-SOURCE_WORDS = {
-    ev.FROM_SHIP: "from the colonist ship",
-    ev.FROM_PRIVILEGE: "as the mayor's privilege",
-    ev.FROM_HOSPICE: "with the hospice",
-    ev.FROM_UNIVERSITY: "with the university",
-}
-TILE_SOURCE_WORDS = {
+TILE_SOURCE_IDS = {
     ev.TILE_FACE_UP: "",
     ev.TILE_QUARRY: "",
-    ev.TILE_HACIENDA: " with the hacienda",
-    ev.TILE_LIBRARY: " as the library's second tile",
+    ev.TILE_HACIENDA: ".hacienda",
+    ev.TILE_LIBRARY: ".library",
 }
-DOUBLOON_WORDS = {
-    ev.DOUBLOONS_ROLE_CARD: "from the role card",
-    ev.DOUBLOONS_PROSPECTOR: "as the prospector",
-    ev.DOUBLOONS_FACTORY: "from the factory",
-    ev.DOUBLOONS_SPECIALTY_FACTORY: "from the specialty factory",
-    ev.DOUBLOONS_LIGHTHOUSE: "from the lighthouse",
+DOUBLOON_IDS = {
+    ev.DOUBLOONS_ROLE_CARD: "role_card",
+    ev.DOUBLOONS_PROSPECTOR: "prospector",
+    ev.DOUBLOONS_FACTORY: "factory",
+    ev.DOUBLOONS_SPECIALTY_FACTORY: "specialty_factory",
+    ev.DOUBLOONS_LIGHTHOUSE: "lighthouse",
 }
-VP_WORDS = {
-    ev.VP_SHIPPING: "for shipping",
-    ev.VP_CAPTAIN: "as the captain",
-    ev.VP_HARBOR: "from the harbor",
-    ev.VP_CHURCH: "from the church",
-    ev.VP_UNION_HALL: "from the union hall",
+VP_IDS = {
+    ev.VP_SHIPPING: "shipping",
+    ev.VP_CAPTAIN: "captain",
+    ev.VP_HARBOR: "harbor",
+    ev.VP_CHURCH: "church",
+    ev.VP_UNION_HALL: "union_hall",
 }
-MARKET_WORDS = "black market, 1 doubloon off"
 
 
-def _a(name: str) -> str:
-    return f"an {name}" if name[0] in "aeiou" else f"a {name}"
+def _id(name: str) -> str:
+    return name.replace(" ", "_")
 
 
-def _goods(goods: tuple[int, ...]) -> str:
-    parts = [f"{count} {GOOD_NAMES[good]}" for good, count in enumerate(goods) if count]
-    return ", ".join(parts) if parts else "nothing"
+def good(index: int) -> Term:
+    """A good's term: "corn"."""
+    return Term(f"puertorico.good.{GOOD_NAMES[index]}")
 
 
-def _space(space: int) -> str:
-    """A space of a board in words: "a corn plantation", "the small market"."""
+def tile(index: int) -> Term:
+    """A tile kind's term: "corn plantation"."""
+    return Term(f"puertorico.tile.{_id(TILE_NAMES[index])}")
+
+
+def a_tile(index: int) -> Term:
+    """A tile kind's term with its article: "a corn plantation"."""
+    return Term(f"puertorico.tile.{_id(TILE_NAMES[index])}.a")
+
+
+def building(index: int) -> Term:
+    """A building's term: "small market"."""
+    return Term(f"puertorico.building.{_id(BUILDINGS[index].name)}")
+
+
+def role(index: int) -> Term:
+    """A role's term: "settler"."""
+    return Term(f"puertorico.role.{ROLE_NAMES[index]}")
+
+
+def joined(items: list[Value], template: str = "puertorico.list") -> Value:
+    """A list as nested Texts of `template` ("{head}, {tail}"); one item is itself."""
+    if len(items) == 1:
+        return items[0]
+    return text(template, head=items[0], tail=joined(items[1:], template))
+
+
+def _goods(goods: tuple[int, ...]) -> Value:
+    parts: list[Value] = [
+        text("puertorico.goods.item", count=count, good=good(kind))
+        for kind, count in enumerate(goods)
+        if count
+    ]
+    return joined(parts) if parts else Term("puertorico.goods.nothing")
+
+
+def _space(space: int) -> Value:
+    """A space of a board: "a corn plantation", "the small market"."""
     if space < act.BUILDING_SPACE:
-        return _a(TILE_NAMES[space])
-    return f"the {BUILDINGS[space - act.BUILDING_SPACE].name}"
+        return a_tile(space)
+    return text("puertorico.space.building", building=building(space - act.BUILDING_SPACE))
 
 
 def _returned(source: int, where: int) -> str:
     """Returning a colonist to the supply with the black market, from San Juan, a tile or a building."""
     if source == act.FROM_SAN_JUAN:
-        return "Return a colonist from San Juan"
+        return _("puertorico.action.return_colonist.san_juan")
     if source == act.FROM_TILE:
-        return f"Return the colonist from {_a(TILE_NAMES[where])}"
-    return f"Return the colonist from the {BUILDINGS[where].name}"
-
-
-def _ship(state: State, ship: int) -> str:
-    return f"the {state.ship_cap[ship]}-hold ship"
+        return _("puertorico.action.return_colonist.tile", tile=a_tile(where))
+    return _("puertorico.action.return_colonist.building", building=building(where))
 
 
 # The labels that depend on the action alone, by kind: each is worded once per action (REMEMBERED).
 ACTION_WORDS: dict[int, Callable[[int, int], str]] = {
-    act.TAKE_PLANTATION: lambda tile, _: f"Take {_a(TILE_NAMES[tile])}",
-    act.TAKE_QUARRY: lambda *_: "Take a quarry",
-    act.HACIENDA_DRAW: lambda *_: "Draw a hidden plantation with the hacienda",
-    act.MAYOR_PRIVILEGE: lambda *_: "Take 1 extra colonist from the supply",
-    act.PLACE_ON_TILE: lambda tile, _: f"Place a colonist from San Juan on {_a(TILE_NAMES[tile])}",
-    act.PLACE_ON_BUILDING: lambda building, _: (
-        f"Place a colonist from San Juan on the {BUILDINGS[building].name}"
+    act.TAKE_PLANTATION: lambda t, _a: _("puertorico.action.take_plantation", tile=a_tile(t)),
+    act.TAKE_QUARRY: lambda *_a: _("puertorico.action.take_quarry"),
+    act.HACIENDA_DRAW: lambda *_a: _("puertorico.action.hacienda_draw"),
+    act.MAYOR_PRIVILEGE: lambda *_a: _("puertorico.action.mayor_privilege"),
+    act.PLACE_ON_TILE: lambda t, _a: _("puertorico.action.place_on_tile", tile=a_tile(t)),
+    act.PLACE_ON_BUILDING: lambda b, _a: _("puertorico.action.place_on_building", building=building(b)),
+    act.MOVE_COLONIST: lambda source, target: _(
+        "puertorico.action.move_colonist", source=_space(source), target=_space(target)
     ),
-    act.MOVE_COLONIST: lambda source, target: f"Move a colonist from {_space(source)} to {_space(target)}",
-    act.CRAFTSMAN_BONUS: lambda good, _: f"Take 1 extra {GOOD_NAMES[good]}",
-    act.STORE_IN_WAREHOUSE: lambda good, _: f"Keep all {GOOD_NAMES[good]} in a warehouse",
-    act.KEEP_SINGLE: lambda good, _: f"Keep 1 {GOOD_NAMES[good]}",
-    act.DRAFT_COST: lambda cost, _: (
-        f"Fill a violet slot of cost {cost} ({plural(DRAFT_SLOTS[cost], 'slot')} of that cost)"
-    ),
-    act.DRAFT_BUILDING: lambda building, _: f"Draft the {BUILDINGS[building].name}",
-    act.TAKE_FOREST: lambda tile, _: f"Take {_a(TILE_NAMES[tile])} as a face-down forest",
-    act.BLACK_MARKET_COLONIST: lambda *_: f"Return a colonist to the supply ({MARKET_WORDS})",
-    act.BLACK_MARKET_GOOD: lambda good, _: f"Return 1 {GOOD_NAMES[good]} to the supply ({MARKET_WORDS})",
-    act.BLACK_MARKET_VP: lambda *_: f"Return 1 VP to the pool ({MARKET_WORDS})",
+    act.CRAFTSMAN_BONUS: lambda g, _a: _("puertorico.action.craftsman_bonus", good=good(g)),
+    act.STORE_IN_WAREHOUSE: lambda g, _a: _("puertorico.action.store_in_warehouse", good=good(g)),
+    act.KEEP_SINGLE: lambda g, _a: _("puertorico.action.keep_single", good=good(g)),
+    act.DRAFT_COST: lambda cost, _a: _("puertorico.action.draft_cost", cost=cost, slots=DRAFT_SLOTS[cost]),
+    act.DRAFT_BUILDING: lambda b, _a: _("puertorico.action.draft_building", building=building(b)),
+    act.TAKE_FOREST: lambda t, _a: _("puertorico.action.take_forest", tile=a_tile(t)),
+    act.BLACK_MARKET_COLONIST: lambda *_a: _("puertorico.action.black_market_colonist"),
+    act.BLACK_MARKET_GOOD: lambda g, _a: _("puertorico.action.black_market_good", good=good(g)),
+    act.BLACK_MARKET_VP: lambda *_a: _("puertorico.action.black_market_vp"),
     act.RETURN_COLONIST: _returned,
-    act.USE_SMALL_WHARF: lambda *_: "Ship goods of any kinds with the small wharf (1 VP per 2 goods)",
-    act.GUEST_TO_TILE: lambda tile, _: f"Move a guest to {_a(TILE_NAMES[tile])}",
-    act.GUEST_TO_BUILDING: lambda building, _: f"Move a guest to the {BUILDINGS[building].name}",
+    act.USE_SMALL_WHARF: lambda *_a: _("puertorico.action.use_small_wharf"),
+    act.GUEST_TO_TILE: lambda t, _a: _("puertorico.action.guest_to_tile", tile=a_tile(t)),
+    act.GUEST_TO_BUILDING: lambda b, _a: _("puertorico.action.guest_to_building", building=building(b)),
 }
 # The ACTION_WORDS labels worded so far, by action (at most LABEL_MEMO; the legal ones are far fewer).
 REMEMBERED: dict[act.Action, str] = {}
@@ -162,7 +178,7 @@ LABEL_MEMO = 4096
 
 
 def label(state: State, action: act.Action) -> str:
-    """What a legal action does, in the words of the game."""
+    """What a legal action does, in the words of the game: a Message of the catalogs."""
     text = REMEMBERED.get(action)
     if text is None:
         words = ACTION_WORDS.get(action[0])
@@ -180,106 +196,118 @@ def _state_label(state: State, action: act.Action) -> str:
     player = state.players[state.actor]
     if kind == act.CHOOSE_ROLE:
         doubloons = state.role_doubloons[state.roles.index(arg)] if arg in state.roles else 0
-        bonus = f" (+{plural(doubloons, 'doubloon')})" if doubloons else ""
-        return f"Choose the {ROLE_NAMES[arg]}{bonus}"
+        return _("puertorico.action.choose_role", role=role(arg), doubloons=doubloons)
     if kind == act.HOSPICE_COLONIST:
-        return f"Put a colonist on the new {TILE_NAMES[state.tile_taken]} (hospice)"
+        return _("puertorico.action.hospice_colonist", tile=tile(state.tile_taken))
     if kind == act.BUILD:
         cost = price(state, state.actor, arg)
-        short = " less black market items" if cost > player.doubloons else ""
-        return f"Build the {BUILDINGS[arg].name} for {plural(cost, 'doubloon')}{short}"
+        short = int(cost > player.doubloons)
+        return _("puertorico.action.build", building=building(arg), price=cost, short=short)
     if kind == act.UNIVERSITY_COLONIST:
-        return f"Put a colonist on the new {BUILDINGS[state.just_built].name} (university)"
+        return _("puertorico.action.university_colonist", building=building(state.just_built))
     if kind == act.SELL:
-        return f"Sell 1 {GOOD_NAMES[arg]} for {plural(revenue(state, state.actor, arg), 'doubloon')}"
+        return _("puertorico.action.sell", good=good(arg), price=revenue(state, state.actor, arg))
     if kind == act.LOAD:
         amount = min(player.goods[arg], state.ship_cap[arg2] - state.ship_count[arg2])
-        return f"Load {amount} {GOOD_NAMES[arg]} onto {_ship(state, arg2)}"
+        return _("puertorico.action.load", amount=amount, good=good(arg), capacity=state.ship_cap[arg2])
     if kind == act.SHIP_WITH_WHARF:
-        return f"Ship {player.goods[arg]} {GOOD_NAMES[arg]} with the wharf"
+        return _("puertorico.action.ship_with_wharf", amount=player.goods[arg], good=good(arg))
     if kind == act.PASS:
         if state.step == BLACK_MARKET_STEP:
             left = state.pending_price - len(state.black_market_items)
-            return f"Pay {plural(left, 'doubloon')} and build the {BUILDINGS[state.pending_build].name}"
-        return PASS_LABELS.get(state.step, "Pass")
+            return _("puertorico.action.pay_and_build", price=left, building=building(state.pending_build))
+        step = STEP_IDS.get(state.step)
+        return _(f"puertorico.action.pass.{step}" if step else "puertorico.action.pass")
     if kind == act.PLACE_DRAWN_TILE:
-        tile = TILE_NAMES[state.hacienda_tile]
-        return f"Place the drawn {tile} face down as a forest" if arg else f"Place the drawn {tile} face up"
+        drawn = tile(state.hacienda_tile)
+        return _(f"puertorico.action.place_drawn_tile.{'forest' if arg else 'face_up'}", tile=drawn)
     if kind == act.SMALL_WHARF_GOODS:  # its count is not bounded by a table: worded each time
-        return f"Put {arg2} {GOOD_NAMES[arg]} on the small wharf"
+        return _("puertorico.action.small_wharf_goods", amount=arg2, good=good(arg))
     if kind == act.SHIP_SMALL_WHARF:
         chosen = tuple(state.small_wharf_goods)
-        return f"Ship {_goods(chosen)} with the small wharf for {small_wharf_vp(state, sum(chosen))} VP"
+        vp = small_wharf_vp(state, sum(chosen))
+        return _("puertorico.action.ship_small_wharf", goods=_goods(chosen), vp=vp)
     if kind == act.SELL_TO_TRADING_POST:
         amount = post_revenue(state, state.actor, arg)
-        return f"Sell 1 {GOOD_NAMES[arg]} to the trading post for {plural(amount, 'doubloon')}"
+        return _("puertorico.action.sell_to_trading_post", good=good(arg), price=amount)
     raise ValueError(f"no label for {action!r}")
 
 
 def event_text(event: tuple) -> str:  # type: ignore[type-arg]
-    """One readable sentence for an event."""
-    seat = f"Seat {event.seat}" if hasattr(event, "seat") else ""
+    """One readable sentence for an event: a Message of the catalogs."""
+    e = "puertorico.event."
     if isinstance(event, ev.GameStarted):
-        return f"The game begins; seat {event.governor} is the governor"
+        return _(e + "game_started", governor=event.governor)
     if isinstance(event, ev.RoleChosen):
-        return f"{seat} chose the {ROLE_NAMES[event.role]}"
+        return _(e + "role_chosen", seat=event.seat, role=role(event.role))
     if isinstance(event, ev.Passed):
-        return f"{seat} {PASS_WORDS.get(event.step, 'passed')}"
+        step = STEP_IDS.get(event.step)
+        return _(e + (f"passed.{step}" if step and step != "place_colonist" else "passed"), seat=event.seat)
     if isinstance(event, ev.TileTaken):
-        return f"{seat} took {_a(TILE_NAMES[event.tile])}{TILE_SOURCE_WORDS[event.source]}"
+        where = TILE_SOURCE_IDS[event.source]
+        return _(e + "tile_taken" + where, seat=event.seat, tile=a_tile(event.tile))
     if isinstance(event, ev.ColonistsReceived):
-        return f"{seat} received {plural(event.colonists, 'colonist')} {SOURCE_WORDS[event.source]}"
+        source = SOURCE_IDS[event.source]
+        return _(e + f"colonists_received.{source}", seat=event.seat, colonists=event.colonists)
     if isinstance(event, ev.ColonistsArranged):
-        return f"{seat} arranged their colonists ({event.san_juan} left in San Juan)"
+        return _(e + "colonists_arranged", seat=event.seat, san_juan=event.san_juan)
     if isinstance(event, ev.BuildingBuilt):
-        return f"{seat} built the {BUILDINGS[event.building].name} for {plural(event.price, 'doubloon')}"
+        return _(e + "building_built", seat=event.seat, building=building(event.building), price=event.price)
     if isinstance(event, ev.GoodsProduced):
-        what = "took the extra good" if event.privilege else "produced"
+        goods = _goods(event.goods)
         if event.building >= 0:
-            what = f"received from the {BUILDINGS[event.building].name}"
-        return f"{seat} {what}: {_goods(event.goods)}"
+            return _(
+                e + "goods_produced.building", seat=event.seat, building=building(event.building), goods=goods
+            )
+        return _(
+            e + ("goods_produced.privilege" if event.privilege else "goods_produced"),
+            seat=event.seat,
+            goods=goods,
+        )
     if isinstance(event, ev.DoubloonsReceived):
-        return f"{seat} received {plural(event.amount, 'doubloon')} {DOUBLOON_WORDS[event.reason]}"
+        return _(e + f"doubloons_received.{DOUBLOON_IDS[event.reason]}", seat=event.seat, amount=event.amount)
     if isinstance(event, ev.GoodSold):
-        where = " to the trading post" if event.trading_post else ""
-        return f"{seat} sold 1 {GOOD_NAMES[event.good]}{where} for {plural(event.price, 'doubloon')}"
+        where = ".trading_post" if event.trading_post else ""
+        return _(e + "good_sold" + where, seat=event.seat, good=good(event.good), price=event.price)
     if isinstance(event, ev.GoodsLoaded):
-        where = "with the wharf" if event.ship < 0 else f"onto ship {event.ship}"
-        return f"{seat} shipped {event.barrels} {GOOD_NAMES[event.good]} {where}"
+        if event.ship < 0:
+            return _(e + "goods_loaded.wharf", seat=event.seat, barrels=event.barrels, good=good(event.good))
+        return _(
+            e + "goods_loaded", seat=event.seat, barrels=event.barrels, good=good(event.good), ship=event.ship
+        )
     if isinstance(event, ev.VpReceived):
-        return f"{seat} received {event.amount} VP {VP_WORDS[event.reason]}"
+        return _(e + f"vp_received.{VP_IDS[event.reason]}", seat=event.seat, amount=event.amount)
     if isinstance(event, ev.GoodsDiscarded):
-        return f"{seat} returned {_goods(event.goods)} to the supply"
+        return _(e + "goods_discarded", seat=event.seat, goods=_goods(event.goods))
     if isinstance(event, ev.ShipsCleared):
-        return f"Full ships emptied: {', '.join(str(s) for s in event.ships)}"
+        return _(e + "ships_cleared", ships=joined([str(s) for s in event.ships]))
     if isinstance(event, ev.TradingHouseCleared):
-        return "The full trading house was emptied"
+        return _(e + "trading_house_cleared")
     if isinstance(event, ev.PlantationsRevealed):
-        tiles = ", ".join(TILE_NAMES[t] for t in event.tiles) or "none"
-        return f"New plantations face up: {tiles}"
+        tiles = joined([tile(t) for t in event.tiles]) if event.tiles else Term("puertorico.none")
+        return _(e + "plantations_revealed", tiles=tiles)
     if isinstance(event, ev.ColonistShipRefilled):
-        return f"The colonist ship now carries {plural(event.colonists, 'colonist')}"
+        return _(e + "colonist_ship_refilled", colonists=event.colonists)
     if isinstance(event, ev.EndTriggered):
-        return f"The game will end after this round: {TRIGGER_WORDS[event.trigger]}"
+        return _(e + f"end_triggered.{TRIGGER_IDS[event.trigger]}")
     if isinstance(event, ev.RoundEnded):
-        return f"Round {event.round} ended; seat {event.next_governor} is the next governor"
+        return _(e + "round_ended", round=event.round, governor=event.next_governor)
     if isinstance(event, ev.DraftPicked):
-        return f"{seat} drafted the {BUILDINGS[event.building].name}"
+        return _(e + "draft_picked", seat=event.seat, building=building(event.building))
     if isinstance(event, ev.GuestMoved):
-        where = _a(TILE_NAMES[event.tile]) if event.tile >= 0 else f"the {BUILDINGS[event.building].name}"
-        return f"{seat} moved a guest to {where}"
+        if event.tile >= 0:
+            return _(e + "guest_moved.tile", seat=event.seat, tile=a_tile(event.tile))
+        return _(e + "guest_moved.building", seat=event.seat, building=building(event.building))
     if isinstance(event, ev.BlackMarketReturned):
         if event.item == BLACK_MARKET_COLONIST:
-            what = "a colonist"
-        elif event.item == BLACK_MARKET_VP:
-            what = "1 VP"
-        else:
-            what = f"1 {GOOD_NAMES[event.good]}"
-        return f"{seat} returned {what} with the black market"
+            return _(e + "black_market_returned.colonist", seat=event.seat)
+        if event.item == BLACK_MARKET_VP:
+            return _(e + "black_market_returned.vp", seat=event.seat)
+        return _(e + "black_market_returned.good", seat=event.seat, good=good(event.good))
     if isinstance(event, ev.SmallWharfShipped):
-        return f"{seat} shipped {_goods(event.goods)} with the small wharf"
+        return _(e + "small_wharf_shipped", seat=event.seat, goods=_goods(event.goods))
     if isinstance(event, ev.GameEnded):
-        scores = ", ".join(f"seat {s}: {total}" for s, total in enumerate(event.scores))
-        winners = " and ".join(f"seat {w}" for w in event.winners)
-        return f"Game over ({scores}); winner: {winners}"
+        scores = joined([text(e + "score", seat=s, total=t) for s, t in enumerate(event.scores)])
+        winners = joined([text(e + "winner", seat=w) for w in event.winners], "puertorico.list.and")
+        return _(e + "game_ended", scores=scores, winners=winners)
     raise TypeError(f"unknown event {event!r}")
