@@ -158,6 +158,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-capacity", action="store_true", help="skip the capacity tables")
     parser.add_argument("--skip-players", action="store_true", help="skip the my-games and inbox table")
     parser.add_argument("--skip-matchmaking", action="store_true", help="skip the matchmaker table")
+    parser.add_argument(
+        "--strength-games", type=int, default=10, help="games per strength-table pairing (10)"
+    )
+    parser.add_argument("--competition", help="Puerto Rico AI competition checkout (or $PR_COMPETITION_DIR)")
+    parser.add_argument(
+        "--skip-strength", action="store_true", help="skip the strength tables (bench.strength)"
+    )
     args = parser.parse_args(argv)
 
     names = args.game or list(registry.games())
@@ -213,6 +220,13 @@ def main(argv: list[str] | None = None) -> int:
         print(strength_table(names, args.bot_games, args.search_games, args.search_ms / 1000))
         print()
         print(worker_tables(names, args.latency_games, args.selfplay_games))
+        print()
+    if not args.skip_strength:
+        from bench.strength import main as strength_main
+
+        options = ["--competition", args.competition] if args.competition else []
+        options += ["--games", str(args.strength_games), "--search-seconds", str(args.search_ms / 1000)]
+        strength_main([*options, "--competition-search-seconds", "1", *(f"--title={n}" for n in names)])
         print()
     if not args.skip_memory:
         from bench.memory import measure as measure_memory

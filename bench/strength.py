@@ -188,6 +188,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20, help="games per pairing (default 20)")
     parser.add_argument("--title", action="append", help="only this title (repeatable)")
     parser.add_argument("--search-seconds", type=float, default=1.0, help="search bot's time a move (1)")
+    parser.add_argument(
+        "--competition-search-seconds",
+        type=float,
+        help="the same in the competition rows (default: --search-seconds)",
+    )
     parser.add_argument("--competition", help="checkout of the competition (default: $PR_COMPETITION_DIR)")
     parser.add_argument("--ours", action="append", choices=OURS, help="only this bot of ours (repeatable)")
     parser.add_argument(
@@ -203,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
                 competition_table(
                     args.competition,
                     args.games,
-                    args.search_seconds,
+                    args.competition_search_seconds or args.search_seconds,
                     pool,
                     args.ours or OURS,
                     args.theirs or THEIRS,
@@ -212,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         if not args.skip_titles:
             for title in titles:
-                print(title_table(title, args.games, args.search_seconds, pool), flush=True)
+                print(title_table(title, args.games, args.search_seconds, pool) + "\n", flush=True)
     return 0
 
 
