@@ -46,7 +46,7 @@ export async function replayScreen(screen: Screen, route: string): Promise<void>
   const board = el("div", { id: "replay-board" });
   const slider = el("input", { id: "replay-slider", type: "range", min: "1", max: String(Math.max(1, steps.length)), value: String(at + 1), "aria-label": t("web.replay.slider", "Move") });
   const moves = el("ol", { id: "replay-moves", class: "moves" }, ...steps.map((step, index) =>
-    el("li", { "data-index": String(index) }, button(`${who(step.seat)}: ${actions[index] !== null ? brief(actions[index] as JsonValue) : "?"}`, () => goTo(index)))));
+    el("li", { "data-index": String(index) }, button(`${index + 1}. ${who(step.seat)}: ${actions[index] !== null ? brief(actions[index] as JsonValue) : "?"}`, () => goTo(index)))));
   const endBoard = boardAtEnd(final);
   const noBoard = el("p", { id: "replay-no-board", class: "note" },
     t("web.replay.no_board", "The gateway's API gives a finished game's board after its last move only, not at earlier moves: step to the last move to see it."));
@@ -100,11 +100,11 @@ export async function replayScreen(screen: Screen, route: string): Promise<void>
       moves: steps.length, started: started?.toLocaleString() ?? "?", seed: record.seedSha256.slice(0, 12),
     })),
     el("div", { class: "replay-controls" },
-      button(t("web.replay.first", "⏮ First"), () => goTo(0), { id: "replay-first" }),
+      button(t("web.replay.first", "« First"), () => goTo(0), { id: "replay-first" }),
       button(t("web.replay.previous", "◀ Previous"), () => goTo(at - 1), { id: "replay-prev" }),
       slider,
       button(t("web.replay.next", "Next ▶"), () => goTo(at + 1), { id: "replay-next" }),
-      button(t("web.replay.last", "Last ⏭"), () => goTo(last), { id: "replay-last" })),
+      button(t("web.replay.last", "Last »"), () => goTo(last), { id: "replay-last" })),
     position,
     el("div", { class: "play" },
       board,
