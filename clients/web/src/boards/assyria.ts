@@ -221,6 +221,7 @@ export function drawAssyria(view: Json, data: Json, legal: Legal[] = []): SVGEle
   panel.append(text(offerLeft, top + 16, t("assyria.web.offerings", "Offerings"), { "font-size": 15, "font-weight": "bold" }));
   const seatsData: Json[] = table.players ?? [];
   const track = svg("g", { class: "as-offerings" });
+  track.append(svg("rect", { x: offerLeft - 3, y: top + 23, width: 8 * 58 + 2, height: 108, rx: 5, fill: "#fff", "fill-opacity": 0.01, stroke: "none" }));
   for (let stepIndex = 0; stepIndex <= 7; stepIndex++) {
     const x = offerLeft + stepIndex * 58;
     track.append(svg("rect", { x, y: top + 26, width: 54, height: 102, rx: 4, fill: stepIndex % 2 ? "#efe0b8" : "#f6ecd0", stroke: "#9a8b5e" }));

@@ -41,8 +41,8 @@ function tileName(info: TileInfo | undefined, number: number): string {
   return term("glenmore", "tile", key(info.name), info.name);
 }
 
-/** A label in one or two lines centred on (x, y), within about `width` pixels. */
-function label(x: number, y: number, words: string, size: number, width: number, attrs: Record<string, string | number> = {}): SVGElement[] {
+/** A label in at most `most` lines centred on (x, y), within about `width` pixels. */
+function label(x: number, y: number, words: string, size: number, width: number, attrs: Record<string, string | number> = {}, most = 2): SVGElement[] {
   const perLine = Math.max(4, Math.floor(width / (size * 0.56)));
   const lines: string[] = [];
   for (const word of words.split(" ")) {
@@ -50,7 +50,7 @@ function label(x: number, y: number, words: string, size: number, width: number,
     if (last !== undefined && (last + " " + word).length <= perLine) lines[lines.length - 1] = last + " " + word;
     else lines.push(word);
   }
-  const shown = lines.slice(0, 2);
+  const shown = lines.slice(0, most);
   return shown.map((line, i) => text(x, y + (i - (shown.length - 1) / 2) * (size + 1) + size / 3, line, {
     "font-size": size, "text-anchor": "middle", ...attrs,
   }));
@@ -83,7 +83,6 @@ function drawRondel(table: Json, tiles: TileInfo[], spaces: number, legal: Legal
   for (let index = 0; index < spaces; index++) {
     const { x, y } = at(index);
     rondel.append(svg("circle", { cx: x, cy: y, r: space, fill: "#f6f1de", stroke: "#9a8b5e", class: "gm-space" }));
-    rondel.append(text(x, y + space - 6, String(index), { "font-size": 9, fill: "#9a8b5e", "text-anchor": "middle" }));
   }
   track.forEach((entry: Json, offset: number) => {
     const { x, y } = at((first + offset) % spaces);
@@ -97,7 +96,8 @@ function drawRondel(table: Json, tiles: TileInfo[], spaces: number, legal: Legal
         fill: tileFill(info?.name ?? ""), stroke: "#4d4426", "stroke-width": 1.5,
       }));
       group.append(...label(x, y - 6, name, 12, 2 * space - 16, { "font-weight": "bold" }));
-      group.append(text(x, y + 18, info?.cost && info.cost !== "free" ? info.cost : t("glenmore.web.free", "free"), { "font-size": 9, "text-anchor": "middle", fill: "#333" }));
+      const cost = info?.cost && info.cost !== "free" ? info.cost : t("glenmore.web.free", "free");
+      group.append(...label(x, y + 22, cost, 9, 2 * space - 14, { fill: "#333" }, 3));
       group.append(text(x - space + 12, y - space + 18, String(entry.tile), { "font-size": 9, fill: "#555" }));
       rondel.append(take.length ? actionable(group, take) : group);
     } else if (entry.figure !== undefined) {
@@ -210,7 +210,7 @@ function drawTerritory(player: Json, seat: number, tiles: TileInfo[], legal: Leg
         piece.append(svg("rect", { x: x + 6 + cube * (size * 0.2 + 3), y: y + size * 0.72, width: size * 0.2, height: size * 0.2, rx: 2, fill: CUBE_COLOURS[resource], stroke: "#222", class: `gm-cube gm-cube-${resource}` }));
       }
     }
-    for (let n = 0; n < (tile.clanMembers ?? 0); n++) piece.append(pawn(x + size - 12 - n * 14, y + size * 0.55, colour, size / 11, "gm-clan"));
+    for (let n = 0; n < (tile.clanMembers ?? 0); n++) piece.append(pawn(x + size - 14 - n * 18, y + size * 0.5, colour, size / 8, "gm-clan"));
     const here = mine ? legal.filter((l) => {
       const a = l.action ?? {};
       const move = a.activate ?? a.payCube ?? a.payClanMember ?? a.makeChieftain;
@@ -236,9 +236,17 @@ export function drawGlenMore(view: Json, data: Json, legal: Legal[] = []): SVGEl
     top += drawn.height;
   });
   const discarded: number[] = table.discardedTiles ?? [];
-  parts.push(text(10, top + 10, t("glenmore.web.discarded", "Discarded: {tiles}", {
-    tiles: discarded.length ? discarded.map((n) => tileName(tiles[n - 1], n)).join(", ") : "-",
-  }), { "font-size": 12, fill: "#444", class: "gm-discarded" }));
+  const list = discarded.length ? discarded.map((n) => tileName(tiles[n - 1], n)).join(", ") : "-";
+  const words = t("glenmore.web.discarded", "Discarded: {tiles}", { tiles: list }).split(" ");
+  const lines: string[] = [""];
+  for (const word of words) {
+    if ((lines[lines.length - 1] + " " + word).length > 150) lines.push(word);
+    else lines[lines.length - 1] = (lines[lines.length - 1] + " " + word).trim();
+  }
+  const discards = svg("g", { class: "gm-discarded" });
+  lines.forEach((line, i) => discards.append(text(10, top + 10 + i * 16, line, { "font-size": 12, fill: "#444" })));
+  parts.push(discards);
+  top += (lines.length - 1) * 16;
   const board = picture(t("glenmore.web.title", "Glen More"), WIDTH, top + 24);
   board.classList.add("gm-board");
   board.append(svg("rect", { x: 0, y: 0, width: WIDTH, height: top + 24, fill: "#faf6ea" }), ...parts);
