@@ -55,6 +55,7 @@ function row(game: MyGame): HTMLElement {
 
 export async function gamesScreen(screen: Screen): Promise<void> {
   await loadTitles();
+  if (screen.signal.aborted) return; // left (or signed out) meanwhile
   const section = show("games");
   const body = el("tbody", {});
   const more = button(t("web.games.more", "More"), () => guarded(() => page(false)), { id: "my-games-more" });

@@ -160,6 +160,7 @@ function item(event: InboxEvent): HTMLElement {
 
 export async function inboxScreen(screen: Screen): Promise<void> {
   await loadTitles();
+  if (screen.signal.aborted) return; // left (or signed out) meanwhile
   const section = show("inbox");
   const list = el("ol", { id: "inbox-events", class: "inbox" });
   const draw = () => {

@@ -21,6 +21,7 @@ function row(entry: LeaderboardEntry): HTMLElement {
 
 export async function leaderboardsScreen(screen: Screen, wanted: string): Promise<void> {
   const titles = await loadTitles();
+  if (screen.signal.aborted) return; // left (or signed out) meanwhile
   const title = titles.some((info) => info.name === wanted) ? wanted : titles[0]?.name ?? "";
   const section = show("leaderboards");
   const choice = select({ id: "leaderboard-title" }, titles.map((info) => ({ value: info.name, label: info.displayName || info.name })), title);

@@ -41,6 +41,7 @@ function lobbyCard(lobby: Lobby): HTMLElement {
 
 export async function lobbiesScreen(screen: Screen): Promise<void> {
   const titles = await loadTitles();
+  if (screen.signal.aborted) return; // left (or signed out) meanwhile
   const section = show("lobbies");
   const choice = gameChoice("");
   const privateLobby = el("input", { id: "private", type: "checkbox" });

@@ -27,6 +27,7 @@ function seatsOf(lobby: Lobby): string {
 
 export async function lobbyScreen(screen: Screen, lobbyId: string): Promise<void> {
   await loadTitles();
+  if (screen.signal.aborted) return; // left (or signed out) meanwhile
   let lobby = (await lobbies.getLobby({ lobbyId })).lobby;
   if (!lobby || screen.signal.aborted) return;
   if (lobby.gameId) return go(`game/${lobby.gameId}`);

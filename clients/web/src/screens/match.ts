@@ -101,6 +101,7 @@ function stateText(current: Search): string {
 
 export async function matchScreen(screen: Screen): Promise<void> {
   await loadTitles();
+  if (screen.signal.aborted) return; // left (or signed out) meanwhile
   const section = show("match");
   const choice = gameChoice("match-", 2);
   const strength = strengthSelect("match-strength", chosenStrength);

@@ -127,6 +127,7 @@ async function submit(game: GameView, index: number, log: HTMLElement): Promise<
 /** Watch a game: its view after each change, reconnecting from the last version seen. */
 export async function playScreen(screen: Screen, gameId: string): Promise<void> {
   await loadTitles();
+  if (screen.signal.aborted) return; // left (or signed out) meanwhile
   const shown = show("game");
   shown.dataset.gameId = gameId;
   delete shown.dataset.version;

@@ -30,6 +30,7 @@ function boardAtEnd(view: GameView | undefined): HTMLElement {
 export async function replayScreen(screen: Screen, route: string): Promise<void> {
   const [gameId, wanted] = route.split("/");
   await loadTitles();
+  if (screen.signal.aborted) return; // left (or signed out) meanwhile
   const record = (await games.getGameRecord({ gameId })).record;
   if (!record || screen.signal.aborted) return;
   const [final] = await Promise.all([games.getGame({ gameId }).then((reply) => reply.game), loadTitleData(record.title)]);
