@@ -48,6 +48,12 @@ def parser() -> argparse.ArgumentParser:
         "--gateway",
         help=f"gateway address (default $BG_GATEWAY, the saved one, or {session.DEFAULT_GATEWAY})",
     )
+    top.add_argument(
+        "--lang",
+        default="",
+        help="the locale labels and event texts are shown in, such as zh-TW or zh-CN (default: the"
+        " account's, then $LANG's, then English)",
+    )
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, handler: Any, help_text: str) -> argparse.ArgumentParser:
@@ -162,7 +168,7 @@ def main(argv: list[str] | None = None, out: IO[str] = sys.stdout, inp: IO[str] 
     saved = session.load()
     address = session.gateway_address(args.gateway, saved)
     token = saved.get("token", "") if saved.get("gateway", address) == address else ""
-    client = Client(address, token, out, inp)
+    client = Client(address, token, out, inp, lang=args.lang)
     try:
         code: int = args.handler(client, args)
         return code

@@ -3,17 +3,21 @@ tries again when the gateway refuses it for the rate limit (RESOURCE_EXHAUSTED, 
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, TypeVar
 
 import grpc
+import icu
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
+from boardgame.rules.v1 import rules_pb2
 from google.protobuf.message import Message
 
 from cli.render import unpack
 from cli.status import error_info
+from i18n.messages import DEFAULT_LOCALE, LOCALE_TAG, Catalog
 
 RATE_LIMITED = "RATE_LIMITED"
 RETRY_AFTER_KEY = "retry_after_ms"  # ErrorInfo metadata: how long to wait before the next call
@@ -22,6 +26,18 @@ MAX_RATE_LIMIT_RETRIES = 10
 PROBE_TIMEOUT_SECONDS = 5.0  # how long to wait for a gateway's answer to tell "down" from "not signed in"
 
 R = TypeVar("R")
+
+
+def environment_locale() -> str:
+    """The locale of the environment's messages ($LC_ALL, $LC_MESSAGES, then $LANG, such as
+    "zh_TW.UTF-8" -> "zh_TW"); "" for none, "C" or "POSIX"."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name, "").split(".")[0].split("@")[0]
+        if value in ("C", "POSIX"):
+            return ""
+        if value and LOCALE_TAG.match(value):
+            return value
+    return ""
 
 
 class Quit(Exception):
@@ -53,6 +69,8 @@ class Client:
     inp: IO[str]
     waits: list[float] = field(default_factory=list)  # the rate-limit waits taken, for people and tests
     data: dict[str, Message | None] = field(default_factory=dict)  # each title's static data, once fetched
+    lang: str = ""  # the locale asked for with --lang ("": the account's, then $LANG's, then English)
+    catalogs: dict[str, Catalog | None] = field(default_factory=dict)  # each title's catalog, once fetched
 
     def __post_init__(self) -> None:
         self.channel = grpc.insecure_channel(self.address)
@@ -94,6 +112,41 @@ class Client:
             else:
                 self.data[title] = unpack(packed) if packed.type_url else None
         return self.data[title]
+
+    def locale(self) -> str:
+        """The locale texts are shown in: --lang, else the account's (GetMe), else $LANG's, else "en"."""
+        if not self.lang:
+            account = ""
+            if self.token:
+                try:
+                    account = self.call(self.accounts.GetMe, gateway_pb2.GetMeRequest()).locale
+                except grpc.RpcError:
+                    account = ""
+            self.lang = account or environment_locale() or DEFAULT_LOCALE
+        return self.lang
+
+    def words(self, title: str, english: str, message: rules_pb2.Text) -> str:
+        """A label or event text in the caller's locale, rendered from its Text with the title's
+        catalog (CatalogService.GetCatalog); the English as sent when there is no Text or catalog."""
+        if not message.template or self.locale() == DEFAULT_LOCALE:
+            return english
+        if title not in self.catalogs:
+            try:
+                request = gateway_pb2.GetCatalogRequest(title=title, locale=self.locale())
+                served = self.call(self.catalog.GetCatalog, request).catalog
+            except grpc.RpcError as error:
+                if error.code() not in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
+                    raise
+                self.catalogs[title] = None
+            else:
+                self.catalogs[title] = Catalog(served.locale, dict(served.messages))
+        catalog = self.catalogs[title]
+        if catalog is None:
+            return english
+        try:
+            return catalog.render(message)
+        except (KeyError, icu.ICUError):
+            return english
 
     def call(self, method: Callable[..., R], request: Any, *, signed_in: bool = True) -> R:
         """`method(request)` with the token; after a rate-limit refusal, wait as told and try again."""

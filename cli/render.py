@@ -8,11 +8,13 @@ lines within them, that changed need printing (`cli.screen`).
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from boardgame.gateway.v1 import gateway_pb2
+from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2, descriptor_pool, message_factory
 from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
@@ -176,11 +178,20 @@ def header_lines(game: gateway_pb2.GameView) -> list[str]:
     return lines
 
 
-def scores_lines(game: gateway_pb2.GameView) -> list[str]:
+Words = Callable[[str, rules_pb2.Text], str]
+"""A label or event text (its English and its Text) in the reader's locale."""
+
+
+def english(text: str, message: rules_pb2.Text) -> str:
+    """The English as sent: the Words of a reader of English."""
+    return text
+
+
+def scores_lines(game: gateway_pb2.GameView, words: Words = english) -> list[str]:
     """The final scores, best first."""
     lines = ["Final scores:"]
     for score in sorted(game.scores.scores, key=lambda s: (s.rank, s.seat)):
-        items = ", ".join(f"{item.label} {item.points}" for item in score.items)
+        items = ", ".join(f"{words(item.label, item.message)} {item.points}" for item in score.items)
         winner = "  winner" if score.seat in game.scores.winners else ""
         lines.append(f"  {score.rank}. {seat_name(game, score.seat)}: {score.total} ({items}){winner}")
     return lines
@@ -191,6 +202,6 @@ def finished(game: gateway_pb2.GameView) -> bool:
     return bool(game.status == gateway_pb2.GAME_STATUS_FINISHED)
 
 
-def events_text(events: list[gateway_pb2.GameEvent]) -> list[str]:
+def events_text(events: list[gateway_pb2.GameEvent], words: Words = english) -> list[str]:
     """One line per event."""
-    return [f"  * {event.text}" for event in events if event.text]
+    return [f"  * {words(event.text, event.message)}" for event in events if event.text]

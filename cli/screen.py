@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from boardgame.gateway.v1 import gateway_pb2
+from boardgame.rules.v1 import rules_pb2
 from google.protobuf.message import Message
 
-from cli.render import INDENT, Block, finished, header_lines, scores_lines
+from cli.render import INDENT, Block, english, finished, header_lines, scores_lines
 from cli.renderers import table_blocks
 
 
@@ -32,9 +34,15 @@ class Screen:
     """Prints one game's views to a person: in full once, then the changes since the last one shown.
     `data_of(title)` is the title's static data, which the table is drawn from besides the views."""
 
-    def __init__(self, say: Callable[[str], None], data_of: Callable[[str], Message | None]) -> None:
+    def __init__(
+        self,
+        say: Callable[[str], None],
+        data_of: Callable[[str], Message | None],
+        words: Callable[[str, str, rules_pb2.Text], str] | None = None,
+    ) -> None:
         self.say = say
         self.data_of = data_of
+        self.words = words  # words(title, english, Text): a text in the reader's locale
         self.shown: list[Block] | None = None
 
     def show(self, game: gateway_pb2.GameView) -> None:
@@ -47,7 +55,8 @@ class Screen:
             else changes(self.shown, blocks)
         )
         if finished(game):
-            lines += scores_lines(game)
+            words = self.words
+            lines += scores_lines(game, partial(words, game.title) if words else english)
         self.shown = blocks
         for line in lines:
             self.say(line)

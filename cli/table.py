@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import uuid
+from functools import partial
 
 import grpc
 from boardgame.gateway.v1 import gateway_pb2
@@ -18,7 +19,7 @@ from cli.screen import Screen
 def ask(client: Client, game: gateway_pb2.GameView) -> int:
     """The index of the legal action the person picks; Quit on "q" or end of input."""
     for number, legal in enumerate(game.legal_actions, start=1):
-        client.say(f"  {number:>3}. {legal.label}")
+        client.say(f"  {number:>3}. {client.words(game.title, legal.label, legal.message)}")
     while True:
         client.out.write(f"your move [1-{len(game.legal_actions)}, q to quit]: ")
         client.out.flush()
@@ -46,18 +47,22 @@ def submit(client: Client, game: gateway_pb2.GameView, index: int) -> None:
             raise
         client.say("the game moved on meanwhile; here is the new position")
         return
-    client.say(f"played: {game.legal_actions[index].label} (version {result.version})")
+    legal = game.legal_actions[index]
+    client.say(f"played: {client.words(game.title, legal.label, legal.message)} (version {result.version})")
 
 
 def follow(client: Client, game_id: str, *, play: bool) -> int:
     """Show the game as it goes, the whole table first and then what changed; with `play`, ask for a
     move whenever the caller's seat may act (a caller without a seat watches). 0 once it is over."""
-    screen = Screen(client.say, client.title_data)
+    screen = Screen(client.say, client.title_data, client.words)
     acted = -1
     watching = not play
+    title = ""
     try:
         for change in client.watch(game_id):
-            for line in events_text(list(change.events)):
+            title = change.game.title if change.HasField("game") else title
+            in_title = partial(client.words, title)
+            for line in events_text(list(change.events), in_title):
                 client.say(line)
             if change.HasField("chat"):
                 client.say(chat_line(change.chat))

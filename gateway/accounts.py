@@ -9,6 +9,7 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 
 from gateway import auth, limits, names, throttle, written
 from gateway.errors import rpc
+from i18n.messages import LOCALE_TAG
 from live import guests, keys
 from live.errors import GatewayError, invalid, unauthenticated
 from live.replies import text
@@ -19,6 +20,7 @@ USERNAME = re.compile(rf"[A-Za-z0-9_-]{{3,{USERNAME_MAX}}}")
 DISPLAY_NAME_MAX = 32
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 EXTERNAL_ID_MAX = 128
+LOCALE_MAX = 35  # the longest BCP 47 tag a client should send (RFC 5646 §4.4.1)
 WRONG_CREDENTIALS = "wrong user name or password"
 
 
@@ -149,7 +151,28 @@ class AccountService(gateway_pb2_grpc.AccountServiceServicer):
     ) -> gateway_pb2.GetMeResponse:
         """The signed-in player."""
         principal = await auth.authenticate(self.app, context)
-        return gateway_pb2.GetMeResponse(player=principal.player)
+        locale = await self.app.redis.hget(keys.player(principal.player.player_id), "locale")
+        return gateway_pb2.GetMeResponse(player=principal.player, locale=text(locale or ""))
+
+    @rpc
+    async def SetLocale(
+        self, request: gateway_pb2.SetLocaleRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.SetLocaleResponse:
+        """Keep the signed-in player's preferred locale (empty: clear it)."""
+        principal = await auth.authenticate(self.app, context)
+        locale = request.locale
+        if locale and (len(locale) > LOCALE_MAX or not LOCALE_TAG.match(locale)):
+            raise invalid(
+                "INVALID_LOCALE",
+                f"{locale[:LOCALE_MAX]!r} is not a locale (expected a tag such as en, zh-TW or zh_Hant)",
+                field="locale",
+            )
+        key = keys.player(principal.player.player_id)
+        if locale:
+            await self.app.redis.hset(key, "locale", locale)
+        else:
+            await self.app.redis.hdel(key, "locale")
+        return gateway_pb2.SetLocaleResponse(locale=locale)
 
     @rpc
     async def IssuePlayerToken(

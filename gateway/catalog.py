@@ -8,8 +8,11 @@ from boardgame.rules.v1 import rules_pb2
 
 from gateway import auth
 from gateway.errors import rpc
+from i18n.messages import LOCALE_TAG
 from live.errors import invalid
 from live.table import Table
+
+CATALOG_MEMO = 256  # (title, locale tag) pairs whose catalog a gateway keeps
 
 
 class CatalogService(gateway_pb2_grpc.CatalogServiceServicer):
@@ -20,6 +23,7 @@ class CatalogService(gateway_pb2_grpc.CatalogServiceServicer):
     def __init__(self, app: Table) -> None:
         self.app = app
         self._data: dict[str, rules_pb2.GameData] = {}
+        self._catalogs: dict[tuple[str, str], rules_pb2.GetCatalogResponse] = {}
 
     @rpc
     async def ListTitles(
@@ -45,6 +49,43 @@ class CatalogService(gateway_pb2_grpc.CatalogServiceServicer):
                 data=rules_pb2.GameData(digest=data.digest), unchanged=True
             )
         return gateway_pb2.GetTitleDataResponse(data=data)
+
+    @rpc
+    async def GetCatalog(
+        self, request: gateway_pb2.GetCatalogRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.GetCatalogResponse:
+        """A title's message catalog in the locale nearest the one asked for; only its digest when
+        the client's `known_digest` is current. INVALID_ARGUMENT without a title or for a locale that
+        is malformed, NOT_FOUND for a title no rules service plays or one without catalogs."""
+        await auth.authenticate(self.app, context)
+        if not request.title:
+            raise invalid("MISSING_TITLE", "title is required", field="title")
+        if request.locale and not LOCALE_TAG.match(request.locale):
+            raise invalid(
+                "INVALID_LOCALE",
+                f"{request.locale!r} is not a locale (expected a tag such as en, zh-TW or zh_Hant)",
+                field="locale",
+            )
+        catalog = await self.catalog(request.title, request.locale)
+        if request.known_digest and request.known_digest == catalog.digest:
+            unchanged = rules_pb2.GetCatalogResponse(
+                locale=catalog.locale, digest=catalog.digest, locales=catalog.locales
+            )
+            return gateway_pb2.GetCatalogResponse(catalog=unchanged, unchanged=True)
+        return gateway_pb2.GetCatalogResponse(catalog=catalog)
+
+    async def catalog(self, name: str, locale: str) -> rules_pb2.GetCatalogResponse:
+        """The title's catalog for a locale tag, from its rules service the first time (kept by the
+        tag asked for; at most CATALOG_MEMO of them)."""
+        key = (name, locale)
+        found = self._catalogs.get(key)
+        if found is None:
+            title = self.app.rules.get(name)
+            found = await title.call("GetCatalog", rules_pb2.GetCatalogRequest(locale=locale))
+            if len(self._catalogs) >= CATALOG_MEMO:
+                self._catalogs.clear()
+            self._catalogs[key] = found
+        return found
 
     async def title_data(self, name: str) -> rules_pb2.GameData:
         """The title's GameData, from its rules service the first time."""
