@@ -289,6 +289,7 @@ class Lockstep:
                 tuple(p.goods),
                 tuple(p.tiles[:6]),
                 tuple(sorted(p.buildings)),
+                p.colonists(),
             )
         return out
 
@@ -327,6 +328,7 @@ class Lockstep:
                         int(b.building_type) for b in p.city_board if int(b.building_type) < BASE_BUILDINGS
                     )
                 ),
+                p.total_colonists_owned,
             )
         return out
 
@@ -439,16 +441,12 @@ class Lockstep:
 
     def _decision(self) -> None:
         st = self.state
-        if self.game.is_terminal(st) != self.model.is_terminal():
-            raise _Stop(
-                Mismatch(
-                    "§7 game end",
-                    f"ours over: {self.game.is_terminal(st)}, theirs over: {self.model.is_terminal()}",
-                    self._describe(),
-                )
-            )
         seat = st.actor
         step = st.step
+        if step in OPTIONAL:
+            self.findings[f"optional: ours may decline the {OPTIONAL[step][1]}, theirs always takes it"] += 1
+            self._apply_ours(OPTIONAL[step][0])
+            return
         if (
             self.their.current_phase == self.c.Phase.CAPTAIN_STORE
             and not self.model.is_terminal()
@@ -459,10 +457,25 @@ class Lockstep:
             self.findings["storage: theirs asks a player whose goods all fit"] += 1
             self._impose_store(self.model.current_player(), None)
             return
-        if step in OPTIONAL:
-            self.findings[f"optional: ours may decline the {OPTIONAL[step][1]}, theirs always takes it"] += 1
-            self._apply_ours(OPTIONAL[step][0])
+        if (
+            self.their.current_phase == self.c.Phase.MAYOR
+            and not self.model.is_terminal()
+            and (step != S.PLACE_COLONIST or self.model.current_player() != seat)
+        ):
+            # Ours asks only a player with a choice of arrangement; theirs also one whose colonists
+            # have one kind of space to go to: theirs is placed as ours stands.
+            self.findings["mayor: theirs asks a player whose arrangement is forced"] += 1
+            self._arrange_theirs(self.model.current_player())
             return
+        # Only now: either engine may have steps left that the other took for the player or skipped.
+        if self.game.is_terminal(st) != self.model.is_terminal():
+            raise _Stop(
+                Mismatch(
+                    "§7 game end",
+                    f"ours over: {self.game.is_terminal(st)}, theirs over: {self.model.is_terminal()}",
+                    self._describe(),
+                )
+            )
         self._check_state()
         ours = list(self.game.legal_actions(st, seat))
         if step == S.PLACE_COLONIST:
@@ -573,6 +586,30 @@ class Lockstep:
             and self.model.current_player() == seat
         )
 
+    def _arrange_theirs(self, seat: int) -> None:
+        """Place their colonists of `seat` as ours stand."""
+        target = self._our_arrangement(seat)
+        while self._their_mayor_turn(seat):
+            have = self._their_arrangement(seat)
+            need = [space for space in target if target[space] > have[space]]
+            legal = self._their_legal()
+            ids = [
+                120 + OUR_TILE_TO_THEIRS[s] if s < A.BUILDING_SPACE else 140 + s - A.BUILDING_SPACE
+                for s in need
+            ]
+            pick = next((i for i in ids if i in legal), None)
+            if pick is None:
+                raise _Stop(
+                    Mismatch(
+                        "§4.2 mayor",
+                        f"our arrangement {dict(target)} cannot be placed in theirs",
+                        self._describe(),
+                        [],
+                        [str(a) for a in legal],
+                    )
+                )
+            self._apply_theirs(pick)
+
     def _mayor(self, seat: int) -> None:
         if not self._their_mayor_turn(seat):
             raise _Stop(Mismatch("§4.2 mayor", f"seat {seat} arranges in ours only", self._describe()))
@@ -580,27 +617,7 @@ class Lockstep:
         if self.controllers[seat].ours:
             while self.state.step == S.PLACE_COLONIST and self.state.actor == seat:
                 self._apply_ours(self._our_choice(seat))
-            target = self._our_arrangement(seat)
-            while self._their_mayor_turn(seat):
-                have = self._their_arrangement(seat)
-                need = [space for space in target if target[space] > have[space]]
-                legal = self._their_legal()
-                ids = [
-                    120 + OUR_TILE_TO_THEIRS[s] if s < A.BUILDING_SPACE else 140 + s - A.BUILDING_SPACE
-                    for s in need
-                ]
-                pick = next((i for i in ids if i in legal), None)
-                if pick is None:
-                    raise _Stop(
-                        Mismatch(
-                            "§4.2 mayor",
-                            f"our arrangement {dict(target)} cannot be placed in theirs",
-                            self._describe(),
-                            [],
-                            [str(a) for a in legal],
-                        )
-                    )
-                self._apply_theirs(pick)
+            self._arrange_theirs(seat)
         else:
             while self._their_mayor_turn(seat):
                 self._apply_theirs(self._their_choice(seat))

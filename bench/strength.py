@@ -162,6 +162,12 @@ def competition_table(
                 for key, count in outcome.findings.items():  # type: ignore[attr-defined]
                     findings[key] = findings.get(key, 0) + count
                 timeouts += sum(t for s, t in enumerate(outcome.timeouts) if task.seats[s][0] == "theirs")  # type: ignore[attr-defined]
+                print(  # progress on stderr: a game of these can take minutes
+                    f"game {task.seed}: {[name for _, name in task.seats]} winners {outcome.winners}"  # type: ignore[attr-defined]
+                    f" scores {outcome.their_scores}",  # type: ignore[attr-defined]
+                    file=sys.stderr,
+                    flush=True,
+                )
                 if outcome.mismatch is not None:  # type: ignore[attr-defined]
                     stopped += 1
                     mismatches.append(outcome.mismatch.report())  # type: ignore[attr-defined]
