@@ -59,10 +59,10 @@ run: $(SETUP_STAMPS) ## Start the whole suite in the foreground: Redis, rules se
 test: setup ## Run the test suite (sets up first if needed)
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
-lint: $(SETUP_STAMPS) ## Run ruff (lint and format check), mypy (services, live, gateway, workers, cli, chaos, research), buf lint on the protos and tsc on the web client
+lint: $(SETUP_STAMPS) ## Run ruff (lint and format check), mypy (services, live, gateway, workers, cli, chaos, research, i18n), buf lint on the protos and tsc on the web client
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy services/ live/ gateway/ workers/ cli/ chaos/ research/
+	$(VENV)/bin/mypy services/ live/ gateway/ workers/ cli/ chaos/ research/ i18n/
 	cd protos && $(BUF) lint
 	cd $(WEB_CLIENT) && npm run --silent check
 
