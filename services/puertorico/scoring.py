@@ -23,6 +23,8 @@ from services.puertorico.data import (
     RESIDENCE_BONUS,
     RESIDENCE_MIN_BONUS,
 )
+from services.puertorico.labels import CATALOGS
+from services.puertorico.labels import building as building_term
 from services.puertorico.state import Config, Player, State
 
 
@@ -72,17 +74,21 @@ LARGE_BUILDING_BONUS = (
 )
 
 
+_ = CATALOGS.message
+
+
 def score_items(player: Player, config: Config) -> list[tuple[str, int]]:
     """The lines of a player's score; large-building bonuses only when occupied (ruling 25)."""
-    items = [
-        ("VP chips", player.vp),
-        ("buildings", sum(BUILDINGS[b].vp for b in player.buildings)),
+    items: list[tuple[str, int]] = [
+        (_("puertorico.score.vp_chips"), player.vp),
+        (_("puertorico.score.buildings"), sum(BUILDINGS[b].vp for b in player.buildings)),
     ]
-    for building, bonus in LARGE_BUILDING_BONUS:
-        if player.has(building):
-            items.append((BUILDINGS[building].name, bonus(player)))
+    for large, bonus in LARGE_BUILDING_BONUS:
+        if player.has(large):
+            items.append((_("puertorico.score.building", building=building_term(large)), bonus(player)))
     if player.has(CLOISTER):
-        items.append((BUILDINGS[CLOISTER].name, _cloister(player, config)))
+        cloister = _("puertorico.score.building", building=building_term(CLOISTER))
+        items.append((cloister, _cloister(player, config)))
     return items
 
 

@@ -1,6 +1,6 @@
-"""Every title's labels and event texts are translatable: each carries a Text whose English rendering,
-with the catalog its rules service serves (GetCatalog), is the label or text itself, and whose message
-ids and arguments every catalog of the title has (docs/translations.md).
+"""Every title's labels, event texts and score lines are translatable: each carries a Text whose
+English rendering, with the catalog its rules service serves (GetCatalog), is the label or text
+itself, and whose message ids and arguments every catalog of the title has (docs/translations.md).
 
 CONVERTED names the titles whose texts have been converted to catalogs; the others' checks are
 expected to fail (strict xfail: they show in the summary, and one that starts passing fails until it
@@ -52,7 +52,8 @@ def used(text: rules_pb2.Text) -> list[tuple[str, set[str]]]:
 
 
 def playout_texts(driver: GrpcDriver, seed: int) -> list[tuple[str, rules_pb2.Text, bool]]:
-    """(English, Text, whether the message field is set) of every label and event of a random playout."""
+    """(English, Text, whether the message field is set) of every label, event and final score line of
+    a random playout."""
     game = driver.game
     rng = random.Random(seed)
     stub = driver.stub
@@ -76,6 +77,10 @@ def playout_texts(driver: GrpcDriver, seed: int) -> list[tuple[str, rules_pb2.Te
             timeout=RPC_TIMEOUT_SECONDS,
         )
         state, acting, events = applied.state, list(applied.acting_seats), list(applied.events)
+    scores = stub.GetScores(rules_pb2.GetScoresRequest(state=state), timeout=RPC_TIMEOUT_SECONDS)
+    found += [
+        (item.label, item.message, item.HasField("message")) for seat in scores.scores for item in seat.items
+    ]
     return found
 
 
