@@ -82,6 +82,4 @@ def modular_game(
         targets=targets,
         catalogs=getattr(labels, "CATALOGS", None),
         exact_state_round_trip=codec.exact_state_round_trip,
-        legal_now=engine.legal_now,
-        advance=engine.advance,
     )
