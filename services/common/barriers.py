@@ -22,6 +22,7 @@ or shows the seat anything hidden before must be reported as a barrier.
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -32,7 +33,7 @@ from google.protobuf.message import Message
 from services.common.errors import RulesError
 from services.common.game import AnyGame
 from services.common.rng import Rng
-from services.common.visibility import FieldPath, bool_options, config_in, governing, seers, sees
+from services.common.visibility import FieldPath, bool_options, config_in, declared, governing, seers, sees
 
 RNG_STATE_TYPE = rules_pb2.RngState.DESCRIPTOR.full_name
 # Disturbed copies of a state a decision is replayed on to find whether it depends on hidden parts.
@@ -96,6 +97,24 @@ def barriers(
     return frozenset(found)
 
 
+@functools.cache
+def _declares(descriptor: Any) -> bool:
+    """Whether some field of a message type, or of one inside it, declares a visibility (else all of
+    it is public wherever its enclosing field is)."""
+    return any(_declarations_in(descriptor, set()))
+
+
+def _declarations_in(descriptor: Any, seen: set[str]) -> Iterator[bool]:
+    if descriptor.full_name in seen:
+        return
+    seen.add(descriptor.full_name)
+    for field in descriptor.fields:
+        if declared(field) is not None:
+            yield True
+        if field.message_type is not None:
+            yield from _declarations_in(field.message_type, seen)
+
+
 def hidden_parts(
     state: Message, seat: int, options: Mapping[str, bool], game_over: bool
 ) -> dict[FieldPath, bytes]:
@@ -121,6 +140,8 @@ def _hidden(
     descriptor: Any = root.DESCRIPTOR
     for field, value in message.ListFields():
         if field.message_type is not None and field.message_type.GetOptions().map_entry:
+            continue
+        if field.message_type is not None and not _declares(field.message_type) and declared(field) is None:
             continue
         items = list(enumerate(value)) if field.is_repeated else [(None, value)]
         for index, item in items:
@@ -157,7 +178,12 @@ def decision_barriers(
     game: AnyGame, before: Any, after: Any, seat: int, events: Sequence[Any], action: Any = None
 ) -> frozenset[Barrier]:
     """`barriers` of `action` by `seat` a game's engine applied, from its native states and events
-    (without the action, what the decision did is not probed for a dependence on hidden parts)."""
+    (without the action, what the decision did is not probed for a dependence on hidden parts).
+
+    A hand-over is reported alone, without looking further: it is the common barrier and the cheapest.
+    """
+    if tuple(game.acting_seats(before)) != tuple(game.acting_seats(after)):
+        return frozenset({Barrier.HAND_OVER})
     before_message = game.state_to_proto(before)
     after_message = game.state_to_proto(after)
     options = bool_options(config_in(before_message, game.messages.config), game.info)
