@@ -161,7 +161,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--strength-games", type=int, default=10, help="games per strength-table pairing (10)"
     )
-    parser.add_argument("--competition", help="Puerto Rico AI competition checkout (or $PR_COMPETITION_DIR)")
+    parser.add_argument(
+        "--competition", help="checkout of a title's outside competition (bench/<title>/competition.py)"
+    )
     parser.add_argument(
         "--skip-strength", action="store_true", help="skip the strength tables (bench.strength)"
     )

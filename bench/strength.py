@@ -1,20 +1,23 @@
-"""Strength tables with 95% Wilson intervals, seats rotated: every title at every bot level, and Puerto
-Rico against the AI competition's agents (one of ours against two copies of theirs, 3 players).
+"""Strength tables with 95% Wilson intervals, seats rotated: every title at every bot level, and each
+title that has an outside competition (`bench/<title>/competition.py`) against that competition's
+agents (one of ours against copies of theirs).
 
     python -m bench.strength --games N [--title T ...] [--search-seconds S] [--competition DIR]
 
-The competition rows need a checkout of its repository (`--competition DIR` or PR_COMPETITION_DIR);
-without one they say how to get it and are not run.
+The competition rows need a checkout of the competition's repository (`--competition DIR` or the
+variable its module names); without one they say how to get it and are not run.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from types import ModuleType
 
 from bench import table
 from services.common import registry
@@ -26,8 +29,6 @@ PROCESSES = 2
 Z95 = 1.959963984540054
 PAIRINGS = ((HEURISTIC, RANDOM), (SEARCH, RANDOM), (SEARCH, HEURISTIC))
 OURS = (HEURISTIC, SEARCH)
-THEIRS = ("mcts", "actionvalue", "shippingrush")  # MCTS first: the issue's target is against it
-TARGET = {(SEARCH, "mcts"): 0.60}
 
 
 def wilson(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
@@ -109,8 +110,20 @@ def title_table(title: str, games: int, seconds: float, pool: ProcessPoolExecuto
     return table(f"strength: {title}, 2 players, seats rotated, search {seconds:g} s/move", HEADERS, rows)
 
 
+def competition(title: str) -> ModuleType | None:
+    """The title's outside competition (`bench.<title>.competition`), None when it has none."""
+    name = f"bench.{title}.competition"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name in (f"bench.{title}", name):
+            return None
+        raise
+
+
 @dataclass(frozen=True)
 class CompetitionTask:
+    title: str
     root: str
     seats: tuple[tuple[str, str], ...]
     seed: int
@@ -118,32 +131,38 @@ class CompetitionTask:
 
 
 def play_competition(task: CompetitionTask) -> object:
-    from bench.competition import play_game
-
-    return play_game(task.root, task.seed, list(task.seats), task.seconds)
+    module = competition(task.title)
+    assert module is not None
+    return module.play_game(task.root, task.seed, list(task.seats), task.seconds)
 
 
 def competition_table(
+    title: str,
     root: str | None,
     games: int,
     seconds: float,
     pool: ProcessPoolExecutor,
     ours_levels: Sequence[str] = OURS,
-    their_agents: Sequence[str] = THEIRS,
+    their_agents: Sequence[str] | None = None,
 ) -> str:
-    """Our heuristic and search bots against the competition's agents, one of ours to two of theirs."""
-    from bench.competition import MissingCompetition, competition_dir
-
-    title = f"strength: Puerto Rico vs the AI competition's agents, 3 players, search {seconds:g} s/move"
+    """Our heuristic and search bots against the competition's agents, one of ours to the rest of
+    theirs."""
+    module = competition(title)
+    assert module is not None, f"{title} has no outside competition"
+    their_agents = their_agents or module.AGENTS
+    heading = (
+        f"strength: {registry.get(title).info.display_name} vs {module.OPPONENTS}, {module.PLAYERS} players,"
+        f" search {seconds:g} s/move"
+    )
     try:
-        path = str(competition_dir(root))
-    except MissingCompetition as missing:
+        path = str(module.competition_dir(root))
+    except module.MissingCompetition as missing:
         return (
             table(
-                title,
+                heading,
                 HEADERS,
                 [
-                    [f"{o} vs 2 x {t}", 0, "-", "-", "-", "-", "not run"]
+                    [f"{o} vs {module.PLAYERS - 1} x {t}", 0, "-", "-", "-", "-", "not run"]
                     for o in ours_levels
                     for t in their_agents
                 ],
@@ -153,9 +172,10 @@ def competition_table(
     rows, findings, mismatches = [], {}, []
     for theirs in their_agents:
         for ours in ours_levels:
-            lineup = (("ours", ours), ("theirs", theirs), ("theirs", theirs))
+            lineup = (("ours", ours), *[("theirs", theirs)] * (module.PLAYERS - 1))
             tasks = [
-                CompetitionTask(path, seats, i, seconds) for i, seats in enumerate(rotations(lineup, games))
+                CompetitionTask(title, path, seats, i, seconds)
+                for i, seats in enumerate(rotations(lineup, games))
             ]
             wins, played, stopped, timeouts = 0.0, 0, 0, 0
             for task, outcome in zip(tasks, pool.map(play_competition, tasks), strict=True):
@@ -178,9 +198,15 @@ def competition_table(
                 wins += 1 / len(winners) if ours_seat in winners else 0.0
             note = f"{stopped} stopped by a mismatch; their timeouts {timeouts}"
             rows.append(
-                Row(f"{ours} vs 2 x {theirs}", played, wins, TARGET.get((ours, theirs)), note).cells()
+                Row(
+                    f"{ours} vs {module.PLAYERS - 1} x {theirs}",
+                    played,
+                    wins,
+                    module.TARGETS.get((ours, theirs)),
+                    note,
+                ).cells()
             )
-    text = table(title, HEADERS, rows)
+    text = table(heading, HEADERS, rows)
     text += "\nfindings (translated or forced steps, counted):\n" + "".join(
         f"  {n:6d}  {k}\n" for k, n in sorted(findings.items())
     )
@@ -199,28 +225,30 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         help="the same in the competition rows (default: --search-seconds)",
     )
-    parser.add_argument("--competition", help="checkout of the competition (default: $PR_COMPETITION_DIR)")
-    parser.add_argument("--ours", action="append", choices=OURS, help="only this bot of ours (repeatable)")
     parser.add_argument(
-        "--theirs", action="append", choices=THEIRS, help="only this agent of theirs (repeatable)"
+        "--competition", help="checkout of the outside competition (default: the variable its module names)"
     )
+    parser.add_argument("--ours", action="append", choices=OURS, help="only this bot of ours (repeatable)")
+    parser.add_argument("--theirs", action="append", help="only this agent of theirs (repeatable)")
     parser.add_argument("--skip-titles", action="store_true", help="only the competition table")
     parser.add_argument("--skip-competition", action="store_true", help="skip the competition table")
     args = parser.parse_args(argv)
     titles = args.title or list(registry.games())
     with ProcessPoolExecutor(PROCESSES) as pool:
-        if not args.skip_competition and ("puertorico" in titles or args.skip_titles):
-            print(
-                competition_table(
-                    args.competition,
-                    args.games,
-                    args.competition_search_seconds or args.search_seconds,
-                    pool,
-                    args.ours or OURS,
-                    args.theirs or THEIRS,
-                ),
-                flush=True,
-            )
+        for title in titles if not args.skip_competition else []:
+            if competition(title) is not None:
+                print(
+                    competition_table(
+                        title,
+                        args.competition,
+                        args.games,
+                        args.competition_search_seconds or args.search_seconds,
+                        pool,
+                        args.ours or OURS,
+                        args.theirs,
+                    ),
+                    flush=True,
+                )
         if not args.skip_titles:
             for title in titles:
                 print(title_table(title, args.games, args.search_seconds, pool) + "\n", flush=True)

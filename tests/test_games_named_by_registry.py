@@ -1,5 +1,6 @@
 """The tests and the bench name games only through the registry: no registered game's name or
-display name appears in their Python files outside that game's own test folder (`tests/<game>/`)."""
+display name appears in their Python files outside that game's own folders (`tests/<game>/`,
+`bench/<game>/`)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_no_generic_test_or_bench_file_names_a_game() -> None:
     names = {name: (name, game.info.display_name) for name, game in registry.games().items()}
-    own_folders = {ROOT / "tests" / name for name in names}
+    own_folders = {ROOT / folder / name for name in names for folder in ("tests", "bench")}
     sources = [
         path
         for folder in (ROOT / "tests", ROOT / "bench")

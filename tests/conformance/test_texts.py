@@ -2,9 +2,8 @@
 English rendering, with the catalog its rules service serves (GetCatalog), is the label or text
 itself, and whose message ids and arguments every catalog of the title has (docs/translations.md).
 
-CONVERTED names the titles whose texts have been converted to catalogs; the others' checks are
-expected to fail (strict xfail: they show in the summary, and one that starts passing fails until it
-is added here)."""
+A title without catalogs (`Game.catalogs`) has its checks expected to fail (strict xfail: the gap
+shows in the summary)."""
 
 from __future__ import annotations
 
@@ -17,8 +16,9 @@ from boardgame.rules.v1 import rules_pb2
 from i18n.messages import Catalog, pattern_arguments
 from services.common import registry
 from tests.conformance.drivers import RPC_TIMEOUT_SECONDS, GrpcDriver, Pool
+from tests.titles import TITLE
 
-CONVERTED = {"puertorico"}
+CONVERTED = {name for name, game in registry.games().items() if game.catalogs is not None}
 PLAYOUTS = 6
 OFFERED = ["en", "zh_Hans", "zh_Hant"]
 
@@ -137,7 +137,7 @@ def test_catalogs_agree_and_render_chinese(pool: Pool, title: str) -> None:
     ],
 )
 def test_the_locale_falls_back_to_the_nearest_offered(pool: Pool, asked: str, given: str) -> None:
-    driver = pool.driver("grpc", "puertorico")
+    driver = pool.driver("grpc", TITLE)
     assert isinstance(driver, GrpcDriver)
     reply = driver.stub.GetCatalog(rules_pb2.GetCatalogRequest(locale=asked), timeout=RPC_TIMEOUT_SECONDS)
     assert reply.locale == given
@@ -147,7 +147,7 @@ def test_the_locale_falls_back_to_the_nearest_offered(pool: Pool, asked: str, gi
 
 @pytest.mark.parametrize("asked", ["x", "zh TW", "../en", "e1"])
 def test_a_malformed_locale_is_refused(pool: Pool, asked: str) -> None:
-    driver = pool.driver("grpc", "puertorico")
+    driver = pool.driver("grpc", TITLE)
     assert isinstance(driver, GrpcDriver)
     with pytest.raises(grpc.RpcError) as raised:
         driver.stub.GetCatalog(rules_pb2.GetCatalogRequest(locale=asked), timeout=RPC_TIMEOUT_SECONDS)

@@ -315,7 +315,7 @@ def request_for(world: World, method: str, table: Table | None) -> Message:
         ),
         "ListTitles": gateway_pb2.ListTitlesRequest,
         "GetTitleData": lambda: gateway_pb2.GetTitleDataRequest(title=TITLE),
-        "GetCatalog": lambda: gateway_pb2.GetCatalogRequest(title="puertorico", locale="zh-TW"),
+        "GetCatalog": lambda: gateway_pb2.GetCatalogRequest(title=TITLE, locale="zh-TW"),
         "CreateLobby": lambda: gateway_pb2.CreateLobbyRequest(title=TITLE, seat_count=2),
         "ListLobbies": gateway_pb2.ListLobbiesRequest,
         "GetLobby": lambda: gateway_pb2.GetLobbyRequest(lobby_id=lobby_id),

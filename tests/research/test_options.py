@@ -1,5 +1,6 @@
-"""Games under options other than the defaults: every title's example configs (Puerto Rico's Expansion I
-buildings among them) in both environments, in-process and over gRPC, and a bad option refused."""
+"""Games under options other than the defaults: every title's example configs in both environments,
+in-process and over gRPC, and a bad option refused. What a title's own options put into play is that
+title's test (tests/<title>/test_research_options.py)."""
 
 from __future__ import annotations
 
@@ -44,37 +45,26 @@ def test_api_under_each_example_config(title: str, name: str, options: dict[str,
     assert finish(env, seed=11) > 0
 
 
-def test_expansion_buildings_reach_the_market() -> None:
-    """The draft of Puerto Rico's Expansion I puts violet buildings the base game lacks into play, and
-    the environment's observation (the same length as the base game's) carries them."""
-    base, drafted = (
-        TitleEnv("puertorico", players=3),
-        TitleEnv("puertorico", players=3, options={"buildings": "draft"}),
-    )
-    base.reset(seed=5)
-    drafted.reset(seed=5)
-    assert base.rules.encoder.size == drafted.rules.encoder.size
-    seat = drafted.rules.acting_seat(drafted.state)
-    assert seat is not None
-    base_labels = {label for s in range(3) for label in base.rules.labels(base.state, s)}
-    drafted_labels = drafted.rules.labels(drafted.state, seat)
-    assert any(label not in base_labels for label in drafted_labels), drafted_labels
-    assert finish(drafted, seed=5) > 0
-
-
 def test_a_bad_option_names_itself() -> None:
+    title, _, options = EXAMPLES[0].values
+    option = next(iter(options))
     with pytest.raises(ValueError, match="no option 'colour'"):
-        TitleEnv("puertorico", options={"colour": "red"})
+        TitleEnv(title, options={"colour": "red"})
     with pytest.raises(ValueError, match="must be one of"):
-        TitleEnv("puertorico", options={"buildings": "all of them"})
+        TitleEnv(title, options={option: "all of them"})
     with pytest.raises(ValueError, match="name=choice"):
-        pyspiel.load_game(register("puertorico"), {"options": "buildings"})
+        pyspiel.load_game(register(title), {"options": option})
 
 
-def test_openspiel_takes_options() -> None:
-    game = pyspiel.load_game(register("puertorico"), {"players": 3, "seed": 2, "options": "buildings=random"})
+@pytest.mark.parametrize(("title", "name", "options"), EXAMPLES)
+def test_openspiel_takes_options(title: str, name: str, options: dict[str, str]) -> None:
+    packed = ",".join(f"{key}={value}" for key, value in options.items())
+    game = pyspiel.load_game(
+        register(title),
+        {"players": min(3, registry.get(title).info.max_players), "seed": 2, "options": packed},
+    )
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
-    assert game.num_distinct_actions() == survey("puertorico").action_count
+    assert game.num_distinct_actions() == survey(title).action_count
 
 
 def test_options_over_grpc(rules_address: tuple[str, str]) -> None:

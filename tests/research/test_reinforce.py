@@ -7,8 +7,10 @@ import numpy as np
 
 from research.pettingzoo_env import TitleEnv
 from research.reinforce import LinearPolicy, play, train, update
+from services.common import registry
 
-TITLE = "goldencity"
+TITLE = min(registry.games(), key=lambda name: registry.get(name).info.max_game_length)
+"""The title of the shortest games: a training loop's test plays many."""
 
 
 def log_likelihood(policy: LinearPolicy, decisions: list[tuple[np.ndarray, np.ndarray, int]]) -> float:

@@ -43,7 +43,7 @@ from services.common.playout import default_config
 from services.common.rng import Rng
 from services.puertorico import actions as A
 from services.puertorico import state as S
-from workers.bots import Budget, choose_action
+from workers.bots import SEARCH, Budget, choose_action
 
 ENV_VAR = "PR_COMPETITION_DIR"
 REPOSITORY = "https://github.com/dae-hany/PuertoRico_AI_Competition"
@@ -66,6 +66,12 @@ THEIR_AGENTS = {
     "mcts": ("agents.mcts_agent", "MctsAgent"),
     "random": ("agents.random_agent", "RandomAgent"),
 }
+
+
+OPPONENTS = "the AI competition's agents"
+"""Whom the strength table's rows play (`bench.strength` reads this module's upper-case names)."""
+AGENTS = ("mcts", "actionvalue", "shippingrush")  # MCTS first: the target is against it
+TARGETS = {(SEARCH, "mcts"): 0.60}  # a win rate, at least, of one of ours against two of theirs
 
 
 class MissingCompetition(RuntimeError):
@@ -753,4 +759,16 @@ def play_game(root: str, seed: int, seats: list[tuple[str, str]], search_seconds
     return Lockstep(lib, seed, controllers).play()
 
 
-__all__ = ["HOW_TO_GET", "Mismatch", "MissingCompetition", "Outcome", "competition_dir", "play_game"]
+__all__ = [
+    "AGENTS",
+    "ENV_VAR",
+    "HOW_TO_GET",
+    "OPPONENTS",
+    "PLAYERS",
+    "TARGETS",
+    "Mismatch",
+    "MissingCompetition",
+    "Outcome",
+    "competition_dir",
+    "play_game",
+]

@@ -1,0 +1,1 @@
+"""Puerto Rico's own benchmarks: its rows against an outside competition's agents."""
