@@ -3,7 +3,7 @@
 // #/replay/ID/MOVE; ?watch=ID opens a game), each screen a module of screens/.
 import { Code, ConnectError } from "@connectrpc/connect";
 import { accounts, keepToken, session } from "./api";
-import { button, el, say } from "./dom";
+import { button, el, say, show } from "./dom";
 import { t } from "./i18n";
 import { account, failure, guarded, type Screen } from "./screens/common";
 import { gamesScreen } from "./screens/games";
@@ -98,6 +98,7 @@ function signIn(): void {
 /** Once a token is kept: the player, the header, the inbox, then the screen the address names. */
 async function enter(): Promise<void> {
   account.player = (await accounts.getMe({})).player;
+  show(""); // the sign-in form is gone at once, not when the first screen has loaded
   header();
   startInbox();
   await route();

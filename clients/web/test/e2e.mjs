@@ -186,6 +186,7 @@ try {
   await account.click("#register");
   await account.waitForSelector("#sign-out");
   await account.click("#sign-out");
+  await account.waitForSelector("#sign-out", { hidden: true });
   await account.waitForSelector("#signin-account");
   await account.type("#username", username);
   await account.type("#password", "a long enough password");
