@@ -40,27 +40,13 @@ from services.glenmore.data import (
 )
 from services.glenmore.market import can_pay_any, can_pay_cubes, can_pay_different
 from services.glenmore.state import ACTIVATE, MOVE, NO_CELL, PAY, PAY_FOR_ACTIVATION, Player, State
-from services.glenmore.territory import AROUND, cell, xy
+from services.glenmore.territory import cell, neighbourhood_mask, xy
 from services.glenmore.tiles import play_sell, sell_actions
 from services.glenmore.turns import end_turn
 
 _MIXED = (SHEEP, CATTLE)
 _BRIDGE = (WOOD, STONE)
 _GRAIN = (GRAIN,)
-
-
-def neighbourhood_mask(state: State, player: Player) -> int:
-    """The slots that may be activated this turn without Loch Ness, as a bitmask."""
-    if state.activate_all:
-        return (1 << len(player.tiles)) - 1
-    grid = player.grid
-    c = state.cell
-    mask = 1 << grid[c]
-    for d in AROUND:
-        slot = grid.get(c + d)
-        if slot is not None:
-            mask |= 1 << slot
-    return mask
 
 
 def _options(player: Player, market: list[int], slot: int, found: list[Action]) -> None:

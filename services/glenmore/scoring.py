@@ -21,7 +21,10 @@ from services.glenmore.data import (
     VILLAGE,
     YELLOW,
 )
+from services.glenmore.labels import CATALOGS
 from services.glenmore.state import Player, State
+
+_ = CATALOGS.message
 
 
 def difference_vp(value: int, lowest: int) -> int:
@@ -107,14 +110,18 @@ def score_rows(state: State) -> list[ScoreRow]:
     rows = []
     parts = final_parts(state) if state.terminal else None
     for seat, player in enumerate(state.players):
-        items = [
-            ("VP during play", player.vp - player.scoring_vp),
-            ("intermediate scorings", player.scoring_vp),
+        items: list[tuple[str, int]] = [
+            (_("glenmore.score.vp_during_play"), player.vp - player.scoring_vp),
+            (_("glenmore.score.intermediate_scorings"), player.scoring_vp),
         ]
         if parts is not None:
-            cards, coins, penalty, _ = parts[seat]
-            items += [("special locations at the end", cards), ("coins", coins), ("tile penalty", penalty)]
-        rows.append((sum(points for _, points in items), tuple(items), sum(player.own)))
+            cards, coins, penalty, _cubes = parts[seat]
+            items += [
+                (_("glenmore.score.special_locations"), cards),
+                (_("glenmore.score.coins"), coins),
+                (_("glenmore.score.tile_penalty"), penalty),
+            ]
+        rows.append((sum(points for _line, points in items), tuple(items), sum(player.own)))
     return rows
 
 

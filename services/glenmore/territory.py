@@ -7,7 +7,7 @@ adds STRIDE, and sorting cells sorts them by (x, y).
 from __future__ import annotations
 
 from services.glenmore.data import NO_EDGE, RIVER, ROAD, TILES
-from services.glenmore.state import Player
+from services.glenmore.state import Player, State
 
 OFFSET = 128
 STRIDE = 256
@@ -101,4 +101,18 @@ def placeable_edges(player: Player) -> int:
         mask |= fitting(player, c)
         if mask == ALL_EDGES:
             break
+    return mask
+
+
+def neighbourhood_mask(state: State, player: Player) -> int:
+    """The slots that may be activated this turn without Loch Ness, as a bitmask."""
+    if state.activate_all:
+        return (1 << len(player.tiles)) - 1
+    grid = player.grid
+    c = state.cell
+    mask = 1 << grid[c]
+    for d in AROUND:
+        slot = grid.get(c + d)
+        if slot is not None:
+            mask |= 1 << slot
     return mask
