@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from services.common.game import Scores, ranked_scores
 from services.goldencity import events as ev
+from services.goldencity.labels import CATALOGS
 from services.goldencity.records import BonusCard
 from services.goldencity.state import Player, State
 from services.goldencity.vocabulary import BonusCardKind, Item
 
 # The tie-break (OP-10): houses built, then coins, as one number (coins stay below this).
 TIEBREAK_HOUSES = 1_000_000
+# The score lines' labels, messages of the catalogs.
+LETTERS = CATALOGS.message("goldencity.score.letters")
+BONUS_CARDS = CATALOGS.message("goldencity.score.bonus_cards")
 
 
 def houses_in(player: Player, places: frozenset[int]) -> int:
@@ -98,7 +102,7 @@ def final_scores(state: State) -> Scores:
     rows = [
         (
             p.letters + p.bonus_points,
-            (("letters", p.letters), ("bonus cards", p.bonus_points)),
+            ((LETTERS, p.letters), (BONUS_CARDS, p.bonus_points)),
             tiebreak(p),
         )
         for p in state.players
