@@ -142,6 +142,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conversion-baseline", help="compare the conversion figures with this file")
     parser.add_argument("--skip-conversion", action="store_true", help="skip the conversion table")
     parser.add_argument("--skip-grpc", action="store_true", help="skip the gRPC latency table")
+    parser.add_argument(
+        "--skip-search-speed", action="store_true", help="skip the search bot's speed against its baseline"
+    )
+    parser.add_argument("--search-iterations", type=int, help="iterations a search in table s (300)")
     parser.add_argument("--skip-gateway", action="store_true", help="skip the gateway load table")
     parser.add_argument("--skip-pipeline", action="store_true", help="skip the live path vs its baseline")
     parser.add_argument("--durability-commits", type=int, default=2000, help="commits per fsync policy")
@@ -187,6 +191,12 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     print()
     print(playout_table(games, args.seconds))
+    if not args.skip_search_speed:
+        from bench import search as search_speed
+
+        iterations = args.search_iterations or search_speed.ITERATIONS
+        print()
+        print(search_speed.measure(names, iterations=iterations))
     if not args.skip_grpc:
         print()
         print(latency_table(games, args.calls, server_cpu))
