@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from services.assyria import events as ev
 from services.assyria.data import END_CAMELS_PER_VP, END_PLOW_VP, ZIGGURAT_PIECE_VP
+from services.assyria.labels import CATALOGS
 from services.assyria.revenue import ziggurat_pieces
 from services.assyria.state import GAME_OVER, State
 from services.common.game import Scores, ranked_scores
@@ -36,6 +37,13 @@ def end_game(state: State, events: list) -> None:  # type: ignore[type-arg]
     )
 
 
+_ = CATALOGS.message
+# The score lines' labels: Messages of the catalogs.
+DURING_PLAY, PIECES, PLOWS, CAMELS = (
+    _(f"assyria.score.{line}") for line in ("during_play", "ziggurat_pieces", "plows", "camels")
+)
+
+
 def final_scores(state: State) -> Scores:
     """Every seat's score; at the end with the end bonuses as their own lines. No tie-break (OP-13)."""
     rows = []
@@ -44,8 +52,8 @@ def final_scores(state: State) -> Scores:
         if state.terminal:
             pieces, plows, camels = final_bonus(state, seat)
             play = player.score - pieces - plows - camels
-            items = (("during play", play), ("ziggurat pieces", pieces), ("plows", plows), ("camels", camels))
+            items = ((DURING_PLAY, play), (PIECES, pieces), (PLOWS, plows), (CAMELS, camels))
         else:
-            items = (("during play", player.score),)
+            items = ((DURING_PLAY, player.score),)
         rows.append((player.score, items, 0))
     return ranked_scores(rows, state.terminal)
