@@ -277,7 +277,7 @@ function landscapeCard(x: number, y: number, w: number, h: number, landscape: st
   if (name) {
     const words = landscapeName(landscape);
     const size = Math.min(9, w / 5);
-    const fit: Attrs = words.length * size * 0.62 > w - 6 ? { textLength: w - 6, lengthAdjust: "spacingAndGlyphs" } : {};
+    const fit: Attrs = textWidth(words, size) * 1.1 > w - 6 ? { textLength: w - 6, lengthAdjust: "spacingAndGlyphs" } : {};
     card.append(text(x + w / 2, y + h - 6, words, { "font-size": size, "text-anchor": "middle", fill: LANDSCAPE_INK[landscape] ?? INK, "font-weight": "bold", ...fit }));
   }
   else card.append(svg("title", {}, landscapeName(landscape)));
@@ -293,16 +293,40 @@ function cardBack(x: number, y: number, w: number, h: number, fill: string, labe
   return back;
 }
 
-/** `words` in lines of at most `width` pixels at `size` (the last line cut short past `most`). */
+/** About how wide `words` are at font size `size` (a CJK character a full em, others a little over
+ * half). */
+function textWidth(words: string, size: number): number {
+  let width = 0;
+  for (const ch of words) width += (ch.codePointAt(0) ?? 0) >= 0x2e80 ? size : size * 0.56;
+  return width;
+}
+
+/** `words` in at most `most` lines of about `width` pixels at `size` (words longer than a line, and
+ * text without spaces, broken between characters; the last line marked "…" when cut short). */
 function lines(words: string, size: number, width: number, most: number): string[] {
-  const perLine = Math.max(4, Math.floor(width / (size * 0.55)));
+  const fits = (line: string) => textWidth(line, size) <= width;
   const result: string[] = [];
   for (const word of words.split(/\s+/).filter(Boolean)) {
     const last = result[result.length - 1];
-    if (last !== undefined && (last + " " + word).length <= perLine) result[result.length - 1] = last + " " + word;
-    else result.push(word);
+    if (last !== undefined && fits(last + " " + word)) {
+      result[result.length - 1] = last + " " + word;
+      continue;
+    }
+    let rest = word;
+    while (rest.length > 1 && !fits(rest)) {
+      let n = rest.length - 1;
+      while (n > 1 && !fits(rest.slice(0, n))) n--;
+      result.push(rest.slice(0, n));
+      rest = rest.slice(n);
+    }
+    result.push(rest);
   }
-  if (result.length > most) result.splice(most - 1, result.length, result.slice(most - 1).join(" ").slice(0, perLine - 1) + "…");
+  if (result.length > most) {
+    result.length = most;
+    let last = result[most - 1];
+    while (last.length > 1 && !fits(last + "…")) last = last.slice(0, -1);
+    result[most - 1] = last + "…";
+  }
   return result;
 }
 
@@ -428,14 +452,14 @@ function drawLegend(y: number): SVGElement {
     const name = bonusName(bonus);
     const gap = bonus === "letters" ? 24 : 16;
     legend.append(text(x + gap, 14, name, { "font-size": 10, fill: "#444" }));
-    x += gap + 12 + name.length * 5.5;
+    x += gap + 12 + textWidth(name, 10);
   }
   x = 0;
   for (const landscape of LANDSCAPES) {
     legend.append(svg("circle", { cx: x + 6, cy: 30, r: 6, fill: LANDSCAPE_FILL[landscape], stroke: landscape === "coast" ? "#2b6ca3" : "#555" }));
     const name = landscape === "coast" ? kindName("coast") : landscapeName(landscape);
     legend.append(text(x + 16, 34, name, { "font-size": 10, fill: "#444" }));
-    x += 28 + name.length * 5.5;
+    x += 28 + textWidth(name, 10);
   }
   legend.append(svg("circle", { cx: x + 6, cy: 30, r: 6, fill: "#e8c547", stroke: "#555" }));
   legend.append(text(x + 16, 34, t("goldencity.web.city_parts", "{outer} / {inner}", { outer: kindName("city_outer"), inner: kindName("city_inner") }), { "font-size": 10, fill: "#444" }));
@@ -454,7 +478,7 @@ function drawTurn(view: Json, data: Json, board: SetBoard, marks: Marks): SVGEle
   const table = view.table ?? {};
   const step = key(table.step);
   const over = step === "game_over";
-  const group = panel(t("goldencity.web.round", "Round {round} of {rounds}", { round: table.round ?? 0, rounds: board.scoringCards.length || 16 }), 112, "gc-turn", 15);
+  const group = panel(t("goldencity.web.round", "Round {round} of {rounds}", { round: table.round ?? 0, rounds: board.scoringCards.length || 16 }), 116, "gc-turn", 15);
   if (table.lastRound && !over) {
     group.append(box(RIGHT_WIDTH - 96, 4, 90, 18, "#b3261e", { stroke: "none", rx: 9 }),
       text(RIGHT_WIDTH - 51, 17, t("goldencity.web.last_round", "last round"), { "font-size": 11, "text-anchor": "middle", fill: "#fff", "font-weight": "bold" }));
@@ -480,12 +504,12 @@ function drawTurn(view: Json, data: Json, board: SetBoard, marks: Marks): SVGEle
       default: return "";
     }
   })();
-  if (detail) group.append(text(8, 62, detail, { "font-size": 11, fill: "#333" }));
+  lines(detail, 11, RIGHT_WIDTH - 16, 2).forEach((line, i) => group.append(text(8, 60 + i * 13, line, { "font-size": 11, fill: "#333" })));
   const start = table.startPlayer ?? 0;
-  group.append(svg("circle", { cx: 18, cy: 88, r: 11, fill: seatColour(data, start), stroke: "#5b4a3a" }), keyIcon(18, 88, 16, inkOn(seatColour(data, start)) === "#fff" ? "#ffe38a" : "#7a5a10"));
-  group.append(text(36, 92, t("goldencity.web.start_player", "Start player's key: seat {seat}", { seat: start }), { "font-size": 11, class: "gc-start-player" }));
+  group.append(svg("circle", { cx: 18, cy: 94, r: 11, fill: seatColour(data, start), stroke: "#5b4a3a" }), keyIcon(18, 94, 16, inkOn(seatColour(data, start)) === "#fff" ? "#ffe38a" : "#7a5a10"));
+  group.append(text(36, 98, t("goldencity.web.start_player", "Start player's key: seat {seat}", { seat: start }), { "font-size": 11, class: "gc-start-player" }));
   if (marks.has("end")) {
-    const button = at(RIGHT_WIDTH - 128, 74, "gc-end-building");
+    const button = at(RIGHT_WIDTH - 128, 78, "gc-end-building");
     button.append(box(0, 0, 120, 30, "#f7d9a8", { rx: 15, stroke: MARKED, "stroke-width": 3 }),
       text(60, 20, t("goldencity.web.end_building", "Build no more"), { "font-size": 13, "font-weight": "bold", "text-anchor": "middle" }));
     group.append(marks.mark(button, "end"));
@@ -638,7 +662,7 @@ function drawSeat(view: Json, data: Json, board: SetBoard, player: Json, seat: n
   const you = seat === view.seat ? t("goldencity.web.you", " (you)") : "";
   const name = t("goldencity.web.seat", "Seat {seat}{you}", { seat, you });
   group.append(text(38, 20, name, { "font-size": 14, "font-weight": "bold" }));
-  let tag = 46 + name.length * 8.5;
+  let tag = 46 + textWidth(name, 14) * 1.1;
   if ((table.startPlayer ?? 0) === seat) {
     const startKey = keyIcon(tag + 8, 15, 18, "#8a6410");
     startKey.append(svg("title", {}, t("goldencity.web.start_key", "start player's key")));
