@@ -34,7 +34,7 @@ WEB_STAMP := $(WEB_CLIENT)/node_modules/.stamp
 WEB_BUNDLE := $(WEB_CLIENT)/dist/app.js
 WEB_SOURCES := $(shell find $(WEB_CLIENT)/src -name '*.ts' -not -path '*/gen/*' | LC_ALL=C sort) \
 	$(WEB_CLIENT)/build.mjs $(WEB_CLIENT)/files.mjs $(WEB_CLIENT)/buf.gen.yaml $(WEB_CLIENT)/tsconfig.json \
-	$(WEB_CLIENT)/index.html $(WEB_CLIENT)/style.css
+	$(WEB_CLIENT)/index.html $(WEB_CLIENT)/style.css $(wildcard $(WEB_CLIENT)/locale/*.po)
 BG := $(VENV)/bin/bg
 SETUP_STAMPS := $(VENV_STAMP) $(PTH_STAMP) $(GEN_STAMP) $(BUF_STAMP) $(TS_STAMP) $(WEB_BUNDLE) $(BG)
 

@@ -3,8 +3,9 @@
 `redis-server` backs the gateway, the workers and their tests; `openssl` makes the throwaway
 certificates of the Redis TLS tests; `postgres` (Debian's `postgresql`, version 15, which installs it
 off PATH in /usr/lib/postgresql/15/bin) keeps finished games for `make run` and the archive tests;
-`chromium` (headless) runs the web client's browser test. When one is missing and this runs as root
-with apt-get, Debian's package is installed (INSTALL_PACKAGES=0 never installs anything). The
+`chromium` (headless) runs the web client's browser test, which draws Chinese with Debian's
+`fonts-noto-cjk` (without it Chromium shows boxes). When one is missing and this runs as root with
+apt-get, Debian's package is installed (INSTALL_PACKAGES=0 never installs anything). The
 launcher (`make run`), the tests' throwaway servers and `python -m deploy.programs` (run by `make
 setup` and `make test`) all ask `installed` here, so a fresh machine gets what it needs from whichever
 runs first.
@@ -27,6 +28,9 @@ PACKAGES = {  # program -> Debian package
     "chromium": "chromium",
 }
 OFF_PATH = {"postgres": "/usr/lib/postgresql/15/bin"}  # where a package puts a program not on PATH
+FONTS = {  # Debian package -> a file it installs
+    "fonts-noto-cjk": "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+}
 
 
 def found(program: str) -> str | None:
@@ -58,6 +62,15 @@ def installed(program: str, environ: Mapping[str, str], notes: list[str]) -> str
     return found(program)
 
 
+def font_installed(package: str, environ: Mapping[str, str], notes: list[str]) -> bool:
+    """Whether the fonts of Debian's `package` are there, installing them when allowed (with a note)."""
+    if os.path.exists(FONTS[package]) or not can_install(environ):
+        return os.path.exists(FONTS[package])
+    notes.append(f"{package} is not installed; installing Debian's package {package}.")
+    apt_install([package])
+    return os.path.exists(FONTS[package])
+
+
 def apt_install(packages: list[str]) -> None:
     """Install Debian's `packages` with apt-get (updating the package lists first if that fails)."""
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
@@ -80,11 +93,18 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
     """Find or install every program; the exit code (1 when one is still missing)."""
     notes: list[str] = []
     missing = [program for program in PACKAGES if installed(program, environ, notes) is None]
+    fonts = [package for package in FONTS if not font_installed(package, environ, notes)]
     for note in notes:
         print(f"programs: {note}")
     for program in missing:
         print(f"programs: {missing_hint(program)}", file=sys.stderr)
-    return 1 if missing else 0
+    for package in fonts:
+        print(
+            f"programs: {package} is not installed: install Debian's package (`apt-get install {package}`), "
+            "or run `make setup` as root to have it installed.",
+            file=sys.stderr,
+        )
+    return 1 if missing or fonts else 0
 
 
 if __name__ == "__main__":

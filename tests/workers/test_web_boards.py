@@ -1,12 +1,16 @@
 """Every title's whole table in the web client (clients/web/src/boards/<title>.ts) in a real browser
 against a real gateway, Redis, rules services and a Celery worker playing the bots: a whole game
 against a random bot played by clicking the board (the labelled list only where the board marks no
-legal action), each board on screen within a second of the move; and the table at fixed positions held
-to golden pictures (tests/workers/golden/<title>/; BOARD_GOLDEN_UPDATE=1 writes them anew)."""
+legal action), each board on screen within a second of the move; and the table at fixed positions in
+each language of the page (clients/web/locale/) held to golden pictures
+(tests/workers/golden/<title>/<position>.<locale>.png; BOARD_GOLDEN_UPDATE=1 writes them anew), every
+term and text it draws found in the title's catalog or the page's."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,6 +36,28 @@ def _marks(title: str) -> list[pytest.MarkDecorator]:
 
 PLAYED = [pytest.param(title, marks=_marks(title), id=title) for title in TITLES]
 POSITIONS = {"start": 0, "early": 14, "later": 60}  # name: moves from the fixed seed
+LOCALES = sorted(path.stem for path in (WEB_CLIENT / "locale").glob("*.po"))
+
+Tables = Callable[[str], tuple[dict[str, Any], Path]]
+
+
+@pytest.fixture(scope="module")
+def tables(web_gateway: GatewayProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tables]:
+    """A title's table at each of POSITIONS in each of LOCALES: the driver's report and the folder of
+    its pictures (taken once per title)."""
+    taken: dict[str, tuple[dict[str, Any], Path]] = {}
+
+    def table(title: str) -> tuple[dict[str, Any], Path]:
+        if title not in taken:
+            out = tmp_path_factory.mktemp(title)
+            with pytest.MonkeyPatch.context() as patch:
+                games = {
+                    name: fixed_game(web_gateway, title, moves, patch) for name, moves in POSITIONS.items()
+                }
+            taken[title] = (shoot(web_gateway, title, games, LOCALES, out), out)
+        return taken[title]
+
+    yield table
 
 
 @pytest.mark.parametrize("title", PLAYED)
@@ -42,11 +68,20 @@ def test_a_whole_game_is_played_by_clicking_the_board(
 
 
 @pytest.mark.parametrize("title", TITLES)
-def test_the_table_at_fixed_positions_matches_its_golden_pictures(
-    web_gateway: GatewayProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, title: str
+def test_the_table_at_fixed_positions_matches_its_golden_pictures_in_each_language(
+    tables: Tables, title: str
 ) -> None:
-    games = {name: fixed_game(web_gateway, title, moves, monkeypatch) for name, moves in POSITIONS.items()}
-    report = shoot(web_gateway, title, games, tmp_path)
+    report, out = tables(title)
     assert report["errors"] == [], "\n".join(report["errors"])
-    assert report["shots"] == list(POSITIONS)
-    check_golden(title, list(POSITIONS), tmp_path)
+    names = [f"{name}.{locale}" for locale in LOCALES for name in POSITIONS]
+    assert report["shots"] == names
+    check_golden(title, names, out)
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_every_term_and_text_of_the_table_is_in_a_catalog(tables: Tables, title: str) -> None:
+    """No message the drawn tables look up is missing from the title's catalogs or the page's (the page
+    notes each one it shows in English instead)."""
+    report, _ = tables(title)
+    assert report["errors"] == [], "\n".join(report["errors"])
+    assert sorted(set(report["missing"])) == []

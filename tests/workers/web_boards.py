@@ -1,7 +1,8 @@
 """A title's drawn board in the web client, played and held to golden pictures: a whole game in headless
 Chromium clicking the board (`clients/web/test/board-play.mjs`), and the table at fixed positions (a
-fixed seed, then each acting seat's first legal action a fixed number of times) screenshotted and
-compared with the PNGs under `tests/workers/golden/<title>/`. BOARD_GOLDEN_UPDATE=1 writes them anew.
+fixed seed, then each acting seat's first legal action a fixed number of times) screenshotted in each
+language of the page and compared with the PNGs `tests/workers/golden/<title>/<position>.<locale>.png`.
+BOARD_GOLDEN_UPDATE=1 writes them anew.
 """
 
 from __future__ import annotations
@@ -124,14 +125,18 @@ def patiently(call: Callable[[], gateway_pb2.GameView]) -> gateway_pb2.GameView:
     raise AssertionError(f"rate limited {MAX_RETRIES} times in a row")
 
 
-def shoot(gateway: GatewayProcess, title: str, games: dict[str, str], out: Path) -> dict[str, Any]:
+def shoot(
+    gateway: GatewayProcess, title: str, games: dict[str, str], locales: list[str], out: Path
+) -> dict[str, Any]:
+    """Each game's board in each locale (a browser set to that language), to `out/<name>.<locale>.png`."""
     env = {
         "E2E_URL": gateway.web_url + "/",
         "E2E_TITLE": title,
         "E2E_OUT": str(out),
         "E2E_SHOTS": json.dumps([{"name": name, "gameId": game_id} for name, game_id in games.items()]),
+        "E2E_LOCALES": json.dumps(locales),
     }
-    return run_driver(DRIVER, env, SHOTS_TIMEOUT_SECONDS)
+    return run_driver(DRIVER, env, SHOTS_TIMEOUT_SECONDS * len(locales))
 
 
 def differing(picture: Path, golden: Path) -> float:

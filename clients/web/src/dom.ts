@@ -1,5 +1,5 @@
 // Tiny DOM helpers.
-import { t } from "./i18n";
+import { t, tag } from "./i18n";
 
 /** A child of `el`: nothing is added for null, undefined or false. */
 export type Child = Node | string | null | undefined | false;
@@ -75,7 +75,7 @@ export function ago(when: Date | undefined, now = Date.now()): string {
   if (hours < 24) return t("web.time.hours_ago", "{n} h ago", { n: hours });
   const days = Math.round(hours / 24);
   if (days < 7) return t("web.time.days_ago", "{n} d ago", { n: days });
-  return when.toLocaleDateString();
+  return when.toLocaleDateString(tag());
 }
 
 /** A time to come, in words ("in 4 min", "in 2 h"). */

@@ -1,10 +1,13 @@
-// The web client's router: the header (the player, sign-out, the navigation) and the screen the
-// address names (#/lobbies, #/lobby/ID, #/games, #/inbox, #/match, #/leaderboards/TITLE, #/game/ID,
-// #/replay/ID/MOVE; ?watch=ID opens a game), each screen a module of screens/.
+// The web client's router: the header (the player, sign-out, the navigation, the language menu) and
+// the screen the address names (#/lobbies, #/lobby/ID, #/games, #/inbox, #/match, #/leaderboards/TITLE,
+// #/game/ID, #/replay/ID/MOVE; ?watch=ID opens a game), each screen a module of screens/. A language
+// picked in the menu draws the header and the screen again in it, without reloading the page.
 import { Code, ConnectError } from "@connectrpc/connect";
 import { accounts, keepToken, session } from "./api";
+import { loadLocale } from "./catalogs";
 import { button, el, say, show } from "./dom";
-import { t } from "./i18n";
+import { locale, t, tag } from "./i18n";
+import { localeMenu, pickedHere, wanted } from "./locale";
 import { account, failure, guarded, type Screen } from "./screens/common";
 import { gamesScreen } from "./screens/games";
 import { inboxScreen, startInbox, stopInbox } from "./screens/inbox";
@@ -38,7 +41,7 @@ const NAV: { route: string; label: () => string; covers: string[]; badge?: strin
   { route: "leaderboards", label: () => t("web.nav.leaderboards", "Leaderboards"), covers: ["leaderboards"] },
 ];
 
-let current: AbortController | null = null;
+let current: { controller: AbortController; screen: Screen } | null = null;
 
 function parse(): [string, string] {
   const path = window.location.hash.replace(/^#\/?/, "");
@@ -48,8 +51,10 @@ function parse(): [string, string] {
 
 async function route(): Promise<void> {
   if (!account.player) return;
-  current?.abort();
-  const controller = (current = new AbortController());
+  current?.controller.abort();
+  const controller = new AbortController();
+  const screen: Screen = { signal: controller.signal };
+  current = { controller, screen };
   const [name, rest] = parse();
   for (const link of document.querySelectorAll<HTMLElement>("#nav a")) {
     const covers = (link.dataset.covers ?? "").split(" ");
@@ -57,10 +62,32 @@ async function route(): Promise<void> {
     else link.removeAttribute("aria-current");
   }
   window.scrollTo(0, 0);
-  await guarded(() => ROUTES[name]({ signal: controller.signal }, rest));
+  await guarded(() => ROUTES[name](screen, rest));
+}
+
+/** Speak `name` from now on: its catalog fetched, English if that fails. */
+async function speak(name: string): Promise<void> {
+  if (name === locale()) return;
+  try {
+    await loadLocale(name);
+  } catch (error) {
+    say(t("web.header.no_catalog", "The page's texts in {locale} could not be fetched ({error}); English is shown.", { locale: tag(name), error: String(error) }));
+  }
+}
+
+/** A language picked in the menu: saved to the account, then the header and the screen drawn in it. */
+async function switchTo(name: string): Promise<void> {
+  const saving = account.player ? accounts.setLocale({ locale: tag(name) }).then(() => undefined, (error: unknown) => say(failure(error))) : undefined;
+  await Promise.all([saving, speak(name)]);
+  if (!account.player) return signIn();
+  account.locale = tag(name);
+  header();
+  const redraw = current?.screen.redraw;
+  await (redraw ? guarded(redraw) : route());
 }
 
 function header(): void {
+  document.title = t("web.header.title", "Board games");
   const top = document.getElementById("top") as HTMLElement;
   const signedIn = Boolean(account.player);
   top.replaceChildren(el("div", { class: "bar" },
@@ -72,12 +99,13 @@ function header(): void {
     signedIn ? el("div", { class: "account" },
       el("span", { id: "me" }, t("web.header.signed_in", "Signed in as {name}", { name: account.player?.displayName ?? "?" })),
       button(t("web.header.sign_out", "Sign out"), () => guarded(signOut), { id: "sign-out" })) : null,
+    localeMenu(switchTo),
   ));
   (document.getElementById("messages-summary") as HTMLElement).textContent = t("web.header.recent", "Recent messages");
 }
 
 async function signOut(): Promise<void> {
-  current?.abort();
+  current?.controller.abort();
   stopInbox();
   stopSearch();
   try {
@@ -85,41 +113,51 @@ async function signOut(): Promise<void> {
   } finally {
     keepToken("");
     account.player = undefined;
+    account.locale = "";
+    await speak(wanted());
     signIn();
   }
 }
 
 function signIn(): void {
-  current?.abort();
+  current?.controller.abort();
   header();
   signInScreen(enter);
 }
 
-/** Once a token is kept: the player, the header, the inbox, then the screen the address names. */
+/** Once a token is kept: the player, the language (a language picked before signing in is saved to
+ * the account), the header, the inbox, then the screen the address names. */
 async function enter(): Promise<void> {
-  account.player = (await accounts.getMe({})).player;
+  const me = await accounts.getMe({});
+  account.player = me.player;
+  account.locale = me.locale;
   show(""); // the sign-in form is gone at once, not when the first screen has loaded
+  const picked = pickedHere();
+  if (picked && tag(picked) !== me.locale) {
+    await accounts.setLocale({ locale: tag(picked) }).then(() => { account.locale = tag(picked); }, (error: unknown) => say(failure(error)));
+  }
+  await speak(wanted(me.locale));
   header();
   startInbox();
   await route();
 }
 
-document.title = t("web.header.title", "Board games");
 window.addEventListener("hashchange", () => void route());
 // A page left hangs its streams up at once: each holds one of the few connections a browser opens to
 // the gateway, and the next page needs them.
 window.addEventListener("pagehide", () => {
-  current?.abort();
+  current?.controller.abort();
   stopInbox();
   stopSearch();
 });
 const watch = new URLSearchParams(window.location.search).get("watch");
 if (watch && !window.location.hash) history.replaceState(null, "", `#/game/${encodeURIComponent(watch)}`);
-if (!session.token) signIn();
+if (!session.token) void speak(wanted()).then(signIn);
 else
-  void enter().catch((error: unknown) => {
+  void enter().catch(async (error: unknown) => {
     if (error instanceof ConnectError && error.code === Code.Unauthenticated) keepToken("");
     else say(failure(error));
     account.player = undefined;
+    await speak(wanted());
     signIn();
   });

@@ -1,25 +1,28 @@
 // Plays a title's board in headless Chromium (puppeteer-core, pointed at Debian's chromium), clicking
-// the drawn board, and screenshots its table at given games.
+// the drawn board, and screenshots its table at given games in each of given languages.
 //
 // Usage: node test/board-play.mjs   with E2E_URL, E2E_CHROMIUM, E2E_TITLE, E2E_OUT (a directory) and
 //   E2E_PLAY=1        a whole game: a lobby of E2E_SEATS (default 2) of the page's player and random
 //                     bots; at each decision a marked place of the board ([data-actions], then the
 //                     #board-choice item) is clicked, chosen at random (seed E2E_SEED), and the labelled
 //                     list only when the board marks none of the legal actions;
-//   E2E_SHOTS=[{name, gameId}]   each game's board as a spectator sees it, to E2E_OUT/<name>.png.
+//   E2E_SHOTS=[{name, gameId}]   each game's board as a spectator sees it, in a browser set to each
+//                     locale of E2E_LOCALES (default ["en"]; gettext names, "zh_Hant"), to
+//                     E2E_OUT/<name>.<locale>.png.
 // Prints one JSON line: {decisions, boardClicks, listClicks, listLabels, finalStatus, finalVersion,
 // drawMs: [{click, arrival}: ms from the click and from the move's arrival to the next version's board
-// painted], shots: [name], errors}.
+// painted], shots: ["<name>.<locale>"], missing: [the page's "missing message" notes], errors}.
 import puppeteer from "puppeteer-core";
 
 const { E2E_URL: url, E2E_CHROMIUM: chromium, E2E_TITLE: title, E2E_OUT: out } = process.env;
 const seats = Number(process.env.E2E_SEATS ?? "2");
 const shots = JSON.parse(process.env.E2E_SHOTS ?? "[]");
+const locales = JSON.parse(process.env.E2E_LOCALES ?? '["en"]');
 const MOVE_TIMEOUT_MS = 30_000;
 const MAX_DECISIONS = 3000;
 const SNAPSHOT_AT = Number(process.env.E2E_SNAPSHOT_AT ?? "12"); // the board as the player sees it, to look at
 const RANDOM_BOT = "1"; // BotStrength.BOT_STRENGTH_RANDOM
-const report = { decisions: 0, boardClicks: 0, listClicks: 0, listLabels: [], finalStatus: "", finalVersion: -1, drawMs: [], shots: [], errors: [] };
+const report = { decisions: 0, boardClicks: 0, listClicks: 0, listLabels: [], finalStatus: "", finalVersion: -1, drawMs: [], shots: [], missing: [], errors: [] };
 
 // A small seeded generator (mulberry32), so a run's choices can be repeated.
 let seed = Number(process.env.E2E_SEED ?? "29") >>> 0;
@@ -68,16 +71,19 @@ function drawTimer() {
   }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-version"] });
 }
 
-const browser = await puppeteer.launch({
+/** A headless Chromium whose languages are `lang` (navigator.languages). */
+const launch = (lang = "en-US") => puppeteer.launch({
   executablePath: chromium,
   headless: true,
   protocolTimeout: 20_000,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--font-render-hinting=none"],
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--font-render-hinting=none", `--accept-lang=${lang}`],
 });
+let browser = await launch();
 
 async function guestPage(name) {
   const page = await (await browser.createBrowserContext()).newPage();
   page.on("pageerror", (error) => report.errors.push(String(error)));
+  page.on("console", (m) => { if (m.type() === "warn" && m.text().startsWith("missing message")) report.missing.push(m.text()); });
   await page.evaluateOnNewDocument(drawTimer);
   await page.setViewport({ width: 1100, height: 1400, deviceScaleFactor: 1 });
   await page.goto(url, { waitUntil: "load" });
@@ -140,22 +146,26 @@ async function play() {
   await page.screenshot({ path: `${out}/${title}-finished.png`, fullPage: true });
 }
 
-async function screenshots() {
+async function screenshots(locale) {
+  await browser.close();
+  browser = await launch(locale.replace(/_/g, "-"));
   const page = await guestPage("Board spectator");
   for (const { name, gameId } of shots) {
     await page.goto(`${url}?watch=${gameId}`, { waitUntil: "load" });
     await page.waitForSelector("#board svg");
+    const lang = await page.evaluate(() => document.documentElement.lang);
+    if (lang !== locale.replace(/_/g, "-")) throw new Error(`the page speaks ${lang}, not ${locale}`);
     await page.evaluate(() => document.fonts.ready);
     await page.mouse.move(0, 0); // no hover outline
     const board = await page.$("#board svg");
-    await board.screenshot({ path: `${out}/${name}.png` });
-    report.shots.push(name);
+    await board.screenshot({ path: `${out}/${name}.${locale}.png` });
+    report.shots.push(`${name}.${locale}`);
   }
 }
 
 try {
   if (process.env.E2E_PLAY) await play();
-  if (shots.length) await screenshots();
+  if (shots.length) for (const locale of locales) await screenshots(locale);
 } catch (error) {
   report.errors.push(String(error?.stack ?? error));
   report.errors.push(`last click: ${report.lastClick}`);

@@ -243,7 +243,7 @@ export function drawAssyria(view: Json, data: Json, legal: Legal[] = []): SVGEle
     const height = 78;
     group.append(svg("rect", { x: MARGIN, y: top, width: WIDTH - 2 * MARGIN, height, rx: 6, fill: COLOURS[seat % 4], "fill-opacity": seat === (table.actor ?? -1) ? 0.25 : 0.1, stroke: COLOURS[seat % 4] }));
     group.append(hut(MARGIN + 18, top + 18, seat, true, 9));
-    group.append(text(MARGIN + 34, top + 23, t("assyria.web.seat", "Seat {seat} ({place} in turn order): {score} VP, {camels} camels, {huts} huts in stock", {
+    group.append(text(MARGIN + 34, top + 23, t("assyria.web.seat", "Seat {seat} ({place} in turn order): {score} VP, {camels, plural, one {# camel} other {# camels}}, {huts, plural, one {# hut} other {# huts}} in stock", {
       seat, place: order.indexOf(seat) + 1, score: player.score ?? 0, camels: player.camels ?? 0, huts: player.huts ?? 0,
     }), { "font-size": 14, "font-weight": "bold" }));
     hand.forEach((card, i) => {

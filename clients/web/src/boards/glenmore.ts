@@ -4,8 +4,8 @@
 // title's data (boardgame.glenmore.v1.TitleData: tiles[n - 1] is tile n). Each legal action is marked
 // where it applies: a tile of the rondel to take, a free cell to place on, a tile to activate, pay
 // from or move a clan member to, a warehouse row to buy, sell or choose a cube of.
-import { t, term } from "../i18n";
-import { actionable, picture, svg, text, type Json, type Legal } from "./svg";
+import { list, t, term } from "../i18n";
+import { actionable, lines, picture, svg, text, type Json, type Legal } from "./svg";
 
 // An element every drawing of this board has (the browser test looks for it).
 export const MARK = ".gm-rondel";
@@ -44,13 +44,7 @@ function tileName(info: TileInfo | undefined, number: number): string {
 /** A label in at most `most` lines centred on (x, y), within about `width` pixels. */
 function label(x: number, y: number, words: string, size: number, width: number, attrs: Record<string, string | number> = {}, most = 2): SVGElement[] {
   const perLine = Math.max(4, Math.floor(width / (size * 0.56)));
-  const lines: string[] = [];
-  for (const word of words.split(" ")) {
-    const last = lines[lines.length - 1];
-    if (last !== undefined && (last + " " + word).length <= perLine) lines[lines.length - 1] = last + " " + word;
-    else lines.push(word);
-  }
-  const shown = lines.slice(0, most);
+  const shown = lines(words, perLine).slice(0, most);
   return shown.map((line, i) => text(x, y + (i - (shown.length - 1) / 2) * (size + 1) + size / 3, line, {
     "font-size": size, "text-anchor": "middle", ...attrs,
   }));
@@ -171,14 +165,14 @@ function drawTerritory(player: Json, seat: number, tiles: TileInfo[], legal: Leg
   const vp = player.vpHidden ? "?" : String(player.vp ?? 0);
   group.append(svg("rect", { x: 4, y: top, width: WIDTH - 8, height: 34, rx: 6, fill: colour, opacity: 0.15 }));
   group.append(pawn(22, top + 14, colour, 10, "gm-seat-pawn"));
-  group.append(text(40, top + 23, t("glenmore.web.player", "Seat {seat}: {coins} coins, {whisky} whisky, {vp} VP, {chieftains} chieftains", {
+  group.append(text(40, top + 23, t("glenmore.web.player", "Seat {seat}: {coins, plural, one {# coin} other {# coins}}, {whisky} whisky, {vp} VP, {chieftains, plural, one {# chieftain} other {# chieftains}}", {
     seat, coins: player.coins ?? 0, whisky: player.whisky ?? 0, vp, chieftains: player.chieftains ?? 0,
   }), { "font-size": 15, "font-weight": "bold" }));
   const cards: string[] = (player.cards ?? []).map((c: string) => {
     const k = String(c).replace(/^SPECIAL_LOCATION_/, "").toLowerCase();
     return term("glenmore", "card", k, k.replace(/_/g, " ").replace(/\b\w/g, (s) => s.toUpperCase()));
   });
-  if (cards.length) group.append(text(WIDTH - 14, top + 23, t("glenmore.web.cards", "cards: {cards}", { cards: cards.join(", ") }), { "font-size": 12, "text-anchor": "end" }));
+  if (cards.length) group.append(text(WIDTH - 14, top + 23, t("glenmore.web.cards", "cards: {cards}", { cards: list(cards) }), { "font-size": 12, "text-anchor": "end" }));
   const chieftain = mine ? legalWhere(legal, "payChieftain") : [];
   if (chieftain.length) {
     const pay = svg("g", { class: "gm-chieftain" });
@@ -236,17 +230,12 @@ export function drawGlenMore(view: Json, data: Json, legal: Legal[] = []): SVGEl
     top += drawn.height;
   });
   const discarded: number[] = table.discardedTiles ?? [];
-  const list = discarded.length ? discarded.map((n) => tileName(tiles[n - 1], n)).join(", ") : "-";
-  const words = t("glenmore.web.discarded", "Discarded: {tiles}", { tiles: list }).split(" ");
-  const lines: string[] = [""];
-  for (const word of words) {
-    if ((lines[lines.length - 1] + " " + word).length > 150) lines.push(word);
-    else lines[lines.length - 1] = (lines[lines.length - 1] + " " + word).trim();
-  }
+  const gone = discarded.length ? list(discarded.map((n) => tileName(tiles[n - 1], n))) : "-";
+  const rows = lines(t("glenmore.web.discarded", "Discarded: {tiles}", { tiles: gone }), 150);
   const discards = svg("g", { class: "gm-discarded" });
-  lines.forEach((line, i) => discards.append(text(10, top + 10 + i * 16, line, { "font-size": 12, fill: "#444" })));
+  rows.forEach((line, i) => discards.append(text(10, top + 10 + i * 16, line, { "font-size": 12, fill: "#444" })));
   parts.push(discards);
-  top += (lines.length - 1) * 16;
+  top += (rows.length - 1) * 16;
   const board = picture(t("glenmore.web.title", "Glen More"), WIDTH, top + 24);
   board.classList.add("gm-board");
   board.append(svg("rect", { x: 0, y: 0, width: WIDTH, height: top + 24, fill: "#faf6ea" }), ...parts);

@@ -334,8 +334,8 @@ function drawSeat(view: Json, data: Json, player: Json, seat: number, x: number,
   }
   const vp = (view.vpChips ?? []).find((entry: Json) => (entry.seat ?? 0) === seat);
   const purse = [
-    t("puertorico.web.doubloons", "{count} doubloons", { count: player.doubloons ?? 0 }),
-    ...(vp ? [t("puertorico.web.vp", "{count} VP chips", { count: vp.vpChips ?? 0 })] : []),
+    t("puertorico.web.doubloons", "{count, plural, one {# doubloon} other {# doubloons}}", { count: player.doubloons ?? 0 }),
+    ...(vp ? [t("puertorico.web.vp", "{count, plural, one {# VP chip} other {# VP chips}}", { count: vp.vpChips ?? 0 })] : []),
   ].join(" · ");
   group.append(text(515, 18, purse, { "text-anchor": "end", "font-size": 12, class: "pr-purse" }));
   group.append(drawIsland(player, marks), drawCity(player, data, marks), drawStock(player, marks));

@@ -26,6 +26,38 @@ export function picture(title: string, width: number, height: number): SVGElemen
   });
 }
 
+// Characters about twice as wide as a Latin letter (Chinese, Japanese, Korean, full-width forms); a
+// run of text breaks between any two of them, closing punctuation kept with the character before.
+const WIDE = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef";
+const PIECES = new RegExp(`\\s+|[${WIDE}][、，。：；）」』]*|[^\\s${WIDE}]+`, "g");
+const WIDE_CHAR = new RegExp(`[${WIDE}]`);
+
+/** A text's width in Latin letters (a wide character counts as 1.8). */
+export function letters(text: string): number {
+  let width = 0;
+  for (const char of text) width += WIDE_CHAR.test(char) ? 1.8 : 1;
+  return width;
+}
+
+/** A text in lines of at most `most` letters (`letters`), broken at spaces and between wide characters
+ * (a word longer than a line is a line of its own). */
+export function lines(text: string, most: number): string[] {
+  const found: string[] = [];
+  let space = false;
+  for (const piece of text.match(PIECES) ?? []) {
+    if (!piece.trim()) {
+      space = true;
+      continue;
+    }
+    const last = found[found.length - 1];
+    const joined = last === undefined ? piece : last + (space ? " " : "") + piece;
+    if (last !== undefined && letters(joined) <= most) found[found.length - 1] = joined;
+    else found.push(piece);
+    space = false;
+  }
+  return found;
+}
+
 /** An enum name without its type prefix, for labels: "TILE_CORN" -> "corn". */
 export function short(name: unknown): string {
   const value = String(name ?? "");

@@ -3,8 +3,8 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { catalog } from "../api";
 import { el, field, say, select } from "../dom";
-import { t } from "../i18n";
-import type { GameInfo } from "../gen/boardgame/rules/v1/rules_pb";
+import { render, t, term } from "../i18n";
+import type { GameInfo, ScoreItem } from "../gen/boardgame/rules/v1/rules_pb";
 import {
   BotStrength,
   BotStrengthSchema,
@@ -12,11 +12,12 @@ import {
   type Player,
 } from "../gen/boardgame/gateway/v1/gateway_pb";
 
-/** A screen's life: aborted when the page goes to another screen. */
-export type Screen = { signal: AbortSignal };
+/** A screen's life: aborted when the page goes to another screen. A screen that keeps what it shows
+ * (a game's stream) sets `redraw` to draw it again in a language just picked; others are opened anew. */
+export type Screen = { signal: AbortSignal; redraw?: () => Promise<void> };
 
-/** The signed-in player, once known. */
-export const account: { player?: Player } = {};
+/** The signed-in player, once known, and the locale its account keeps ("" when none). */
+export const account: { player?: Player; locale: string } = { locale: "" };
 
 let titles: GameInfo[] = [];
 
@@ -30,9 +31,9 @@ export function titleInfo(name: string): GameInfo | undefined {
   return titles.find((info) => info.name === name);
 }
 
-/** A title's name for people. */
+/** A title's name for people: the page's message `<title>.web.title`, else the API's English name. */
 export function titleName(name: string): string {
-  return titleInfo(name)?.displayName || name;
+  return term(name, "web", "title", titleInfo(name)?.displayName || name);
 }
 
 export function failure(error: unknown): string {
@@ -60,25 +61,32 @@ export function link(route: string, text: string, attrs: Record<string, string> 
   return el("a", { href: `#/${route}`, ...attrs }, text);
 }
 
-// The strengths the gateway's API defines (BotStrength, but for its unset value), labelled by name.
-export const STRENGTHS = BotStrengthSchema.values
-  .filter((value) => value.number !== BotStrength.UNSPECIFIED)
-  .map((value) => ({
-    value: value.number,
-    label: t(`web.strength.${value.localName.toLowerCase()}`, value.localName.toLowerCase()),
-  }));
+// The names of the strengths the gateway's API defines (BotStrength); one it adds later is named by its
+// enum name until the page has a message for it.
+const STRENGTH_NAMES: Partial<Record<BotStrength, () => string>> = {
+  [BotStrength.RANDOM]: () => t("web.strength.random", "random"),
+  [BotStrength.HEURISTIC]: () => t("web.strength.heuristic", "heuristic"),
+  [BotStrength.SEARCH]: () => t("web.strength.search", "search"),
+};
+
+/** Every strength but the unset value, labelled in the reader's language. */
+export function strengths(): { value: number; label: string }[] {
+  return BotStrengthSchema.values
+    .filter((value) => value.number !== BotStrength.UNSPECIFIED)
+    .map((value) => ({ value: value.number, label: STRENGTH_NAMES[value.number as BotStrength]?.() ?? value.localName.toLowerCase() }));
+}
 
 /** A select of the bot strengths, `chosen` selected. */
 export function strengthSelect(id: string, chosen: number): HTMLSelectElement {
   return select(
     { id, title: t("web.strength.help", "how well the bot plays") },
-    STRENGTHS.map(({ value, label }) => ({ value: String(value), label })),
+    strengths().map(({ value, label }) => ({ value: String(value), label })),
     String(chosen),
   );
 }
 
 export function strengthLabel(strength: BotStrength): string {
-  return STRENGTHS.find((s) => s.value === strength)?.label ?? "";
+  return strengths().find((s) => s.value === strength)?.label ?? "";
 }
 
 /** Who plays a seat: the player's name, a bot's with its strength. */
@@ -91,6 +99,13 @@ export function seatName(seat: GameSeat | undefined): string {
   return name;
 }
 
+/** A seat's score lines (what its points are for), in the reader's language; null for none. */
+export function scoreLines(items: ScoreItem[], title: string): HTMLElement | null {
+  if (!items.length) return null;
+  return el("ul", { class: "score-lines" }, ...items.map((item) => el("li", {},
+    t("web.score.line", "{label}: {points, plural, one {# point} other {# points}}", { label: render(item.message, item.label, title), points: item.points }))));
+}
+
 /** The form part that picks a kind of game: a title, its seat count and its options, each control's
  * id `prefix` + "title", "seats", "options". */
 export type GameChoice = {
@@ -101,7 +116,7 @@ export type GameChoice = {
 };
 
 export function gameChoice(prefix: string, seatsWanted = 4): GameChoice {
-  const titleSelect = select({ id: `${prefix}title` }, titles.map((info) => ({ value: info.name, label: info.displayName || info.name })));
+  const titleSelect = select({ id: `${prefix}title` }, titles.map((info) => ({ value: info.name, label: titleName(info.name) })));
   const seats = el("input", { id: `${prefix}seats`, type: "number", value: String(seatsWanted), min: "1" });
   const options = el("div", { id: `${prefix}options`, class: "options" });
   const drawOptions = () => {

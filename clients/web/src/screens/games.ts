@@ -3,7 +3,7 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { games } from "../api";
 import { ago, button, card, el, show, until } from "../dom";
-import { t } from "../i18n";
+import { list, t, tag } from "../i18n";
 import { GameStatus, type MyGame } from "../gen/boardgame/gateway/v1/gateway_pb";
 import { every, go, guarded, loadTitles, seatName, titleName, type Screen } from "./common";
 import { onInbox } from "./inbox";
@@ -27,14 +27,14 @@ function turn(game: MyGame): HTMLElement {
       ? t("web.games.your_turn_until", "Your turn (time runs out {when})", { when: until(deadline) })
       : t("web.games.your_turn", "Your turn"));
   }
-  const names = game.actingSeats.map((s) => seatName(game.seats.find((seat) => seat.seat === s))).join(", ");
+  const names = list(game.actingSeats.map((s) => seatName(game.seats.find((seat) => seat.seat === s))));
   return el("span", { class: "badge" }, t("web.games.their_turn", "{names} to play", { names }));
 }
 
 function row(game: MyGame): HTMLElement {
   const finished = game.status === GameStatus.FINISHED;
   const last = game.lastMoveAt ? timestampDate(game.lastMoveAt) : undefined;
-  const others = game.seats.filter((seat) => !game.mySeats.includes(seat.seat)).map((seat) => seatName(seat)).join(", ");
+  const others = list(game.seats.filter((seat) => !game.mySeats.includes(seat.seat)).map((seat) => seatName(seat)));
   const open = () => go(`game/${game.gameId}`);
   const tr = el("tr", {
     class: `my-game${game.myTurn ? " my-turn" : ""}${finished ? " finished" : ""}`,
@@ -45,7 +45,7 @@ function row(game: MyGame): HTMLElement {
   el("td", {}, turn(game)),
   el("td", { class: "game-title" }, titleName(game.title)),
   el("td", {}, others || t("web.games.alone", "only you")),
-  el("td", { title: last?.toLocaleString() ?? "" }, ago(last)),
+  el("td", { title: last?.toLocaleString(tag()) ?? "" }, ago(last)),
   el("td", { class: "buttons" },
     button(finished ? t("web.games.view", "View") : t("web.games.open", "Open"), open, { class: game.myTurn ? "open primary" : "open" }),
     finished ? button(t("web.games.replay", "Replay"), () => go(`replay/${game.gameId}`), { class: "replay" }) : null));

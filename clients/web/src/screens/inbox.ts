@@ -8,7 +8,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { games, lobbies } from "../api";
 import { ago, button, card, el, say, show, until } from "../dom";
-import { t } from "../i18n";
+import { t, tag } from "../i18n";
 import { InboxEventKind, InboxEventKindSchema, type InboxEvent } from "../gen/boardgame/gateway/v1/gateway_pb";
 import { account, backoff, failure, go, guarded, loadTitles, pause, titleName, type Screen } from "./common";
 
@@ -154,7 +154,7 @@ function item(event: InboxEvent): HTMLElement {
     "data-game-id": event.gameId,
     "data-lobby-id": event.lobbyId,
   },
-  el("div", { class: "inbox-text" }, el("span", {}, text), el("span", { class: "muted small", title: at?.toLocaleString() ?? "" }, ago(at))),
+  el("div", { class: "inbox-text" }, el("span", {}, text), el("span", { class: "muted small", title: at?.toLocaleString(tag()) ?? "" }, ago(at))),
   el("div", { class: "row" }, ...actions));
 }
 

@@ -4,7 +4,7 @@ import { leaderboard } from "../api";
 import { button, card, el, field, select, show } from "../dom";
 import { t } from "../i18n";
 import type { LeaderboardEntry } from "../gen/boardgame/gateway/v1/gateway_pb";
-import { account, go, guarded, loadTitles, type Screen } from "./common";
+import { account, go, guarded, loadTitles, titleName, type Screen } from "./common";
 
 const PAGE = 25;
 
@@ -24,7 +24,7 @@ export async function leaderboardsScreen(screen: Screen, wanted: string): Promis
   if (screen.signal.aborted) return; // left (or signed out) meanwhile
   const title = titles.some((info) => info.name === wanted) ? wanted : titles[0]?.name ?? "";
   const section = show("leaderboards");
-  const choice = select({ id: "leaderboard-title" }, titles.map((info) => ({ value: info.name, label: info.displayName || info.name })), title);
+  const choice = select({ id: "leaderboard-title" }, titles.map((info) => ({ value: info.name, label: titleName(info.name) })), title);
   choice.addEventListener("change", () => go(`leaderboards/${choice.value}`));
   const table = el("table", { id: "leaderboard", class: "list", "data-title": title });
   const more = button(t("web.leaderboards.more", "More"), () => guarded(() => page()), { id: "leaderboard-more" });

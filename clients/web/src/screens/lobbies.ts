@@ -51,7 +51,7 @@ export async function lobbiesScreen(screen: Screen): Promise<void> {
   const open = el("ul", { id: "open-lobbies", class: "lobby-list" });
   const filter = select({ id: "lobby-filter" }, [
     { value: "", label: t("web.lobbies.every_title", "every game") },
-    ...titles.map((info) => ({ value: info.name, label: info.displayName || info.name })),
+    ...titles.map((info) => ({ value: info.name, label: titleName(info.name) })),
   ]);
   const refresh = async () => {
     const listed = (await lobbies.listLobbies({ title: filter.value, pageSize: LISTED })).lobbies;

@@ -91,7 +91,7 @@ function stateText(current: Search): string {
         seats: current.seats, title, rating: current.rating.toFixed(1), band: current.band.toFixed(1), seconds: Math.round(current.waitedMs / 1000),
       });
     case MatchStatus.MATCHED:
-      return t("web.match.matched", "Matched: a game of {title} with {bots} bots.", { title, bots: current.bots });
+      return t("web.match.matched", "Matched: a game of {title} with {bots, plural, =0 {no bots} one {# bot} other {# bots}}.", { title, bots: current.bots });
     default:
       return current.error
         ? t("web.match.failed", "The search ended: {error}", { error: current.error })

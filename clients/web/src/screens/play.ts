@@ -1,16 +1,19 @@
 // Playing and spectating: the drawn board (its marked places take their actions on a click), the seats
-// and who acts, the labelled legal actions, the events, and the view as a tree behind "Details".
+// and who acts (with their score lines once the game is over), the labelled legal actions, the events,
+// and the view as a tree behind "Details". Labels, events and score lines are drawn from their Texts
+// with the title's catalog in the reader's language (English as sent when it has none).
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { games } from "../api";
 import { BOARDS } from "../boards/index";
+import { loadCatalog } from "../catalogs";
 import { loadTitleData, titleData } from "../data";
 import { button, el, say, show, until } from "../dom";
-import { t } from "../i18n";
+import { list, render, t } from "../i18n";
 import { unpacked } from "../titles";
 import { tree } from "../tree";
-import { GameStatus, type GameView } from "../gen/boardgame/gateway/v1/gateway_pb";
-import { backoff, failure, go, loadTitles, pause, seatName, titleName, type Screen } from "./common";
+import { GameStatus, type GameEvent, type GameView } from "../gen/boardgame/gateway/v1/gateway_pb";
+import { backoff, failure, go, loadTitles, pause, scoreLines, seatName, titleName, type Screen } from "./common";
 
 const KEPT_EVENTS = 200;
 let detailsOpen = false; // whether the view's tree is shown, kept from one game to the next
@@ -27,7 +30,8 @@ function seatsPanel(game: GameView): HTMLElement {
       el("span", { class: "seat-number" }, String(seat.seat)),
       el("span", { class: "seat-name" }, seatName(seat)),
       acting ? el("span", { class: "tag" }, t("web.play.to_act", "to act")) : null,
-      score ? el("span", { class: "tag score" }, t("web.play.score", "{total} points, rank {rank}", { total: score.total, rank: score.rank })) : null);
+      score ? el("span", { class: "tag score" }, t("web.play.score", "{total, plural, one {# point} other {# points}}, rank {rank}", { total: score.total, rank: score.rank })) : null,
+      score ? scoreLines(score.items, game.title) : null);
   }));
 }
 
@@ -43,12 +47,23 @@ function turnNote(game: GameView): string {
   if (game.status === GameStatus.FINISHED) return t("web.play.over", "The game is over.");
   const mine = game.seat !== undefined && game.actingSeats.includes(game.seat);
   const deadline = game.deadline ? timestampDate(game.deadline) : undefined;
-  const names = game.actingSeats.map((s) => seatName(game.seats.find((seat) => seat.seat === s))).join(", ");
+  const names = list(game.actingSeats.map((s) => seatName(game.seats.find((seat) => seat.seat === s))));
   const base = mine ? t("web.play.your_turn", "Your turn: pick an action, or click a marked place on the board.") : t("web.play.waiting", "Waiting for {names}.", { names });
   return deadline ? `${base} ${t("web.play.deadline", "Time runs out {when}.", { when: until(deadline) })}` : base;
 }
 
-function render(game: GameView, log: HTMLElement): void {
+/** A legal action's label in the reader's language. */
+function label(game: GameView, index: number): string {
+  const action = game.legalActions[index];
+  return render(action.message, action.label, game.title);
+}
+
+/** An event's line in the reader's language. */
+function eventLine(event: GameEvent, title: string): HTMLElement {
+  return el("li", {}, render(event.message, event.text, title));
+}
+
+function draw(game: GameView, log: HTMLElement): void {
   const screen = section();
   const view = unpacked(game.view);
   const finished = game.status === GameStatus.FINISHED;
@@ -56,7 +71,7 @@ function render(game: GameView, log: HTMLElement): void {
   screen.dataset.status = finished ? "finished" : "active";
   const draw = BOARDS[game.title];
   const data = titleData(game.title);
-  const legal = game.legalActions.map((l, index) => ({ index, action: unpacked(l.action), label: l.label }));
+  const legal = game.legalActions.map((l, index) => ({ index, action: unpacked(l.action), label: label(game, index) }));
   const board = el("div", { id: "board" }, draw && view && data ? draw(view, data, legal) : el("p", { class: "muted" }, t("web.play.no_board", "No drawn board for this game: open Details for the view.")));
   boardActs(board, game, log);
   const details = el("details", { id: "view-details" }, el("summary", {}, t("web.play.details", "Details: the view as a tree")),
@@ -77,8 +92,8 @@ function render(game: GameView, log: HTMLElement): void {
         seatsPanel(game),
         el("h3", {}, t("web.play.actions", "Your actions")),
         game.legalActions.length
-          ? el("ol", { id: "actions" }, ...game.legalActions.map((action, index) =>
-            el("li", {}, button(action.label, () => submit(game, index, log), { class: "action" }))))
+          ? el("ol", { id: "actions" }, ...game.legalActions.map((_, index) =>
+            el("li", {}, button(label(game, index), () => submit(game, index, log), { class: "action" }))))
           : el("ol", { id: "actions", class: "empty" }, el("li", { class: "muted" }, t("web.play.no_actions", "None now."))),
         el("h3", {}, t("web.play.events", "Events")),
         log)),
@@ -96,7 +111,7 @@ function boardActs(board: HTMLElement, game: GameView, log: HTMLElement): void {
     board.querySelector("#board-choice")?.remove();
     if (indices.length === 1) return void submit(game, indices[0], log);
     board.prepend(el("div", { id: "board-choice", role: "menu" }, ...indices.map((index) =>
-      button(game.legalActions[index].label, () => submit(game, index, log), { class: "choice", role: "menuitem" })),
+      button(label(game, index), () => submit(game, index, log), { class: "choice", role: "menuitem" })),
     button(t("web.play.cancel", "Cancel"), () => board.querySelector("#board-choice")?.remove(), { class: "cancel" })));
     (board.querySelector("#board-choice button") as HTMLButtonElement | null)?.focus();
   };
@@ -114,12 +129,12 @@ async function submit(game: GameView, index: number, log: HTMLElement): Promise<
     const reply = await games.submitAction({
       gameId: game.gameId, action: action.action, expectedVersion: game.version, requestId: crypto.randomUUID(),
     });
-    if (reply.game && reply.game.version > Number(section().dataset.version ?? -1)) render(reply.game, log);
+    if (reply.game && reply.game.version > Number(section().dataset.version ?? -1)) draw(reply.game, log);
   } catch (error) {
     if (error instanceof ConnectError && error.code === Code.Aborted) {
       say(t("web.play.stale", "the game moved on; the view is refreshed"));
       const fresh = (await games.getGame({ gameId: game.gameId })).game;
-      if (fresh) render(fresh, log);
+      if (fresh) draw(fresh, log);
     } else say(failure(error));
   }
 }
@@ -134,20 +149,35 @@ export async function playScreen(screen: Screen, gameId: string): Promise<void> 
   shown.append(el("p", { class: "muted" }, t("web.play.loading", "Opening the game…")));
   let version = 0;
   let current: GameView | undefined;
+  let title = "";
   let failures = 0;
+  const events: GameEvent[] = []; // newest first
   const log = el("ol", { id: "events", class: "events" });
+  screen.redraw = async () => {
+    await loadCatalog(title);
+    if (screen.signal.aborted) return;
+    log.replaceChildren(...events.map((event) => eventLine(event, title)));
+    if (current) draw(current, log);
+  };
   while (!screen.signal.aborted) {
     try {
       for await (const reply of games.watchGame({ gameId, fromVersion: BigInt(version) }, { signal: screen.signal })) {
         failures = 0;
-        for (const event of reply.events) log.prepend(el("li", {}, event.text));
+        if (reply.game) {
+          title = reply.game.title;
+          await Promise.all([loadTitleData(title), loadCatalog(title)]);
+          if (screen.signal.aborted) return;
+        }
+        for (const event of reply.events) {
+          events.unshift(event);
+          log.prepend(eventLine(event, title));
+        }
+        events.splice(KEPT_EVENTS);
         while (log.children.length > KEPT_EVENTS) log.lastElementChild?.remove();
         if (reply.game && (!current || reply.game.version >= current.version)) {
-          await loadTitleData(reply.game.title);
-          if (screen.signal.aborted) return;
           current = reply.game;
           version = Number(current.version);
-          render(current, log);
+          draw(current, log);
         }
       }
       if (current?.status === GameStatus.FINISHED) return;

@@ -9,13 +9,14 @@ import type { JsonValue } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { games } from "../api";
 import { BOARDS } from "../boards/index";
+import { loadCatalog } from "../catalogs";
 import { loadTitleData, titleData } from "../data";
 import { button, el, show } from "../dom";
-import { t } from "../i18n";
+import { t, tag } from "../i18n";
 import { unpacked } from "../titles";
 import { brief, tree } from "../tree";
 import type { GameView } from "../gen/boardgame/gateway/v1/gateway_pb";
-import { go, guarded, loadTitles, seatName, titleName, type Screen } from "./common";
+import { go, guarded, loadTitles, scoreLines, seatName, titleName, type Screen } from "./common";
 
 function boardAtEnd(view: GameView | undefined): HTMLElement {
   const json = unpacked(view?.view);
@@ -33,7 +34,7 @@ export async function replayScreen(screen: Screen, route: string): Promise<void>
   if (screen.signal.aborted) return; // left (or signed out) meanwhile
   const record = (await games.getGameRecord({ gameId })).record;
   if (!record || screen.signal.aborted) return;
-  const [final] = await Promise.all([games.getGame({ gameId }).then((reply) => reply.game), loadTitleData(record.title)]);
+  const [final] = await Promise.all([games.getGame({ gameId }).then((reply) => reply.game), loadTitleData(record.title), loadCatalog(record.title)]);
   if (screen.signal.aborted) return;
   const section = show("replay");
   const steps = record.actions;
@@ -97,8 +98,8 @@ export async function replayScreen(screen: Screen, route: string): Promise<void>
     el("div", { class: "play-head" },
       el("h2", {}, t("web.replay.heading", "Replay of {title}", { title: titleName(record.title) })),
       el("div", { class: "row" }, button(t("web.replay.back", "My games"), () => go("games"), { id: "replay-back" }))),
-    el("p", { class: "muted" }, t("web.replay.facts", "{moves} moves; started {started}; seed SHA-256 {seed}", {
-      moves: steps.length, started: started?.toLocaleString() ?? "?", seed: record.seedSha256.slice(0, 12),
+    el("p", { class: "muted" }, t("web.replay.facts", "{moves, plural, one {# move} other {# moves}}; started {started}; seed SHA-256 {seed}", {
+      moves: steps.length, started: started?.toLocaleString(tag()) ?? "?", seed: record.seedSha256.slice(0, 12),
     })),
     el("div", { class: "replay-controls" },
       button(t("web.replay.first", "« First"), () => goTo(0), { id: "replay-first" }),
@@ -114,12 +115,13 @@ export async function replayScreen(screen: Screen, route: string): Promise<void>
         el("h3", {}, t("web.replay.moves", "Moves")), moves,
         scores.length ? el("h3", {}, t("web.replay.scores", "Final scores")) : null,
         scores.length ? el("ol", { id: "replay-scores", class: "seat-list" }, ...scores.map((s) =>
-          el("li", {}, t("web.replay.score", "{player}: {total} points, rank {rank}", { player: who(s.seat), total: s.total, rank: s.rank })))) : null,
+          el("li", {}, t("web.replay.score", "{player}: {total, plural, one {# point} other {# points}}, rank {rank}", { player: who(s.seat), total: s.total, rank: s.rank }),
+            scoreLines(s.items, record.title)))) : null,
         el("h3", {}, t("web.replay.check_heading", "Check")),
         el("p", {}, button(t("web.replay.verify", "Check the record"), () => guarded(async () => {
           const result = await games.replayGame({ gameId });
           check.textContent = result.consistent
-            ? t("web.replay.consistent", "consistent ({n} actions)", { n: result.actionsReplayed })
+            ? t("web.replay.consistent", "consistent ({n, plural, one {# action} other {# actions}})", { n: result.actionsReplayed })
             : t("web.replay.mismatch", "mismatch: {what}", { what: result.mismatch });
         }), { id: "replay-verify" }), " ", check),
         el("p", { class: "muted small" }, t("web.replay.keys", "Keys: ← → step, Home and End jump.")))),
