@@ -4,7 +4,8 @@ An engine supplies two functions: the acting seat's legal actions, and taking on
 place (or, with `of_steps`, a table of the two for each step). The loop checks the seat and the
 action before anything changes, caches the legal actions on the state until it changes, takes a
 decision with a single legal action by itself (its events are reported like any other), and offers
-the pure `apply` on a copy.
+the pure `apply` on a copy, and `apply_traced`, which also names the other seats whose forced
+decisions it took on the way (an undo barrier: another seat has acted, `services.common.undo`).
 """
 
 from __future__ import annotations
@@ -97,16 +98,22 @@ class DecisionLoop(Generic[S, A]):
         state.legal = None
         self.take(state, action, events)
 
-    def settle(self, state: S, events: list[Any]) -> None:
-        """Take forced decisions until a real choice (or the end) is reached."""
+    def settle(self, state: S, events: list[Any], actors: set[int] | None = None) -> None:
+        """Take forced decisions until a real choice (or the end) is reached; the seat of each one
+        taken goes into `actors`, when given."""
         while self.auto_resolve and state.step != self.game_over:
             legal = self.legal_now(state)
             if len(legal) != 1:
                 return
+            if actors is not None:
+                actors.add(state.actor)
             self._take(state, legal[0], events)
 
     def play(self, state: S, seat: int, action: A) -> list[Any]:
         """Apply `seat`'s action in place and return the events; the state is untouched when refused."""
+        return self._play(state, seat, action, None)
+
+    def _play(self, state: S, seat: int, action: A, actors: set[int] | None) -> list[Any]:
         self.check_seat(state, seat)
         if state.step == self.game_over:
             raise GameOver("the game is over")
@@ -118,7 +125,7 @@ class DecisionLoop(Generic[S, A]):
             raise IllegalAction(f"{action!r} is not a legal action now", action=repr(action))
         events: list[Any] = []
         self._take(state, action, events)
-        self.settle(state, events)
+        self.settle(state, events, actors)
         return events
 
     def apply(self, state: S, seat: int, action: A) -> tuple[S, list[Any]]:
@@ -126,3 +133,11 @@ class DecisionLoop(Generic[S, A]):
         new_state = state.copy()
         events = self.play(new_state, seat, action)
         return new_state, events
+
+    def apply_traced(self, state: S, seat: int, action: A) -> tuple[S, list[Any], frozenset[int]]:
+        """`apply`, with the seats other than `seat` whose forced decisions the loop took after it."""
+        new_state = state.copy()
+        actors: set[int] = set()
+        events = self._play(new_state, seat, action, actors)
+        actors.discard(seat)
+        return new_state, events, frozenset(actors)

@@ -258,6 +258,10 @@ class Game(Generic[S, A, C]):
     """Decoding the encoding of any state it reaches gives a state equal to it in every attribute,
     so a rules service may answer from the native state it encoded instead of decoding those bytes
     (the conformance suite holds a game that declares it to it)."""
+    apply_traced: Callable[[S, int, A], tuple[S, list[Any], frozenset[int]]] | None = None
+    """`apply`, also naming the seats other than the acting one whose forced decisions the rules took
+    on the way (another seat has acted: an undo barrier, `services.common.undo`); without it, only the
+    acting seats before and after a decision tell whether another seat has acted."""
     legal_now: Callable[[S], Sequence[A]] = None  # type: ignore[assignment]
     """The first acting seat's legal actions, not to be changed by the caller (default: a copy from
     `legal_actions`): for playouts, with `advance`."""

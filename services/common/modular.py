@@ -9,6 +9,7 @@ from types import ModuleType
 from typing import Any
 
 from services.common.codec import Codec
+from services.common.decisions import DecisionLoop
 from services.common.game import (
     NO_TARGETS,
     Edition,
@@ -42,6 +43,8 @@ def modular_game(
 ) -> Game[Any, Any, Any]:
     """The game whose engine and labels are those modules' functions, and whose messages, conversion
     (both the message and the bytes forms) and exact state round trip are the codec's."""
+
+    loop = getattr(engine, "LOOP", None)  # its DecisionLoop, which traces the seats a decision moved
 
     def new_game(player_count: int, config: Any, seed: bytes) -> tuple[Any, list[Any]]:
         state, events = setup.new_game(player_count, config, seed)
@@ -82,4 +85,5 @@ def modular_game(
         targets=targets,
         catalogs=getattr(labels, "CATALOGS", None),
         exact_state_round_trip=codec.exact_state_round_trip,
+        apply_traced=loop.apply_traced if isinstance(loop, DecisionLoop) else None,
     )

@@ -57,6 +57,14 @@ def view_response(number: int, view_any: bytes, shared: bytes, legal: Iterable[b
     return field(number, b"".join((b"\x0a", varint(len(view_any)), view_any, shared, *legal)))
 
 
+UNDOABLE = bytes((9 << 3, 1))  # ApplyActionResponse.undoable, true
+
+
+def undo_barriers(reasons: Sequence[int]) -> bytes:
+    """An ApplyActionResponse's undo_barriers (field 8, packed), or its `undoable` flag without any."""
+    return field(8, packed(reasons)) if reasons else UNDOABLE
+
+
 def apply_response(state_any: bytes, events: Iterable[bytes], shared: bytes, views: Iterable[bytes]) -> bytes:
     """An ApplyActionResponse's bytes: the state, the `event` fields, `seats_and_flag(..., 3)`, and
     the `view_response` fields."""

@@ -23,7 +23,7 @@ from boardgame.rules.v1 import rules_pb2, rules_pb2_grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import DecodeError, Message
 
-from services.common import replies, titledata
+from services.common import replies, titledata, undo
 from services.common.errors import InvalidConfig, MalformedRequest, NoCatalog, RulesError, echoed
 from services.common.game import AnyGame, Edition, GameInfo, Scores
 from services.common.rng import MAX_SEED_BYTES
@@ -216,6 +216,8 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         self._action_anys: dict[Any, bytes] = {}
         self._read_actions: dict[bytes, Any] = {}
         self._actions: dict[Any, any_pb2.Any] = {}
+        self._undo = undo.Classifier(game)
+        self._traced = game.apply_traced
 
     def _state(self, packed: any_pb2.Any) -> Any:
         """The native state of a packed State: the one this servicer encoded to these bytes if it
@@ -394,14 +396,29 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
     def ApplyAction(
         self, request: rules_pb2.ApplyActionRequest, context: grpc.ServicerContext
     ) -> rules_pb2.ApplyActionResponse:
-        """The state after one seat's action, and what happened."""
+        """The state after one seat's action, what happened, and whether the seat may take it back
+        (`services.common.undo`)."""
         state = self._state(request.state)
         seat = self._seat(request.seat)
         action = self._read_action(request.action)
-        new_state, events = self.game.apply(state, seat, action)
+        if self._traced is not None:
+            new_state, events, others = self._traced(state, seat, action)
+        else:
+            (new_state, events), others = self.game.apply(state, seat, action), frozenset()
         state_bytes = self.game.encode_state(new_state)
         acting = list(self.game.acting_seats(new_state))
         over = self.game.is_terminal(new_state)
+        encoded = [self.game.encode_event(event) for event in events]
+        barriers = self._undo.barriers(
+            request.state.value,
+            state_bytes,
+            seat,
+            self.game.acting_seats(state),
+            acting,
+            bool(others),
+            [audience for _, _, audience in encoded],
+            self.game.seat_count(state),
+        )
         parts = []
         if request.HasField("view_seat"):
             seat_view = self._view(new_state, self._seat(request.view_seat), legal_actions=True)
@@ -416,9 +433,9 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         head = self._event_head
         reply = replies.apply_response(
             replies.any_body(self._state_head, state_bytes),
-            [replies.event(head, *self.game.encode_event(event)) for event in events],
+            [replies.event(head, *event) for event in encoded],
             replies.seats_and_flag(acting, over, 3),
-            parts,
+            [*parts, replies.undo_barriers(barriers)],
         )
         if self._cache is not None:
             self._cache.put(state_bytes, new_state)

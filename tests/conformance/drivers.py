@@ -72,6 +72,10 @@ class Outcome:
     acting_seats: tuple[int, ...]
     events: tuple[EventRecord, ...]
     game_over: bool
+    # ApplyAction's undo barriers (UndoBarrier values) and its `undoable` flag, as a rules service
+    # serves them; None in-process and for NewGame.
+    undo_barriers: tuple[int, ...] | None = None
+    undoable: bool | None = None
 
 
 def serialize(message: Message) -> bytes:
@@ -335,7 +339,12 @@ class GrpcDriver(Driver):
         request = rules_pb2.ApplyActionRequest(state=state, seat=seat, action=action)
         response = self.call("ApplyAction", request)
         return Outcome(
-            response.state, tuple(response.acting_seats), self._events(response.events), response.game_over
+            response.state,
+            tuple(response.acting_seats),
+            self._events(response.events),
+            response.game_over,
+            tuple(response.undo_barriers),
+            response.undoable,
         )
 
     def acting_seats(self, state: Any) -> tuple[int, ...]:
