@@ -26,7 +26,7 @@ from typing import Any, NoReturn
 
 import grpc
 import uvicorn
-from boardgame.gateway.v1 import gateway_pb2
+from boardgame.gateway.v1 import gateway_pb2, tournaments_pb2
 from connectrpc import _codec as connect_codecs
 from connectrpc._codec import CODEC_NAME_JSON, CODEC_NAME_JSON_CHARSET_UTF8, ProtoJSONCodec
 from connectrpc.code import Code
@@ -196,11 +196,17 @@ def use_arriving_json_codec() -> None:
         connect_codecs._codecs[name] = ARRIVING_JSON
 
 
+GATEWAY_SERVICES = {
+    service.full_name: service
+    for file in (gateway_pb2.DESCRIPTOR, tournaments_pb2.DESCRIPTOR)
+    for service in file.services_by_name.values()
+}
+
+
 def method_info(full_method: str) -> MethodInfo[Any, Any]:
     """connect-python's description of a gateway method ("/package.Service/Method")."""
     service_name, _, name = full_method.lstrip("/").partition("/")
-    service = gateway_pb2.DESCRIPTOR.services_by_name[service_name.rpartition(".")[2]]
-    descriptor = service.methods_by_name[name]
+    descriptor = GATEWAY_SERVICES[service_name].methods_by_name[name]
     return MethodInfo(
         name=name,
         service_name=service_name,

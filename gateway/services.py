@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import grpc
 from boardgame.gateway.v1 import gateway_pb2_grpc
 
-from gateway import accounts, catalog, leaderboard, lobbies, matchmaking
+from gateway import accounts, catalog, leaderboard, lobbies, matchmaking, tournaments
 from gateway.play import GameServicer
 from live.table import Table
 
@@ -18,6 +18,7 @@ REGISTRATIONS: tuple[Callable[[Table, grpc.aio.Server], None], ...] = (
     catalog.add_to_server,
     lobbies.add_to_server,
     leaderboard.add_to_server,
+    tournaments.add_to_server,
 )
 
 

@@ -172,13 +172,17 @@ async def start_game(
     game_id: str = "",
     spectators: gateway_pb2.Spectators = gateway_pb2.SPECTATORS_UNSPECIFIED,
     invited_spectators: Sequence[str] = (),
+    tournament_id: str = "",
+    tournament_round: int = 0,
+    rated: bool = True,
 ) -> str:
     """Create the game (under `game_id`, or a fresh id): seed, initial state at version 0 with its clock
     entry, record, and its follow-ups (`live.outbox`): tell its players (the lobby started, whose turn
     it is; `live.mygames`), then queue what follows (bots). A game of `game_id` that exists already (a
     retried creation, `gateway.matchmaking`) is left as it is: only the follow-ups a creator that died
     left in its outbox are performed. `spectators` and `invited_spectators` say who may watch besides
-    the players (`gateway.spectators`)."""
+    the players (`gateway.spectators`). A tournament's table names its tournament and round, and an
+    unrated game (`rated` False) leaves the players' ratings as they were (`workers.scoring`)."""
     config = validate_options(app, title, player_count, options)
     rules_title = app.rules.get(title)
     seed = secrets.token_bytes(SEED_BYTES)
@@ -197,6 +201,9 @@ async def start_game(
         edition=created.edition if created.HasField("edition") else None,
         spectators=spectators,
         invited_spectator_ids=invited_spectators,
+        tournament_id=tournament_id,
+        tournament_round=tournament_round,
+        unrated=not rated,
     )
     setup = rules_pb2.ApplyActionResponse(events=created.events, acting_seats=created.acting_seats)
     acting = tuple(created.acting_seats)

@@ -268,6 +268,18 @@ def game_chat_channel(game_id: str) -> str:
     return f"game:{{{game_id}}}:chat:new"
 
 
+def game_undo(game_id: str) -> str:
+    """List, capped: what the acting seat may take back (`live.undo`): a mark of the last barrier, then
+    the states before each of its decisions since, oldest first; written by the commit script only."""
+    return f"game:{{{game_id}}}:undo"
+
+
+def game_takeback(game_id: str) -> str:
+    """Hash: the game's pending takeback request (`live.takebacks`), if any; the commit that carries it
+    out (or ends the game) deletes it."""
+    return f"game:{{{game_id}}}:takeback"
+
+
 def match_queues() -> str:
     """Set: the ids of the match queues that may hold tickets (`live.matchmaking`), for the matchers."""
     return "match:queues"
@@ -320,3 +332,31 @@ def match_ticket_prefix(queue: str) -> str:
 def match_player(player_id: str) -> str:
     """String with expiry: the ticket of the player's search, while it lasts (one at a time)."""
     return f"match:player:{{{player_id}}}"
+
+
+def tournament(tournament_id: str) -> str:
+    """String: the serialized Tournament message (`live.tournaments.store`), the tournament's one source
+    of truth. A tournament's keys carry the hash tag {tournament_id}."""
+    return f"tournament:{{{tournament_id}}}"
+
+
+def tournament_archived(tournament_id: str) -> str:
+    """String with expiry: present once the finished tournament is in PostgreSQL
+    (`live.tournaments.archive`), as long as its Redis record is kept."""
+    return f"tournament:{{{tournament_id}}}:archived"
+
+
+def listed_tournaments() -> str:
+    """Sorted set: tournament ids by creation time, for ListTournaments (cleaned lazily)."""
+    return "tournaments:listed"
+
+
+def listed_tournaments_of(title: str) -> str:
+    """Sorted set: one title's tournament ids by creation time."""
+    return f"tournaments:listed:{title}"
+
+
+def tournament_checks() -> str:
+    """Sorted set: tournament ids by when (ms since the epoch) the workers must look at them next:
+    registration closing, a round's time running out, a periodic check for a lost signal."""
+    return "tournaments:checks"

@@ -21,8 +21,9 @@ Ratings are openskill's Plackett-Luce model, per title, multiplayer with ties. R
 rules service's scores (tied seats share a rank); players who resigned or forfeited rank last, tied
 among themselves. A player holding several seats is rated once, on their best seat. Bots are players
 too and are rated like anyone: each of the few bots (`gateway.bots`) keeps one rating per title over
-all its games. The leaderboard shows openskill's ordinal (mu - 3 sigma), a conservative
-estimate that only rises with evidence.
+all its games. An unrated game (`GameRecord.unrated`: an unrated tournament's table) is scored and
+listed in the histories, but leaves every rating as it was. The leaderboard shows openskill's ordinal
+(mu - 3 sigma), a conservative estimate that only rises with evidence.
 """
 
 from __future__ import annotations
@@ -137,6 +138,14 @@ def rate(ratings: dict[str, Rating], player_ranks: dict[str, int]) -> dict[str, 
     }
 
 
+def rated(game: Finished, ratings: dict[str, Rating], player_ranks: dict[str, int]) -> dict[str, Rating]:
+    """The ratings after the game: `rate`'s, or the same ones for an unrated game (an unrated
+    tournament's table), which still counts in the players' histories."""
+    if game.record.unrated:
+        return {p: ratings[p] for p in player_ranks}
+    return rate(ratings, player_ranks)
+
+
 def without_actions(record: gateway_pb2.GameRecord) -> bytes:
     """A record as the result keeps it: the actions are the game's log already (`full_record` has
     them), so they are not stored twice."""
@@ -209,7 +218,7 @@ async def make_plan(app: Table, game: Finished) -> Plan:
     ranks = final_ranks(game.record.scores, list(game.record.seats))
     player_ranks = best_ranks(list(game.record.seats), ranks)
     before = {p: await read_rating(app.redis, game.title, p) for p in player_ranks}
-    plan = Plan(ranks, player_ranks, before, rate(before, player_ranks))
+    plan = Plan(ranks, player_ranks, before, rated(game, before, player_ranks))
     if await app.redis.set(stored_key, plan.dumps(), nx=True):
         return plan
     return Plan.loads(await app.redis.get(stored_key) or b"")  # another run stored its plan first
@@ -231,7 +240,7 @@ async def rate_player(app: Table, game: Finished, plan: Plan, player_id: str) ->
         plan = replace(
             plan,
             before=ratings,
-            after={**plan.after, player_id: rate(ratings, plan.player_ranks)[player_id]},
+            after={**plan.after, player_id: rated(game, ratings, plan.player_ranks)[player_id]},
         )
         await app.redis.set(keys.game_scoring(game.game_id), plan.dumps())
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from boardgame.gateway.v1 import gateway_pb2
+from boardgame.gateway.v1 import gateway_pb2, tournaments_pb2
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
@@ -87,7 +87,8 @@ def test_a_refused_call_says_when_to_retry_and_succeeds_then(redis_url: str, rul
 def test_every_call_has_a_rate_class_and_the_signed_out_ones_count_no_player() -> None:
     methods = {
         method.name
-        for service in gateway_pb2.DESCRIPTOR.services_by_name.values()
+        for file in (gateway_pb2.DESCRIPTOR, tournaments_pb2.DESCRIPTOR)
+        for service in file.services_by_name.values()
         for method in service.methods
     }
     assert set(limits.CLASS_OF_METHOD) == methods
