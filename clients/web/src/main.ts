@@ -10,11 +10,11 @@ import { locale, t, tag } from "./i18n";
 import { localeMenu, pickedHere, wanted } from "./locale";
 import { account, failure, guarded, type Screen } from "./screens/common";
 import { gamesScreen } from "./screens/games";
-import { inboxScreen, startInbox, stopInbox } from "./screens/inbox";
+import { badge, inboxScreen, startInbox, stopInbox } from "./screens/inbox";
 import { leaderboardsScreen } from "./screens/leaderboards";
 import { lobbiesScreen } from "./screens/lobbies";
 import { lobbyScreen } from "./screens/lobby";
-import { matchScreen, stopSearch } from "./screens/match";
+import { changed as searchChanged, matchScreen, stopSearch } from "./screens/match";
 import { playScreen } from "./screens/play";
 import { replayScreen } from "./screens/replay";
 import { signInScreen } from "./screens/signin";
@@ -82,6 +82,8 @@ async function switchTo(name: string): Promise<void> {
   if (!account.player) return signIn();
   account.locale = tag(name);
   header();
+  badge();
+  searchChanged();
   const redraw = current?.screen.redraw;
   await (redraw ? guarded(redraw) : route());
 }

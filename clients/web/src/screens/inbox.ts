@@ -48,7 +48,8 @@ function markAllRead(): void {
   badge();
 }
 
-function badge(): void {
+/** The header's count of unread events (drawn again with the header). */
+export function badge(): void {
   const count = unread();
   const shown = document.getElementById("inbox-unread");
   if (!shown) return;

@@ -30,7 +30,8 @@ let stream: AbortController | null = null;
 let chosenStrength: number = BotStrength.HEURISTIC;
 const listeners = new Set<() => void>();
 
-function changed(): void {
+/** The header's chip of a search going on, and the match screen, drawn again. */
+export function changed(): void {
   const chip = document.getElementById("match-badge");
   if (chip) chip.hidden = search?.status !== MatchStatus.SEARCHING;
   for (const listener of listeners) listener();
