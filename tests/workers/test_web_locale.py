@@ -101,7 +101,9 @@ def setup(web_gateway: GatewayProcess) -> Iterator[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def report(web_gateway: GatewayProcess, setup: dict[str, Any]) -> dict[str, Any]:
+def report(
+    web_gateway: GatewayProcess, setup: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Any]:
     visits: list[dict[str, Any]] = [
         {"name": "browser", "picks": ["en", "zh_Hans"]},
         {"name": "account", "picks": []},
@@ -109,10 +111,12 @@ def report(web_gateway: GatewayProcess, setup: dict[str, Any]) -> dict[str, Any]
     for visit in visits:
         player = setup[visit["name"]]
         visit.update(token=player["client"].token, gameId=player["game"].game_id)
+    visits.append({"name": "signed out", "picks": [], "token": "", "gameId": ""})
     env = {
         "E2E_URL": web_gateway.web_url + "/",
         "E2E_BROWSER_LANG": "zh-TW",
         "E2E_VISITS": json.dumps(visits),
+        "E2E_OUT": str(tmp_path_factory.mktemp("locale")),
     }
     result = run_driver(DRIVER, env, DRIVER_TIMEOUT_SECONDS)
     assert result["errors"] == [], "\n".join(result["errors"])
@@ -153,6 +157,14 @@ def test_a_zh_tw_browser_gets_the_navigation_labels_and_events_in_traditional_ch
     assert seen(first) == expected
     assert first["title"] == page_catalog("zh_Hant").messages["web.header.title"]
     assert all(label not in first["actions"] for label in (a.label for a in player["game"].legal_actions))
+
+
+def test_the_sign_in_screen_of_a_zh_tw_browser_is_in_traditional_chinese(report: dict[str, Any]) -> None:
+    page = page_catalog("zh_Hant").messages
+    (shown,) = report["visits"]["signed out"]
+    assert (shown["lang"], shown["locale"]) == ("zh-Hant", "zh_Hant")
+    ids = ["guest_heading", "guest", "account_heading", "sign_in", "register"]  # headings and buttons
+    assert shown["signIn"] == [page[f"web.signin.{id}"] for id in ids]
 
 
 def test_the_accounts_zh_cn_wins_over_a_zh_tw_browser(setup: dict[str, Any], report: dict[str, Any]) -> None:
