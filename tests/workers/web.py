@@ -23,9 +23,12 @@ WEB_CLIENT = WEB_CLIENT_DIR.parent
 
 
 def chromium() -> str:
+    """Debian's chromium, with the fonts the page's Chinese is drawn in (both installed if need be)."""
     notes: list[str] = []
     found = programs.installed("chromium", os.environ, notes)
     assert found, programs.missing_hint("chromium")
+    for package in programs.FONTS:
+        assert programs.font_installed(package, os.environ, notes), f"install Debian's package {package}"
     return found
 
 
