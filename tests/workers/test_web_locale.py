@@ -180,6 +180,7 @@ def test_the_language_menu_switches_the_page_without_a_reload_and_saves_the_acco
     assert seen(english) == shown_in(player, "en", player["client"])
     assert seen(simplified) == shown_in(player, "zh_Hans", player["client"])
     assert not english["reloaded"] and not simplified["reloaded"]
+    assert [page["current"] for page in report["visits"]["browser"]] == ["nav-games"] * 3
     client = player["client"]
     assert (
         client.accounts.GetMe(gateway_pb2.GetMeRequest(), metadata=client.auth, timeout=10).locale

@@ -56,13 +56,19 @@ async function route(): Promise<void> {
   const screen: Screen = { signal: controller.signal };
   current = { controller, screen };
   const [name, rest] = parse();
+  markNav();
+  window.scrollTo(0, 0);
+  await guarded(() => ROUTES[name](screen, rest));
+}
+
+/** The navigation's entry of the screen the address names, marked as the current page. */
+function markNav(): void {
+  const [name] = parse();
   for (const link of document.querySelectorAll<HTMLElement>("#nav a")) {
     const covers = (link.dataset.covers ?? "").split(" ");
     if (covers.includes(name)) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
-  window.scrollTo(0, 0);
-  await guarded(() => ROUTES[name](screen, rest));
 }
 
 /** Speak `name` from now on: its catalog fetched, English if that fails. */
@@ -80,7 +86,6 @@ async function switchTo(name: string): Promise<void> {
   const saving = account.player ? accounts.setLocale({ locale: tag(name) }).then(() => undefined, (error: unknown) => say(failure(error))) : undefined;
   await Promise.all([saving, speak(name)]);
   if (!account.player) return signIn();
-  account.locale = tag(name);
   header();
   badge();
   searchChanged();
@@ -103,6 +108,7 @@ function header(): void {
       button(t("web.header.sign_out", "Sign out"), () => guarded(signOut), { id: "sign-out" })) : null,
     localeMenu(switchTo),
   ));
+  markNav();
   (document.getElementById("messages-summary") as HTMLElement).textContent = t("web.header.recent", "Recent messages");
 }
 
@@ -115,7 +121,6 @@ async function signOut(): Promise<void> {
   } finally {
     keepToken("");
     account.player = undefined;
-    account.locale = "";
     await speak(wanted());
     signIn();
   }
@@ -132,11 +137,10 @@ function signIn(): void {
 async function enter(): Promise<void> {
   const me = await accounts.getMe({});
   account.player = me.player;
-  account.locale = me.locale;
   show(""); // the sign-in form is gone at once, not when the first screen has loaded
   const picked = pickedHere();
   if (picked && tag(picked) !== me.locale) {
-    await accounts.setLocale({ locale: tag(picked) }).then(() => { account.locale = tag(picked); }, (error: unknown) => say(failure(error)));
+    await accounts.setLocale({ locale: tag(picked) }).catch((error: unknown) => say(failure(error)));
   }
   await speak(wanted(me.locale));
   header();

@@ -8,8 +8,8 @@
 //   game's first action label to change), reading the page after each. A visit without a token reads
 //   the sign-in screen instead.
 // With E2E_OUT (a directory), each reading's page is saved as <name>-<n>.png there, to look at.
-// Prints one JSON line: {visits: {name: [{lang, locale, title, nav, signIn, actions, events,
-// reloaded}]},
+// Prints one JSON line: {visits: {name: [{lang, locale, title, nav, current (the id of the entry
+// marked the current page), signIn, actions, events, reloaded}]},
 // missing: [console "missing message" notes], problems, errors}; `reloaded` says whether the page
 // was loaded anew since the visit began (a mark set on its window is gone).
 import puppeteer from "puppeteer-core";
@@ -36,6 +36,7 @@ const readPage = (page) => page.evaluate(() => ({
   locale: document.querySelector("#locale")?.value ?? "",
   title: document.title,
   nav: [...document.querySelectorAll("#nav a")].map((a) => a.firstChild?.textContent ?? ""),
+  current: document.querySelector("#nav a[aria-current]")?.id ?? "",
   signIn: [...document.querySelectorAll("#signin h2, #signin button")].map((e) => e.textContent),
   actions: [...document.querySelectorAll("#actions .action")].map((b) => b.textContent),
   events: [...document.querySelectorAll("#events li")].map((li) => li.textContent),

@@ -16,8 +16,8 @@ import {
  * (a game's stream) sets `redraw` to draw it again in a language just picked; others are opened anew. */
 export type Screen = { signal: AbortSignal; redraw?: () => Promise<void> };
 
-/** The signed-in player, once known, and the locale its account keeps ("" when none). */
-export const account: { player?: Player; locale: string } = { locale: "" };
+/** The signed-in player, once known. */
+export const account: { player?: Player } = {};
 
 let titles: GameInfo[] = [];
 
