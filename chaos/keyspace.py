@@ -36,6 +36,7 @@ from live.inbox import INBOX_KEPT
 from live.mygames import FINISHED_KEPT
 from live.queues import QUEUES
 from live.settings import Settings
+from live.store import UNDO_KEPT
 
 EXPIRING = "expiring within the hour"
 CAPPED = "trimmed to a cap"
@@ -115,6 +116,7 @@ def caps(settings: Settings, stream_node_entries: int) -> dict[str, Cap]:
     the games not archived yet, all of a suite's without an archive."""
     return {
         keys.game_events.__name__: Cap(settings.event_history),
+        keys.game_undo.__name__: Cap(UNDO_KEPT),
         keys.game_chat.__name__: Cap(CHAT_KEPT),
         keys.inbox.__name__: Cap(INBOX_KEPT, slack=stream_node_entries),
         keys.my_finished_games.__name__: Cap(FINISHED_KEPT),

@@ -24,7 +24,8 @@ def cmd_leaderboard(client: Client, args: argparse.Namespace) -> int:
 
 
 def cmd_replay(client: Client, args: argparse.Namespace) -> int:
-    """Show a finished game's record move by move and check it replays exactly."""
+    """Show a finished game's record move by move (an undo or a takeback as the version it went back
+    to) and check it replays exactly."""
     record = client.call(
         client.games.GetGameRecord, gateway_pb2.GetGameRecordRequest(game_id=args.game_id)
     ).record
@@ -36,6 +37,9 @@ def cmd_replay(client: Client, args: argparse.Namespace) -> int:
     for logged in record.actions:
         action = unpack(logged.action)
         text = "; ".join(message_lines(action)) if action is not None else logged.action.type_url
+        if logged.HasField("returned_to"):  # an undo or a takeback: the game went back to that version
+            how = "takeback" if logged.takeback else "undo"
+            text = f"{how}: back to version {logged.returned_to}"
         client.say(
             f"{logged.version:>5}  seat {logged.seat} {names.get(logged.seat, '')}: {' '.join(text.split())}"
         )

@@ -56,7 +56,7 @@ METHODS_OF_CLASS: Mapping[str, tuple[str, ...]] = {
         "ListTournaments",
         "GetTournament",
     ),
-    "move": ("SubmitAction", "Resign"),
+    "move": ("SubmitAction", "Resign", "Undo"),
     "watch": ("WatchGame", "WatchInbox"),
     "lobby": (
         "CreateLobby",

@@ -211,6 +211,7 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
             created_at=created_at,
         )
         lobby.spectators = spectators.chosen(lobby.visibility, request.spectators)
+        lobby.undo = request.undo or gateway_pb2.UNDO_POLICY_ALLOWED
         if lobby.visibility == gateway_pb2.VISIBILITY_PRIVATE:
             lobby.invite_code = auth.command_line_secret(INVITE_CODE_BYTES)
         lobby.seats[0].player.CopyFrom(principal.player)
@@ -494,6 +495,7 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
                 game_id=lobby.game_id,
                 spectators=lobby.spectators,
                 invited_spectators=_watching(lobby),
+                undo=lobby.undo,
             )
         except BaseException:
             if await self.app.store.meta(lobby.game_id) is None:  # nothing was created: open again

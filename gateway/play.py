@@ -19,7 +19,7 @@ from gateway.errors import rpc, stream_rpc
 from gateway.fanout import Fanout, SignedOut
 from gateway.seat_views import SeatViews, Shown
 from gateway.watch_leases import WatchLeases
-from live import keys, moves, resignations
+from live import keys, moves, resignations, undo
 from live.clocks import KIND_CLOCK, read_entry
 from live.errors import GatewayError, invalid, precondition, unauthenticated
 from live.games import full_record
@@ -202,12 +202,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         )
         meta, seat = played.meta, played.seat
         if played.change is None:  # a repeated request: its first result again
-            events = [
-                e
-                for version, change in await self.store.changes_since(request.game_id, played.version - 1)
-                if version == played.version
-                for e in visible_events(change.events, version, seat)
-            ]
+            events = await self._events_of(request.game_id, played.version, seat)
             return gateway_pb2.SubmitActionResponse(
                 version=played.version, events=events, game=await self._current_view(meta, seat)
             )
@@ -217,6 +212,48 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             events=visible_events(played.change.events, played.version, seat),
             game=shown.view,
         )
+
+    @rpc
+    async def Undo(
+        self, request: gateway_pb2.UndoRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.UndoResponse:
+        """Take back the caller's last decision (`live.undo`; the caller is authenticated while the game
+        is read)."""
+        caller = credentials(context)
+        undone = await undo.undo(
+            self.app,
+            request.game_id,
+            caller.player_id,
+            request.expected_version,
+            request.request_id,
+            caller=checked_caller(self.app, caller),
+            fan_out=self._fan_out,
+        )
+        meta, seat = undone.meta, undone.seat
+        if undone.change is None:  # a repeated request: its first result again
+            events = await self._events_of(request.game_id, undone.version, seat)
+            return gateway_pb2.UndoResponse(
+                version=undone.version,
+                events=events,
+                game=await self._current_view(meta, seat),
+                returned_to=undone.returned_to,
+            )
+        shown = await self.shared_view(meta, undone.version, seat, undone.change)
+        return gateway_pb2.UndoResponse(
+            version=undone.version,
+            events=visible_events(undone.change.events, undone.version, seat),
+            game=shown.view,
+            returned_to=undone.returned_to,
+        )
+
+    async def _events_of(self, game_id: str, version: int, seat: int | None) -> list[gateway_pb2.GameEvent]:
+        """The events of one kept change, as `seat` may see them (none once it is no longer kept)."""
+        return [
+            event
+            for changed, change in await self.store.changes_since(game_id, version - 1)
+            if changed == version
+            for event in visible_events(change.events, changed, seat)
+        ]
 
     def _fan_out(self, meta: Meta, version: int, change: rules_pb2.ApplyActionResponse) -> None:
         """Hand a change this process committed to its watchers, at once (`live.moves.FanOut`)."""
@@ -430,27 +467,40 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         )
         state = created.state
         previous = 0
+        states = {0: state}  # by version, for the undos and takebacks that return to one
         for count, logged in enumerate(record.actions):
-            try:
-                changed = await title.call(
-                    "ApplyAction",
-                    rules_pb2.ApplyActionRequest(state=state, seat=logged.seat, action=logged.action),
-                )
-            except GatewayError as error:
-                if error.code == grpc.StatusCode.UNAVAILABLE:
-                    raise
-                return gateway_pb2.ReplayGameResponse(
-                    consistent=False,
-                    actions_replayed=count,
-                    mismatch=f"action {count + 1} refused: {error.message}",
-                )
-            state = changed.state
             if logged.version <= previous:  # versions only go up (a change of hands logs no action)
                 return gateway_pb2.ReplayGameResponse(
                     consistent=False,
                     actions_replayed=count,
                     mismatch=f"log entry {count} has version {logged.version}, after {previous}",
                 )
+            for version in range(previous + 1, logged.version):  # changes of hands keep the state
+                states[version] = state
+            if logged.HasField("returned_to"):
+                if logged.returned_to not in states:
+                    return gateway_pb2.ReplayGameResponse(
+                        consistent=False,
+                        actions_replayed=count,
+                        mismatch=f"log entry {count} returns to version {logged.returned_to}, not before it",
+                    )
+                state = states[logged.returned_to]
+            else:
+                try:
+                    changed = await title.call(
+                        "ApplyAction",
+                        rules_pb2.ApplyActionRequest(state=state, seat=logged.seat, action=logged.action),
+                    )
+                except GatewayError as error:
+                    if error.code == grpc.StatusCode.UNAVAILABLE:
+                        raise
+                    return gateway_pb2.ReplayGameResponse(
+                        consistent=False,
+                        actions_replayed=count,
+                        mismatch=f"action {count + 1} refused: {error.message}",
+                    )
+                state = changed.state
+            states[logged.version] = state
             previous = logged.version
         stored, _ = await self.store.state(request.game_id)
         if state.SerializeToString() != stored:

@@ -1,9 +1,9 @@
 """Rematch: a finished game's players meet again in a new private lobby of the same title, options,
-clock, seating and spectators (the invited, for a game that had no choice). The caller hosts it in the
-seat(s) they had; each bot sits again in its seat, at the strength it played; the other humans' seats
-stay open for them, and each gets an invitation with the invite code in their inbox. The options come
-from the game's own Config (`live.games.options_of`), so a rematch works however long ago the game was
-played, its lobby and keys long gone.
+clock, seating, spectators (the invited, for a game that had no choice) and undo policy. The caller
+hosts it in the seat(s) they had; each bot sits again in its seat, at the strength it played; the
+other humans' seats stay open for them, and each gets an invitation with the invite code in their
+inbox. The options come from the game's own Config (`live.games.options_of`), so a rematch works
+however long ago the game was played, its lobby and keys long gone.
 """
 
 from __future__ import annotations
@@ -73,6 +73,7 @@ async def rematch(
         status=gateway_pb2.LOBBY_STATUS_OPEN,
         created_at=created_at,
         spectators=spectators.chosen(gateway_pb2.VISIBILITY_PRIVATE, record.spectators),
+        undo=record.undo or gateway_pb2.UNDO_POLICY_ALLOWED,
     )
     invited: dict[str, None] = {}
     for played in sorted(record.seats, key=lambda seat: seat.seat):

@@ -266,6 +266,34 @@ def plan(
     return Plan(tasks, fields)
 
 
+def restored(
+    version: int,
+    acting_seats: Sequence[int],
+    meta: Meta,
+    saved: Entry | None,
+    current: Entry | None,
+    now: int,
+) -> Plan:
+    """What an undo's version needs: the clock entry `saved` of the version it returns to, as it was
+    then, when a clock ran then and runs now for the same seat, which acts again: the turn goes on from
+    when the decision taken back began, with the total time and reserve left before it (the time spent
+    since is not given back, and no increment is given twice). Otherwise, the plan of a change of hands
+    (`moved` False) from the `current` entry."""
+    if (
+        saved is not None
+        and current is not None
+        and saved.kind == KIND_CLOCK
+        and current.kind == KIND_CLOCK
+        and saved.seat == current.seat
+        and saved.seat in acting_seats
+    ):
+        fields: dict[str, int | str] = {f"left:{seat}": ms for seat, ms in saved.left.items()}
+        fields.update({f"reserve:{seat}": ms for seat, ms in saved.reserve.items()})
+        fields.update(kind=KIND_CLOCK, seat=saved.seat, started_at=saved.started_at, due=saved.due)
+        return Plan((), fields)
+    return plan(version, acting_seats, meta, current, now, moved=False)
+
+
 def finishing(game_id: str, now: int) -> Plan:
     """What the version that ends a game needs: its scoring queued, and the `score` watchdog."""
     return Plan(((FINALIZE, (game_id,)),), {"kind": KIND_SCORE, "due": now + SCORE_WATCHDOG_MS})

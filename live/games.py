@@ -172,6 +172,7 @@ async def start_game(
     game_id: str = "",
     spectators: gateway_pb2.Spectators = gateway_pb2.SPECTATORS_UNSPECIFIED,
     invited_spectators: Sequence[str] = (),
+    undo: gateway_pb2.UndoPolicy = gateway_pb2.UNDO_POLICY_UNSPECIFIED,  # what players may take back
     tournament_id: str = "",
     tournament_round: int = 0,
     rated: bool = True,
@@ -201,6 +202,7 @@ async def start_game(
         edition=created.edition if created.HasField("edition") else None,
         spectators=spectators,
         invited_spectator_ids=invited_spectators,
+        undo=undo,
         tournament_id=tournament_id,
         tournament_round=tournament_round,
         unrated=not rated,
@@ -251,10 +253,14 @@ async def full_record(app: Table, meta: Meta) -> tuple[gateway_pb2.GameRecord, i
     finished_at = await app.redis.hget(keys.game_meta(game_id), "finished_at")
     if finished_at:
         record.finished_at.FromJsonString(text(finished_at))
-    for version, seat, action in await app.store.log(game_id):
-        logged = record.actions.add(version=version, seat=seat)
+    for entry in await app.store.log(game_id):
+        logged = record.actions.add(version=entry.version, seat=entry.seat)
+        if entry.returned_to is not None:  # an undo or a takeback (`live.undo`)
+            logged.returned_to = entry.returned_to
+            logged.takeback = entry.takeback
+            continue
         logged.action.type_url = f"type.googleapis.com/{title.info.action_type}"
-        logged.action.value = action
+        logged.action.value = entry.action
     state, version = await app.store.state(game_id)
     scores = await title.call("GetScores", rules_pb2.GetScoresRequest(state=any_pb2.Any.FromString(state)))
     record.scores.CopyFrom(scores)

@@ -10,6 +10,9 @@ import prometheus_client
 MOVES_APPLIED = prometheus_client.Counter(
     "gateway_moves_applied_total", "Moves committed, by title.", ["title"]
 )
+UNDOS = prometheus_client.Counter(
+    "gateway_undos_total", "Undos and takebacks committed, by title.", ["title"]
+)
 WRITE_CONFLICTS = prometheus_client.Counter(
     "gateway_write_conflicts_total", "Moves refused for a stale version, by title.", ["title"]
 )

@@ -19,7 +19,7 @@ from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 from redis.asyncio.client import Pipeline
 
-from live import clocks, metrics, outbox
+from live import clocks, metrics, outbox, undoable
 from live.clocks import entry_of
 from live.errors import GatewayError, echoed, invalid, not_found, permission_denied, precondition
 from live.games import now
@@ -197,7 +197,8 @@ async def play(
     this request id; a bot decides on it), is not read again: the commit's compare-and-set still
     refuses the move if the game moved on since. A caller's move always reads, to check the caller.
     `fan_out` gets the change as soon as it is committed, before its follow-ups (as the other
-    gateways' watchers get it, published by the commit).
+    gateways' watchers get it, published by the commit). A client's move the rules report undoable is
+    kept for `live.undo` by its commit; any other resets what may be taken back.
     """
     store = app.store
     if snapshot is None or caller is not None or not snapshot.read_for(game_id, request_id):
@@ -249,6 +250,7 @@ async def play(
         clock_entry=clock.pairs(),
         request_digest=digest,
         followup=followup.encode(),
+        undo=undoable.step_of_move(meta, seat, expected_version + 1, caller is not None, snapshot, change),
     )
     committed = _committed(app, commit, request_id, meta, seat, change, followup, fan_out)
     return await app.followups.run(committed)

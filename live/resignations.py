@@ -5,7 +5,8 @@ seats in a copy of the record, plan the clock entry from the meta after the chan
 the version read (the version goes up by one; the state and the action log stay as they are). Two
 changes at once both count (the second finds its version stale, reads again and retries), a move read
 before one is refused (its version is stale), and its follow-ups (`live.outbox`) are planned from the
-meta after it, so the bot that now holds an acting seat gets its turn queued.
+meta after it, so the bot that now holds an acting seat gets its turn queued. It ends what the acting
+seat may undo (`live.undoable`): whoever plays a seat now, the seats have changed hands.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from live import clocks, outbox
+from live import clocks, outbox, undoable
 from live.clocks import entry_of
 from live.errors import GatewayError, not_found
 from live.moves import (
@@ -135,6 +136,7 @@ async def hand_over(
             request_digest=digest,
             record=record,
             followup=followup.encode(),
+            undo=undoable.reset(version + 1),
         )
         handed = await app.followups.run(
             _committed(app, commit, request_id, expected_version, meta, after, change, followup)

@@ -41,14 +41,20 @@ STATUS_FINISHED = "finished"
 FINISHED_TTL_SECONDS = 3600  # idempotency records and recent changes of a finished game
 
 REQUEST_DIGEST_BYTES = 16
+UNDO_KEPT = 32  # decisions a seat may take back one after another, at most (`live.undo`)
 
-# KEYS: state, version, log, requests, events, meta, clock, outbox. ARGV: 1 expected version, 2 the new
-# state ('': kept, and no action is logged: a change of hands), 3 seat, 4 action, 5 request id, 6 the
-# change kept for watchers, 7 channel, 8 changes kept, 9 game over, 10 finished TTL, 11 finished at,
-# 12 the change published, 13 acting seats, 14 request digest, 15 the new record ('': kept),
-# 16 the version's follow-ups for the outbox (`live.outbox`; '': none), 17... the clock entry's
-# name/value pairs. Replies {outcome, version} and, for 'ok', the outbox entry's id and how many
-# other entries the outbox holds (left by committers that died before performing them).
+# KEYS: state, version, log, requests, events, meta, clock, outbox, undo, takeback. ARGV: 1 expected
+# version, 2 the new state ('': kept, and no action is logged: a change of hands), 3 seat, 4 action,
+# 5 request id, 6 the change kept for watchers, 7 channel, 8 changes kept, 9 game over, 10 finished TTL,
+# 11 finished at, 12 the change published, 13 acting seats, 14 request digest, 15 the new record ('':
+# kept), 16 the version's follow-ups for the outbox (`live.outbox`; '': none), 17 what the commit does
+# to the game's undo list (`live.undo`): 'push' its entry 18 (first clearing the entries of another
+# seat), 'reset' it to the mark 18 ('': empty), 'pop' its top entry, '' nothing; 19 the version an undo
+# or a takeback returns to ('': a move), logged instead of an action, 20 the id of the pending takeback
+# the commit carries out ('': none; refused as 'void' unless it is still pending, then cleared),
+# 21... the clock entry's name/value pairs. Replies {outcome, version} and, for 'ok', the outbox
+# entry's id and how many other entries the outbox holds (left by committers that died before
+# performing them). The commit that ends the game clears the undo list and any pending takeback.
 # A request id is stored with the digest of the request it named (REQUEST_DIGEST_BYTES, then the
 # version it produced), so a retry of that request gets its result and another request under the same
 # id is refused. A value with no digest (stored before digests were) counts as the same request.
@@ -86,13 +92,36 @@ if ARGV[5] ~= '' then
   if previous then return {'reused', string.sub(previous, 17)} end
 end
 if current ~= tonumber(ARGV[1]) then return {'stale', tostring(current)} end
+if ARGV[20] ~= '' and redis.call('HGET', KEYS[10], 'id') ~= ARGV[20] then
+  return {'void', tostring(current)}
+end
 local version = current + 1
 local id = version .. '-1'
 redis.call('SET', KEYS[2], version)
 if ARGV[2] ~= '' then
   redis.call('SET', KEYS[1], ARGV[2])
-  redis.call('XADD', KEYS[3], id, 's', ARGV[3], 'a', ARGV[4])
+  if ARGV[19] ~= '' then
+    local logged = {'s', ARGV[3], 'u', ARGV[19]}
+    if ARGV[20] ~= '' then table.insert(logged, 't') table.insert(logged, '1') end
+    redis.call('XADD', KEYS[3], id, unpack(logged))
+  else
+    redis.call('XADD', KEYS[3], id, 's', ARGV[3], 'a', ARGV[4])
+  end
 end
+if ARGV[17] == 'push' then
+  local top = redis.call('LINDEX', KEYS[9], -1)
+  if top and string.sub(top, 1, 2) ~= 'h:' and string.sub(top, 1, #ARGV[3] + 1) ~= ARGV[3] .. ':' then
+    redis.call('DEL', KEYS[9])
+  end
+  redis.call('RPUSH', KEYS[9], ARGV[3] .. ':' .. ARGV[18])
+  redis.call('LTRIM', KEYS[9], -UNDO_KEPT, -1)
+elseif ARGV[17] == 'reset' then
+  redis.call('DEL', KEYS[9])
+  if ARGV[18] ~= '' then redis.call('RPUSH', KEYS[9], ARGV[18]) end
+elseif ARGV[17] == 'pop' then
+  redis.call('RPOP', KEYS[9])
+end
+if ARGV[20] ~= '' then redis.call('DEL', KEYS[10]) end
 if redis.call('TYPE', KEYS[5]).ok ~= 'list' then redis.call('DEL', KEYS[5]) end
 local length = redis.call('LLEN', KEYS[5])
 local leaving = length - tonumber(ARGV[8]) + 1
@@ -109,19 +138,20 @@ redis.call('RPUSH', KEYS[5], version .. ':' .. #ARGV[5] .. ':' .. ARGV[5] .. ARG
 redis.call('HSET', KEYS[6], 'acting', ARGV[13])
 if ARGV[15] ~= '' then redis.call('HSET', KEYS[6], 'record', ARGV[15]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[14] .. version) end
-if #ARGV > 16 then redis.call('HSET', KEYS[7], 'version', version, unpack(ARGV, 17)) end
+if #ARGV > 20 then redis.call('HSET', KEYS[7], 'version', version, unpack(ARGV, 21)) end
 local entry = ''
 if ARGV[16] ~= '' then entry = redis.call('XADD', KEYS[8], '*', 'f', ARGV[16]) end
 if ARGV[9] == '1' then
   redis.call('HSET', KEYS[6], 'status', 'finished', 'finished_at', ARGV[11])
   redis.call('EXPIRE', KEYS[4], ARGV[10])
   redis.call('EXPIRE', KEYS[5], ARGV[10])
+  redis.call('DEL', KEYS[9], KEYS[10])
 end
 redis.call('PUBLISH', ARGV[7], version .. '|' .. ARGV[12])
 local others = 0
 if entry ~= '' then others = redis.call('XLEN', KEYS[8]) - 1 end
 return {'ok', tostring(version), entry, others}
-"""
+""".replace("UNDO_KEPT", str(UNDO_KEPT))
 
 
 StreamEntries = list[tuple[bytes, dict[bytes, bytes]]]
@@ -143,6 +173,42 @@ def read_kept(entry: bytes) -> tuple[int, str, bytes]:
 def _version_of(entry_id: bytes | str) -> int:
     """The version of a stream entry id `<version>-1`."""
     return int(text(entry_id).split("-")[0])
+
+
+def logged_of(entry_id: bytes | str, fields: dict[bytes, bytes]) -> Logged:
+    """The log entry of a stream entry of the game's log (see COMMIT_SCRIPT)."""
+    returned_to = fields.get(b"u")
+    return Logged(
+        _version_of(entry_id),
+        int(fields[b"s"]),
+        blob(fields.get(b"a", b"")),
+        None if returned_to is None else int(returned_to),
+        fields.get(b"t") == b"1",
+    )
+
+
+@dataclass(frozen=True)
+class UndoStep:
+    """What a commit does to its game's undo list (`live.undo`): `op` 'push' (the entry `payload`, for
+    the committing seat), 'reset' (to the mark `payload`, or empty), 'pop', or '' (nothing)."""
+
+    op: str
+    payload: bytes = b""
+
+
+KEEP = UndoStep("")
+
+
+@dataclass(frozen=True)
+class Logged:
+    """One entry of a game's action log: the version it produced, the seat, and the Action's bytes; or,
+    for an undo or a takeback, the version whose state the game returned to (and which of the two)."""
+
+    version: int
+    seat: int
+    action: bytes
+    returned_to: int | None = None
+    takeback: bool = False
 
 
 @dataclass(frozen=True)
@@ -399,12 +465,18 @@ class GameStore:
         request_digest: bytes = b"",
         record: gateway_pb2.GameRecord | None = None,
         followup: bytes = b"",
+        undo: UndoStep = KEEP,
+        returned_to: int | None = None,
+        takeback_id: str = "",
     ) -> CommitResult:
         """The write path (see the module docstring); atomic. `state` None keeps the state and logs no
         action (a change of hands, which passes the new `record`). `clock_entry` (name/value pairs) is
         the game's new clock entry (see `live.clocks`), written with the new version; empty: the
         stored entry stands. `request_digest` (REQUEST_DIGEST_BYTES) is stored with the request id, and
-        `followup` (`live.outbox`) goes to the game's outbox with the new version."""
+        `followup` (`live.outbox`) goes to the game's outbox with the new version. `undo` is what the
+        commit does to the game's undo list (`live.undo`); `returned_to`, the version whose state an
+        undo or a takeback brings back, is logged in place of an action; `takeback_id` names the pending
+        takeback the commit carries out ('void' if it is no longer pending)."""
         kept = rules_pb2.ApplyActionResponse(
             events=change.events, acting_seats=change.acting_seats, game_over=change.game_over
         ).SerializeToString()
@@ -418,6 +490,8 @@ class GameStore:
             keys.game_meta(game_id),
             keys.game_clock(game_id),
             keys.game_outbox(game_id),
+            keys.game_undo(game_id),
+            keys.game_takeback(game_id),
         ]
         reply = await self._run_commit(
             game_keys,
@@ -438,6 +512,10 @@ class GameStore:
                 request_digest,
                 record.SerializeToString() if record is not None else b"",
                 followup,
+                undo.op,
+                undo.payload,
+                "" if returned_to is None else returned_to,
+                takeback_id,
                 *clock_entry,
             ],
         )
@@ -485,15 +563,28 @@ class GameStore:
                 changes.append((changed, rules_pb2.ApplyActionResponse.FromString(change)))
         return changes
 
-    async def log(self, game_id: str) -> list[tuple[int, int, bytes]]:
-        """The whole action log: (version, seat, serialized Action)."""
+    async def log(self, game_id: str) -> list[Logged]:
+        """The whole action log, oldest first."""
         entries = cast(StreamEntries, await self.redis.xrange(keys.game_log(game_id)))
         if not entries and (gone := await self.archived(game_id)) is not None:
-            return [(logged.version, logged.seat, logged.action.value) for logged in gone.record.actions]
-        return [
-            (_version_of(entry_id), int(fields[b"s"]), blob(fields[b"a"]))
-            for entry_id, fields in entries or ()
-        ]
+            return [
+                Logged(
+                    logged.version,
+                    logged.seat,
+                    logged.action.value,
+                    logged.returned_to if logged.HasField("returned_to") else None,
+                    logged.takeback,
+                )
+                for logged in gone.record.actions
+            ]
+        return [logged_of(entry_id, fields) for entry_id, fields in entries or ()]
+
+    async def logged(self, game_id: str, version: int) -> Logged | None:
+        """The log entry of one version (None: it logged nothing, or the log is gone)."""
+        entries = cast(
+            StreamEntries, await self.redis.xrange(keys.game_log(game_id), f"{version}-1", f"{version}-1")
+        )
+        return logged_of(*entries[0]) if entries else None
 
     async def finish(self, title: str, game_id: str) -> None:
         """Take a finished game off the live list."""

@@ -80,6 +80,7 @@ EXPECTED: dict[str, Codes] = {
     "GetGame": players(),
     "SubmitAction": players(other=PRECONDITION, spectator=DENIED, resigned=PRECONDITION, minted=DENIED),
     "Resign": players(spectator=DENIED, resigned=PRECONDITION, minted=DENIED),
+    "Undo": players(PRECONDITION, spectator=DENIED, minted=DENIED),  # no decision of theirs to undo
     "WatchGame": players(),
     "GetGameRecord": players(PRECONDITION),  # the game is not over: for its players and anyone else
     "ReplayGame": players(PRECONDITION),
@@ -278,6 +279,7 @@ GAME_CALLS = {
     "GetGame",
     "SubmitAction",
     "Resign",
+    "Undo",
     "WatchGame",
     "GetGameRecord",
     "ReplayGame",
@@ -331,6 +333,9 @@ def request_for(world: World, method: str, table: Table | None) -> Message:
             request_id=uuid.uuid4().hex,
         ),
         "Resign": lambda: gateway_pb2.ResignRequest(game_id=game.game_id),
+        "Undo": lambda: gateway_pb2.UndoRequest(
+            game_id=game.game_id, expected_version=game.version, request_id=uuid.uuid4().hex
+        ),
         "WatchGame": lambda: gateway_pb2.WatchGameRequest(game_id=game.game_id),
         "GetGameRecord": lambda: gateway_pb2.GetGameRecordRequest(game_id=game.game_id),
         "ReplayGame": lambda: gateway_pb2.ReplayGameRequest(game_id=game.game_id),

@@ -26,7 +26,11 @@ from live.games import start_game
 from live.history import Finished
 from live.settings import Settings
 from services.common import registry
+from services.common.rng import Rng
+from tests.gateway.patience import patient_channel
 from tests.gateway.support import Client, GatewayProcess
+from tests.gateway.test_play import seat_players
+from tests.gateway.undoing import play_with_undos
 from tests.redis_modes import EVERY_TITLE_ON_ONE_NODE
 from tests.workers.support import bot_seat, finalized, new_game, wait_for
 from workers import scoring, tasks
@@ -401,3 +405,38 @@ def test_the_spectators_invited_before_and_during_a_game_are_kept_in_its_archive
     with pytest.raises(GatewayError) as over:
         gateway.run(spectators.invite_to_game(app, Principal(seats[0].player), game_id, other.player_id))  # type: ignore[arg-type]
     assert over.value.reason == "GAME_OVER"
+
+
+def test_a_game_with_undos_is_archived_with_them_and_replays_from_the_archive(
+    gateway: GatewayProcess, celery_worker: None, redis_client: redis.Redis
+) -> None:
+    """Its players undo now and then: the archived record keeps each undo's version returned to, and
+    every read answers the same once the game's keys left Redis, ReplayGame included."""
+    with patient_channel(gateway.address) as channel:
+        clients = [Client(channel), Client(channel)]
+        for number, client in enumerate(clients):
+            client.sign_in_as_guest(f"undoer {number}")
+        game_id = gateway.run(
+            start_game(
+                gateway.app,  # type: ignore[arg-type]
+                title=TITLES[0],
+                player_count=2,
+                options=[],
+                seats=seat_players(clients),
+                clock=gateway_pb2.TurnClock(),
+                lobby_id="",
+            )
+        )
+        bound = 2 * registry.get(TITLES[0]).info.max_game_length
+        undos = play_with_undos(clients, game_id, Rng(5), bound)
+        assert undos > 0
+        wait_for(lambda: finalized(redis_client, game_id), 240, f"game {game_id} to be finalized")
+        wait_for(lambda: redis_client.exists(keys.game_archived(game_id)), 60, f"game {game_id} archived")
+        before = reads(clients[0], TITLES[0], game_id)
+        expire_window(redis_client, game_id)
+        assert keys_left(redis_client, game_id) == [keys.game_archived(game_id).encode()]
+        after = reads(clients[0], TITLES[0], game_id)
+    assert after == before
+    record = after[1].record  # type: ignore[attr-defined]
+    assert sum(logged.HasField("returned_to") for logged in record.actions) == undos
+    assert after[2].consistent and after[2].actions_replayed == len(record.actions)  # type: ignore[attr-defined]
