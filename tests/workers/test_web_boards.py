@@ -1,7 +1,8 @@
 """Every title's whole table in the web client (clients/web/src/boards/<title>.ts) in a real browser
 against a real gateway, Redis, rules services and a Celery worker playing the bots: a whole game
 against a random bot played by clicking the board (the labelled list only where the board marks no
-legal action), each board on screen within a second of the move; and the table at fixed positions in
+legal action) in Traditional Chinese, each board on screen within a second of the move, every label,
+event and term shown found in a catalog; and the table at fixed positions in
 each language of the page (clients/web/locale/) held to golden pictures
 (tests/workers/golden/<title>/<position>.<locale>.png; BOARD_GOLDEN_UPDATE=1 writes them anew), every
 term and text it draws found in the title's catalog or the page's."""
@@ -37,6 +38,7 @@ def _marks(title: str) -> list[pytest.MarkDecorator]:
 PLAYED = [pytest.param(title, marks=_marks(title), id=title) for title in TITLES]
 POSITIONS = {"start": 0, "early": 14, "later": 60}  # name: moves from the fixed seed
 LOCALES = sorted(path.stem for path in (WEB_CLIENT / "locale").glob("*.po"))
+PLAYED_IN = "zh_Hant"  # a whole game's language: its labels, events and terms all rendered from catalogs
 
 Tables = Callable[[str], tuple[dict[str, Any], Path]]
 
@@ -64,7 +66,7 @@ def tables(web_gateway: GatewayProcess, tmp_path_factory: pytest.TempPathFactory
 def test_a_whole_game_is_played_by_clicking_the_board(
     web_gateway: GatewayProcess, tmp_path: Path, title: str
 ) -> None:
-    check_play(play(web_gateway, title, tmp_path))
+    check_play(play(web_gateway, title, PLAYED_IN, tmp_path))
 
 
 @pytest.mark.parametrize("title", TITLES)

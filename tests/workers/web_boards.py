@@ -41,15 +41,25 @@ DIFFERENT_PIXELS = 0.004
 SEED = bytes(range(32))
 
 
-def play(gateway: GatewayProcess, title: str, out: Path) -> dict[str, Any]:
-    env = {"E2E_URL": gateway.web_url + "/", "E2E_TITLE": title, "E2E_OUT": str(out), "E2E_PLAY": "1"}
+def play(gateway: GatewayProcess, title: str, locale: str, out: Path) -> dict[str, Any]:
+    """A whole game played on the board in a browser set to `locale`."""
+    env = {
+        "E2E_URL": gateway.web_url + "/",
+        "E2E_TITLE": title,
+        "E2E_OUT": str(out),
+        "E2E_PLAY": "1",
+        "E2E_PLAY_LOCALE": locale,
+    }
     return run_driver(DRIVER, env, PLAY_TIMEOUT_SECONDS)
 
 
 def check_play(report: dict[str, Any]) -> None:
     """The game finished, mostly clicked on the board, each board on screen within DRAW_SECONDS of its
-    move's arrival (and the median from the click, the round trip included, within it too)."""
+    move's arrival (and the median from the click, the round trip included, within it too), every
+    label, event and term shown found in a catalog."""
     assert report["errors"] == [], "\n".join(report["errors"])
+    missing = sorted(set(report["missing"]))
+    assert not missing, "shown in English: " + "; ".join(missing)
     assert report["finalStatus"] == "finished"
     decisions = report["decisions"]
     assert decisions > 0

@@ -5,7 +5,8 @@
 //   E2E_PLAY=1        a whole game: a lobby of E2E_SEATS (default 2) of the page's player and random
 //                     bots; at each decision a marked place of the board ([data-actions], then the
 //                     #board-choice item) is clicked, chosen at random (seed E2E_SEED), and the labelled
-//                     list only when the board marks none of the legal actions;
+//                     list only when the board marks none of the legal actions; in a browser set to
+//                     the locale E2E_PLAY_LOCALE (default "en");
 //   E2E_SHOTS=[{name, gameId}]   each game's board as a spectator sees it, in a browser set to each
 //                     locale of E2E_LOCALES (default ["en"]; gettext names, "zh_Hant"), to
 //                     E2E_OUT/<name>.<locale>.png.
@@ -78,7 +79,7 @@ const launch = (lang = "en-US") => puppeteer.launch({
   protocolTimeout: 20_000,
   args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--font-render-hinting=none", `--accept-lang=${lang}`],
 });
-let browser = await launch();
+let browser = await launch((process.env.E2E_PLAY_LOCALE ?? "en").replace(/_/g, "-"));
 
 async function guestPage(name) {
   const page = await (await browser.createBrowserContext()).newPage();
