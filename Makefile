@@ -46,7 +46,7 @@ help: ## List the targets with what they do
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk 'BEGIN {FS = ":.*## "} {printf "  %-8s %s\n", $$1, $$2}'
 
-setup: $(SETUP_STAMPS) ## Create .venv with the locked dependencies and `bg`, install buf and the TS client's packages, generate the protos, build the web client, find or install redis-server, openssl and chromium, and the Go client's toolchain (Debian's packages, as root)
+setup: $(SETUP_STAMPS) ## Create .venv with the locked dependencies and `bg`, install buf and the TS client's packages, generate the protos, build the web client, find or install redis-server, openssl, chromium (with the CJK fonts the web client's Chinese needs) and the Go client's toolchain (Debian's packages, as root)
 	$(PY) -m deploy.programs
 	$(PY) -m deploy.go_client
 
