@@ -1,6 +1,6 @@
 """The Celery app: broker and results on Redis, late acknowledgement, and the beat schedule that sweeps
-the turn clocks, the inbox's deadline reminders and the commits' outboxes every second (and, every
-minute, finds scored games whose archival was lost).
+the turn clocks, the inbox's deadline reminders, the commits' outboxes and the tournaments' due checks
+every second (and, every minute, finds scored games whose archival was lost).
 
 The end of a game (its scoring, and whatever asks PostgreSQL: the archival and the sweep for lost
 ones) goes to a queue of its own, `archive`; everything else to `celery` (`live.queues`). A worker
@@ -40,10 +40,11 @@ PLAY_GAME = "workers.play_game"
 SWEEP_REMINDERS = "workers.sweep_reminders"
 SWEEP_OUTBOX = "workers.sweep_outbox"
 RECOVER_TURNS = "workers.recover_turns"  # queued by a worker when it is ready (`workers.recovery`)
+SWEEP_TOURNAMENTS = "workers.sweep_tournaments"  # the tournaments' due checks (`live.tournaments.rounds`)
 ARCHIVE_SWEEP_SECONDS = 60.0
-# run by beat every SWEEP_SECONDS (the clocks, the inbox reminders, the outbox), ARCHIVE_SWEEP_SECONDS
-# (archive)
-ROUTINE_TASKS = (SWEEP_CLOCKS, SWEEP_REMINDERS, SWEEP_OUTBOX, SWEEP_ARCHIVE)
+# run by beat every SWEEP_SECONDS (the clocks, the inbox reminders, the outbox, the tournaments' checks),
+# ARCHIVE_SWEEP_SECONDS (archive)
+ROUTINE_TASKS = (SWEEP_CLOCKS, SWEEP_REMINDERS, SWEEP_OUTBOX, SWEEP_TOURNAMENTS, SWEEP_ARCHIVE)
 TASK_LOGGERS = ("celery.beat", "celery.worker.strategy", "celery.app.trace")  # sent, received, finished
 
 
@@ -97,6 +98,11 @@ def create_app(settings: Settings, worker: WorkerSettings) -> Celery:
             },
             "sweep-outbox": {
                 "task": SWEEP_OUTBOX,
+                "schedule": SWEEP_SECONDS,
+                "options": {"expires": 5 * SWEEP_SECONDS},
+            },
+            "sweep-tournaments": {
+                "task": SWEEP_TOURNAMENTS,
                 "schedule": SWEEP_SECONDS,
                 "options": {"expires": 5 * SWEEP_SECONDS},
             },

@@ -19,7 +19,9 @@ from celery import Task, platforms, signals
 from live import archiving, clocks, outbox, reminders
 from live.connection import UNREACHABLE
 from live.errors import GatewayError
-from live.queues import ARCHIVE_GAME, SWEEP_ARCHIVE
+from live.queues import ADVANCE_TOURNAMENT, ARCHIVE_GAME, ARCHIVE_TOURNAMENT, SWEEP_ARCHIVE
+from live.tournaments import archive as tournament_archive
+from live.tournaments import rounds, store
 from workers import metrics, recovery, runtime, scoring, selfplay, turns
 from workers.app import (
     PLAY_GAME,
@@ -27,6 +29,7 @@ from workers.app import (
     SWEEP_CLOCKS,
     SWEEP_OUTBOX,
     SWEEP_REMINDERS,
+    SWEEP_TOURNAMENTS,
     celery,
 )
 
@@ -34,7 +37,9 @@ FINALIZE_RETRIES = 20  # backing off 0.5, 1, 2 ... s up to FINALIZE_RETRY_MAX_SE
 FINALIZE_RETRY_MAX_SECONDS = 30
 
 __all__ = [
+    "advance_tournament",
     "archive_game",
+    "archive_tournament",
     "finalize",
     "metrics",
     "on_deadline",
@@ -44,6 +49,7 @@ __all__ = [
     "sweep_clocks",
     "sweep_outbox",
     "sweep_reminders",
+    "sweep_tournaments",
     "take_turn",
 ]
 
@@ -92,13 +98,15 @@ def finalize(self: Task, game_id: str) -> bool:
     was scored before: an archival that failed is tried again), and only then remove the game's
     `score` watchdog (`live.clocks`): a run lost on the way (its retry refused by a Redis restarting,
     its worker killed) is queued again when the watchdog falls due. Its retries ride out longer outages
-    (a Cluster failing over) than a bot turn's, and its steps resume where a run stopped."""
+    (a Cluster failing over) than a bot turn's, and its steps resume where a run stopped. A
+    tournament's table has its result counted before the watchdog goes (`live.tournaments.rounds`)."""
     app = runtime.current().app
     scored = through_outages(
         self, scoring.finalize(app, game_id), FINALIZE_RETRIES, FINALIZE_RETRY_MAX_SECONDS
     )
     if app.archive is not None:
         archive_game.delay(game_id)
+    through_outages(self, rounds.game_scored(app, game_id), FINALIZE_RETRIES, FINALIZE_RETRY_MAX_SECONDS)
     through_outages(self, clocks.scored(app.redis, game_id), FINALIZE_RETRIES, FINALIZE_RETRY_MAX_SECONDS)
     return scored
 
@@ -162,6 +170,39 @@ def sweep_archive() -> int:
     for game_id in lost:
         archive_game.delay(game_id)
     return len(lost)
+
+
+@celery.task(name=ADVANCE_TOURNAMENT, bind=True)
+def advance_tournament(self: Task, tournament_id: str) -> str:
+    """Take a tournament as far as it goes now: results, the next round, its tables, its deadline
+    (`live.tournaments.rounds.advance`); idempotent."""
+    return through_outages(self, rounds.advance(runtime.current().app, tournament_id))
+
+
+@celery.task(name=ARCHIVE_TOURNAMENT, bind=True)
+def archive_tournament(self: Task, tournament_id: str) -> bool:
+    """Copy a finished tournament to PostgreSQL (`live.tournaments.archive`); idempotent. With the
+    database down it gives up at once, as `archive_game` does: the tournament's check queues it again."""
+    try:
+        return runtime.run(tournament_archive.archive(runtime.current().app, tournament_id))
+    except GatewayError as error:
+        if error.code != grpc.StatusCode.UNAVAILABLE:
+            raise
+        log.info("archival of tournament %s put off: %s", tournament_id, error)
+        return False
+    except UNREACHABLE:
+        retry_later(self, OUTAGE_RETRIES, OUTAGE_RETRY_MAX_SECONDS)
+        raise
+
+
+@celery.task(name=SWEEP_TOURNAMENTS)
+def sweep_tournaments() -> int:
+    """Queue `advance_tournament` for every tournament whose check is due (run every second by beat);
+    the number queued."""
+    due = runtime.run(store.due_checks(runtime.current().app.redis, clocks.now_ms()))
+    for tournament_id in due:
+        advance_tournament.delay(tournament_id)
+    return len(due)
 
 
 @celery.task(name=RECOVER_TURNS)
