@@ -5,7 +5,8 @@ place (or, with `of_steps`, a table of the two for each step). The loop checks t
 action before anything changes, caches the legal actions on the state until it changes, takes a
 decision with a single legal action by itself (its events are reported like any other), and offers
 the pure `apply` on a copy, and `apply_traced`, which also names the other seats whose forced
-decisions it took on the way (an undo barrier: another seat has acted, `services.common.undo`).
+decisions it took on the way (an undo barrier: another seat has acted, `services.common.undo`). For
+playouts and searches that draw their actions from `legal_now`, `advance` takes one unchecked.
 """
 
 from __future__ import annotations
@@ -127,6 +128,13 @@ class DecisionLoop(Generic[S, A]):
         self._take(state, action, events)
         self.settle(state, events, actors)
         return events
+
+    def advance(self, state: S, action: A) -> None:
+        """`play` of one of `legal_now`'s actions by the acting seat, without the checks, the events
+        dropped: the step of a playout or a search that drew the action from `legal_now` itself."""
+        events: list[Any] = []
+        self._take(state, action, events)
+        self.settle(state, events)
 
     def apply(self, state: S, seat: int, action: A) -> tuple[S, list[Any]]:
         """The pure form of `play`: a new state and the events; the argument is never changed."""

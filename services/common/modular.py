@@ -45,6 +45,10 @@ def modular_game(
     (both the message and the bytes forms) and exact state round trip are the codec's."""
 
     loop = getattr(engine, "LOOP", None)  # its DecisionLoop, which traces the seats a decision moved
+    # The loop's own legal_now and advance, for the search bot's playouts (else the Game's defaults).
+    playouts: dict[str, Any] = (
+        {"legal_now": loop.legal_now, "advance": loop.advance} if isinstance(loop, DecisionLoop) else {}
+    )
 
     def new_game(player_count: int, config: Any, seed: bytes) -> tuple[Any, list[Any]]:
         state, events = setup.new_game(player_count, config, seed)
@@ -86,4 +90,5 @@ def modular_game(
         catalogs=getattr(labels, "CATALOGS", None),
         exact_state_round_trip=codec.exact_state_round_trip,
         apply_traced=loop.apply_traced if isinstance(loop, DecisionLoop) else None,
+        **playouts,
     )

@@ -47,14 +47,21 @@ class Rng:
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """A uniform integer in [0, n), without modulo bias."""
+        """A uniform integer in [0, n), without modulo bias (`next64` drawn until below a multiple of n,
+        written out here: bots and playouts draw one a move)."""
         if n <= 0:
             raise ValueError("n must be positive")
         limit = (1 << 64) - ((1 << 64) % n)
+        key, counter = self.key, self.counter
         while True:
-            value = self.next64()
-            if value < limit:
-                return value % n
+            counter = (counter + 1) & MASK64
+            z = (key + counter * GAMMA) & MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            z ^= z >> 31
+            if z < limit:
+                self.counter = counter
+                return z % n
 
     def shuffle(self, items: list) -> None:  # type: ignore[type-arg]
         """Shuffle a list in place (Fisher-Yates)."""

@@ -110,3 +110,16 @@ def test_choice_picks_an_element() -> None:
     options = ("corn", "indigo", "sugar")
     picks = {rng.choice(options) for _ in range(100)}
     assert picks == set(options)
+
+
+def test_below_draws_next64_until_below_a_multiple_of_n() -> None:
+    # `below` writes `next64` out for speed: it must draw exactly what rejection sampling over it draws.
+    for n in (1, 2, 3, 7, 1000, 2**63 + 5, 2**64 - 1):
+        rng, twin = Rng.from_seed(b"below"), Rng.from_seed(b"below")
+        limit = (1 << 64) - ((1 << 64) % n)
+        for _ in range(200):
+            value = twin.next64()
+            while value >= limit:
+                value = twin.next64()
+            assert rng.below(n) == value % n
+        assert rng.counter == twin.counter

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,21 +68,21 @@ def rewards(game: AnyGame, state: Any, seats: int) -> list[float]:
 def rollout(game: AnyGame, world: Any, rng: Rng, depth: int) -> None:
     """Play `world` on in place with random legal moves of the first acting seat, for at most `depth`
     moves or until the game ends (one `rng.below` draw per move)."""
+    is_terminal, legal_now, advance, below = game.is_terminal, game.legal_now, game.advance, rng.below
     for _ in range(depth):
-        if game.is_terminal(world):
+        if is_terminal(world):
             break
-        actor = game.acting_seats(world)[0]
-        actions = game.legal_actions(world, actor)
-        game.play(world, actor, actions[rng.below(len(actions))])
+        actions = legal_now(world)
+        advance(world, actions[below(len(actions))])
 
 
-def _select(node: Node, actions: list[Any], seat: int) -> tuple[Any, Node]:
+def _select(node: Node, actions: Sequence[Any], seat: int) -> tuple[Any, Node]:
+    children, log, sqrt = node.children, math.log, math.sqrt
     best_action, best_child, best_value = None, None, float("-inf")
     for action in actions:
-        child = node.children[action]
-        value = child.rewards[seat] / child.visits + EXPLORATION * math.sqrt(
-            math.log(child.available) / child.visits
-        )
+        child = children[action]
+        visits = child.visits
+        value = child.rewards[seat] / visits + EXPLORATION * sqrt(log(child.available) / visits)
         if value > best_value:
             best_action, best_child, best_value = action, child, value
     assert best_child is not None
@@ -92,29 +93,40 @@ def iterate(game: AnyGame, root: Node, state: Any, seat: int, rng: Rng, budget: 
     """One iteration: determinize, select, expand, roll out, back up."""
     seats = len(root.rewards)
     world = determinize(game, state, seat, rng)
+    is_terminal, acting_seats, legal_now, advance = (
+        game.is_terminal,
+        game.acting_seats,
+        game.legal_now,
+        game.advance,
+    )
     node, path = root, [root]
-    while not game.is_terminal(world):
-        actor = game.acting_seats(world)[0]
-        actions = list(game.legal_actions(world, actor))
-        untried = [a for a in actions if a not in node.children]
+    while not is_terminal(world):
+        actor = acting_seats(world)[0]
+        actions = legal_now(world)
+        children = node.children
+        untried = []
         for action in actions:
-            if action in node.children:
-                node.children[action].available += 1
+            child = children.get(action)
+            if child is None:
+                untried.append(action)
+            else:
+                child.available += 1
         if untried:
             action = untried[rng.below(len(untried))]
-            child = node.children[action] = Node(seats)
-            game.play(world, actor, action)
+            child = children[action] = Node(seats)
+            advance(world, action)
             path.append(child)
             break
         action, node = _select(node, actions, actor)
-        game.play(world, actor, action)
+        advance(world, action)
         path.append(node)
     rollout(game, world, rng, budget.rollout_depth)
     result = rewards(game, world, seats)
     for visited in path:
         visited.visits += 1
+        totals = visited.rewards
         for s in range(seats):
-            visited.rewards[s] += result[s]
+            totals[s] += result[s]
 
 
 def search_action(game: AnyGame, state: Any, seat: int, rng: Rng, budget: Budget) -> Any:
