@@ -37,6 +37,7 @@ from cli.match import cmd_cancel_match, cmd_match
 from cli.players import cmd_chat, cmd_games, cmd_inbox, cmd_rematch
 from cli.status import error_info
 from cli.table import cmd_play, cmd_resign, cmd_watch
+from cli.tournament import add_commands as add_tournament_commands
 
 BROKEN_PIPE_EXIT = 128 + signal.SIGPIPE  # as a shell reports a command that SIGPIPE ended
 
@@ -125,6 +126,7 @@ def parser() -> argparse.ArgumentParser:
     chat.add_argument("text")
     chat.add_argument("--lobby", action="store_true", help="the place is a lobby")
     chat.add_argument("--spectators", action="store_true", help="on the game's spectators' channel")
+    add_tournament_commands(commands)
     return top
 
 

@@ -21,6 +21,9 @@ KIND_TEXT = {
     gateway_pb2.INBOX_EVENT_KIND_RATING_CHANGED: "rating changed",
     gateway_pb2.INBOX_EVENT_KIND_LOBBY_CHAT: "lobby chat",
     gateway_pb2.INBOX_EVENT_KIND_INVITED_TO_WATCH: "invited to watch",
+    gateway_pb2.INBOX_EVENT_KIND_TOURNAMENT_TABLE_READY: "tournament table ready",
+    gateway_pb2.INBOX_EVENT_KIND_TOURNAMENT_BYE: "tournament bye",
+    gateway_pb2.INBOX_EVENT_KIND_TOURNAMENT_FINISHED: "tournament finished",
 }
 CHANNEL_TEXT = {
     gateway_pb2.CHAT_CHANNEL_PLAYERS: "players",
@@ -78,6 +81,14 @@ def event_line(event: gateway_pb2.InboxEvent) -> str:
         parts.append(f"game {event.game_id}")
     if event.lobby_id:
         parts.append(f"lobby {event.lobby_id}")
+    if event.tournament_id:
+        round_ = f" round {event.tournament_round}" if event.tournament_round else ""
+        place = (
+            f", place {event.my_rank}"
+            if event.kind == gateway_pb2.INBOX_EVENT_KIND_TOURNAMENT_FINISHED
+            else ""
+        )
+        parts.append(f"tournament {event.tournament_id}{round_}{place}")
     if event.HasField("deadline"):
         parts.append(f"due {when(event.deadline)}")
     if event.invite_code:
