@@ -9,6 +9,8 @@ resynchronize (a `None` in its queue), as the changes published meanwhile never 
 
 The same connection carries the games' chat channels (a watcher's queue gets the game's
 ChatMessages too) and the players' inbox channels (`live.inbox`: a WatchInbox queue gets InboxEvents).
+A game's channel also carries the changes of its takeback requests (`live.takebacks`), which are no
+versions of the game: a watcher's queue gets them as Takebacks.
 
 A token signed out or revoked is published on `keys.revoked_sessions()`; each replica hands its
 streams of that session `SIGNED_OUT` (`end_session`), and they end.
@@ -37,7 +39,7 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from redis.asyncio.cluster import ClusterPubSub, RedisCluster
 
-from live import inbox, keys
+from live import inbox, keys, takebacks
 from live.connection import clustered
 
 log = logging.getLogger(__name__)
@@ -53,7 +55,7 @@ class SignedOut:
 
 SIGNED_OUT = SignedOut()
 # None: the watcher fell behind and resynchronizes
-Item = Change | gateway_pb2.ChatMessage | gateway_pb2.InboxEvent | None | SignedOut
+Item = Change | gateway_pb2.ChatMessage | gateway_pb2.InboxEvent | gateway_pb2.Takeback | None | SignedOut
 CHAT, INBOX = "chat", "inbox"  # channels other than a game's changes, by what they carry
 
 
@@ -187,6 +189,8 @@ class Fanout:
         elif kind == INBOX:
             event_id, _, payload = data.partition(b"|")
             self._hand_over(channel, inbox.read_entry(event_id, payload))
+        elif data.startswith(takebacks.PUBLISHED):  # a takeback request's change: no version of the game
+            self._hand_over(channel, gateway_pb2.Takeback.FromString(data[len(takebacks.PUBLISHED) :]))
         else:
             version_text, _, payload = data.partition(b"|")
             version = int(version_text)

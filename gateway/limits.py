@@ -56,7 +56,7 @@ METHODS_OF_CLASS: Mapping[str, tuple[str, ...]] = {
         "ListTournaments",
         "GetTournament",
     ),
-    "move": ("SubmitAction", "Resign", "Undo"),
+    "move": ("SubmitAction", "Resign", "Undo", "RequestTakeback", "AnswerTakeback"),
     "watch": ("WatchGame", "WatchInbox"),
     "lobby": (
         "CreateLobby",

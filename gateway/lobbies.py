@@ -212,6 +212,8 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
         )
         lobby.spectators = spectators.chosen(lobby.visibility, request.spectators)
         lobby.undo = request.undo or gateway_pb2.UNDO_POLICY_ALLOWED
+        lobby.unrated = request.unrated
+        lobby.bot_takebacks = request.bot_takebacks or gateway_pb2.BOT_TAKEBACKS_ACCEPT
         if lobby.visibility == gateway_pb2.VISIBILITY_PRIVATE:
             lobby.invite_code = auth.command_line_secret(INVITE_CODE_BYTES)
         lobby.seats[0].player.CopyFrom(principal.player)
@@ -496,6 +498,8 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
                 spectators=lobby.spectators,
                 invited_spectators=_watching(lobby),
                 undo=lobby.undo,
+                rated=not lobby.unrated,
+                bot_takebacks=lobby.bot_takebacks,
             )
         except BaseException:
             if await self.app.store.meta(lobby.game_id) is None:  # nothing was created: open again

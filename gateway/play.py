@@ -19,9 +19,9 @@ from gateway.errors import rpc, stream_rpc
 from gateway.fanout import Fanout, SignedOut
 from gateway.seat_views import SeatViews, Shown
 from gateway.watch_leases import WatchLeases
-from live import keys, moves, resignations, undo
+from live import keys, moves, replay, resignations, takebacks, undo
 from live.clocks import KIND_CLOCK, read_entry
-from live.errors import GatewayError, invalid, precondition, unauthenticated
+from live.errors import invalid, precondition, unauthenticated
 from live.games import full_record
 from live.store import STATUS_FINISHED, Meta, changes_hands
 from live.table import Table
@@ -114,7 +114,12 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         if seat is not None:
             request.seat = seat
         view = await self.app.rules.get(meta.record.title).call("GetView", request)
-        return await self.shown(meta, version, seat, view, request.state)
+        game = await self.shown(meta, version, seat, view, request.state)
+        if seat is not None and not view.game_over:  # its players see a pending takeback request
+            asked = await takebacks.pending(self.app, meta.record.game_id)
+            if asked is not None:
+                game.takeback.CopyFrom(asked.message(gateway_pb2.TAKEBACK_STATUS_PENDING))
+        return game
 
     async def shown(
         self,
@@ -246,6 +251,39 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             returned_to=undone.returned_to,
         )
 
+    @rpc
+    async def RequestTakeback(
+        self, request: gateway_pb2.RequestTakebackRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.RequestTakebackResponse:
+        """Ask the other players to let the caller take back their last decision (`live.takebacks`)."""
+        principal = await authenticate(self.app, context)
+        asked, _ = await takebacks.request(
+            self.app, request.game_id, principal.player_id, request.expected_version, self._fan_out
+        )
+        game = await self._caller_view(request.game_id, principal.player_id)
+        return gateway_pb2.RequestTakebackResponse(takeback=asked, game=game)
+
+    @rpc
+    async def AnswerTakeback(
+        self, request: gateway_pb2.AnswerTakebackRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.AnswerTakebackResponse:
+        """Accept or decline the pending takeback request for the caller's seats (`live.takebacks`)."""
+        principal = await authenticate(self.app, context)
+        if not request.takeback_id:
+            raise invalid("MISSING_TAKEBACK_ID", "name the takeback_id answered", field="takeback_id")
+        answered, _ = await takebacks.answer(
+            self.app, request.game_id, principal.player_id, request.takeback_id, request.accept, self._fan_out
+        )
+        game = await self._caller_view(request.game_id, principal.player_id)
+        return gateway_pb2.AnswerTakebackResponse(takeback=answered, game=game)
+
+    async def _caller_view(self, game_id: str, player_id: str) -> gateway_pb2.GameView:
+        """A player's view of the game as it is now."""
+        meta = await moves.load_meta(self.store, game_id)
+        self._remember(game_id, meta, time.monotonic())
+        seats = moves.seats_of(meta, player_id)
+        return await self._current_view(meta, seats[0] if seats else None)
+
     async def _events_of(self, game_id: str, version: int, seat: int | None) -> list[gateway_pb2.GameEvent]:
         """The events of one kept change, as `seat` may see them (none once it is no longer kept)."""
         return [
@@ -323,6 +361,10 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
                             yield gateway_pb2.WatchGameResponse(chat=item)
                         continue
                     if isinstance(item, gateway_pb2.InboxEvent):
+                        continue
+                    if isinstance(item, gateway_pb2.Takeback):
+                        if player:
+                            yield gateway_pb2.WatchGameResponse(takeback=item)
                         continue
                     if item is None:
                         state, sent = await self.store.state(request.game_id)
@@ -459,49 +501,12 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         principal = await authenticate(self.app, context)
         record = await self.record(request.game_id, principal.player_id)
         title = self.app.rules.get(record.title)
-        created = await title.call(
-            "NewGame",
-            rules_pb2.NewGameRequest(
-                player_count=record.player_count, config=record.config, seed=record.seed
-            ),
-        )
-        state = created.state
-        previous = 0
-        states = {0: state}  # by version, for the undos and takebacks that return to one
-        for count, logged in enumerate(record.actions):
-            if logged.version <= previous:  # versions only go up (a change of hands logs no action)
-                return gateway_pb2.ReplayGameResponse(
-                    consistent=False,
-                    actions_replayed=count,
-                    mismatch=f"log entry {count} has version {logged.version}, after {previous}",
-                )
-            for version in range(previous + 1, logged.version):  # changes of hands keep the state
-                states[version] = state
-            if logged.HasField("returned_to"):
-                if logged.returned_to not in states:
-                    return gateway_pb2.ReplayGameResponse(
-                        consistent=False,
-                        actions_replayed=count,
-                        mismatch=f"log entry {count} returns to version {logged.returned_to}, not before it",
-                    )
-                state = states[logged.returned_to]
-            else:
-                try:
-                    changed = await title.call(
-                        "ApplyAction",
-                        rules_pb2.ApplyActionRequest(state=state, seat=logged.seat, action=logged.action),
-                    )
-                except GatewayError as error:
-                    if error.code == grpc.StatusCode.UNAVAILABLE:
-                        raise
-                    return gateway_pb2.ReplayGameResponse(
-                        consistent=False,
-                        actions_replayed=count,
-                        mismatch=f"action {count + 1} refused: {error.message}",
-                    )
-                state = changed.state
-            states[logged.version] = state
-            previous = logged.version
+        replayed = await replay.replay(title, record)
+        if replayed.mismatch:
+            return gateway_pb2.ReplayGameResponse(
+                consistent=False, actions_replayed=replayed.entries, mismatch=replayed.mismatch
+            )
+        state = replayed.state
         stored, _ = await self.store.state(request.game_id)
         if state.SerializeToString() != stored:
             return gateway_pb2.ReplayGameResponse(

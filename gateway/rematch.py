@@ -1,6 +1,6 @@
 """Rematch: a finished game's players meet again in a new private lobby of the same title, options,
-clock, seating, spectators (the invited, for a game that had no choice) and undo policy. The caller
-hosts it in the seat(s) they had; each bot sits again in its seat, at the strength it played; the
+clock, seating, spectators (the invited, for a game that had no choice), undo policy and rating. The
+caller hosts it in the seat(s) they had; each bot sits again in its seat, at the strength it played; the
 other humans' seats stay open for them, and each gets an invitation with the invite code in their
 inbox. The options come from the game's own Config (`live.games.options_of`), so a rematch works
 however long ago the game was played, its lobby and keys long gone.
@@ -74,6 +74,8 @@ async def rematch(
         created_at=created_at,
         spectators=spectators.chosen(gateway_pb2.VISIBILITY_PRIVATE, record.spectators),
         undo=record.undo or gateway_pb2.UNDO_POLICY_ALLOWED,
+        unrated=record.unrated and not record.tournament_id,  # a tournament's table: rated again
+        bot_takebacks=record.bot_takebacks or gateway_pb2.BOT_TAKEBACKS_ACCEPT,
     )
     invited: dict[str, None] = {}
     for played in sorted(record.seats, key=lambda seat: seat.seat):

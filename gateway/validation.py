@@ -51,6 +51,7 @@ TEXT = {
     "page_token": Length(0, 512),
     "text": Length(1, 280),  # a chat message (`gateway.chat`)
     "from_event_id": Length(0, 64),
+    "takeback_id": Length(0, 64),  # an empty one is refused by AnswerTakeback with its own reason
 }
 WRITTEN = frozenset({"display_name", "text", "password"})  # `gateway.written`'s; a password may hold anything
 INTEGERS = Range(0, 2**31 - 1)  # every number a request carries is a count, a seat or a version

@@ -173,6 +173,7 @@ async def start_game(
     spectators: gateway_pb2.Spectators = gateway_pb2.SPECTATORS_UNSPECIFIED,
     invited_spectators: Sequence[str] = (),
     undo: gateway_pb2.UndoPolicy = gateway_pb2.UNDO_POLICY_UNSPECIFIED,  # what players may take back
+    bot_takebacks: gateway_pb2.BotTakebacks = gateway_pb2.BOT_TAKEBACKS_UNSPECIFIED,  # how bots answer them
     tournament_id: str = "",
     tournament_round: int = 0,
     rated: bool = True,
@@ -203,6 +204,7 @@ async def start_game(
         spectators=spectators,
         invited_spectator_ids=invited_spectators,
         undo=undo,
+        bot_takebacks=bot_takebacks,
         tournament_id=tournament_id,
         tournament_round=tournament_round,
         unrated=not rated,

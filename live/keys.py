@@ -280,6 +280,12 @@ def game_takeback(game_id: str) -> str:
     return f"game:{{{game_id}}}:takeback"
 
 
+def takeback_deadlines() -> str:
+    """Sorted set: `<game id>|<takeback id>` by when (ms since the epoch) the takeback request lapses
+    unless every seat asked accepted; swept by the workers with the turn clocks (`live.takebacks`)."""
+    return "games:takebacks"
+
+
 def match_queues() -> str:
     """Set: the ids of the match queues that may hold tickets (`live.matchmaking`), for the matchers."""
     return "match:queues"

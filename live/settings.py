@@ -143,6 +143,9 @@ class Settings:
     client_address_header: str = ""  # empty: the peer's address; else a header a trusted proxy sets
     redis_cluster: bool = False  # REDIS_CLUSTER=1; a redis+cluster:// URL says so too
     replica_acks: ReplicaAcks = ReplicaAcks()
+    # How long the seats asked have to answer a takeback request (`live.takebacks`); a correspondence
+    # game gives its time a move if that is longer.
+    takeback_seconds: int = 120
 
     @property
     def cluster(self) -> bool:

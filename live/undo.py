@@ -83,9 +83,11 @@ async def read(
     return snapshot, read_item(replies[-2]), read_item(replies[-1])
 
 
-async def standing_decision(app: Table, game_id: str, seats: Sequence[int], version: int) -> int | None:
+async def standing_decision(
+    app: Table, game_id: str, seats: Sequence[int], version: int
+) -> tuple[int, int] | None:
     """The version before the newest decision of one of `seats` that still stands at `version` (none of
-    the undos or takebacks since took it back), or None if no decision of theirs does."""
+    the undos or takebacks since took it back), with that decision's seat; None if none stands."""
     logged = {entry.version: entry for entry in await app.store.log(game_id)}
     at = version
     while at > 0:
@@ -94,7 +96,7 @@ async def standing_decision(app: Table, game_id: str, seats: Sequence[int], vers
             at = entry.returned_to  # what came after the version returned to was taken back
             continue
         if entry is not None and entry.seat in seats:
-            return at - 1
+            return at - 1, entry.seat
         at -= 1  # another seat's decision, or a change of hands (which logs nothing)
     return None
 

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import grpc
 from celery import Task, platforms, signals
 
-from live import archiving, clocks, outbox, reminders
+from live import archiving, clocks, outbox, reminders, takebacks
 from live.connection import UNREACHABLE
 from live.errors import GatewayError
 from live.queues import ADVANCE_TOURNAMENT, ARCHIVE_GAME, ARCHIVE_TOURNAMENT, SWEEP_ARCHIVE
@@ -51,6 +51,7 @@ __all__ = [
     "sweep_reminders",
     "sweep_tournaments",
     "take_turn",
+    "takeback_due",
 ]
 
 T = TypeVar("T")
@@ -140,13 +141,25 @@ def on_deadline(self: Task, game_id: str) -> str:
     return through_outages(self, turns.on_deadline(rt.app, game_id, rt.settings.budget))
 
 
+@celery.task(name=takebacks.TAKEBACK_DUE, bind=True)
+def takeback_due(self: Task, game_id: str, takeback_id: str) -> str:
+    """End a takeback request whose deadline passed, or carry it out if every seat accepted
+    (`live.takebacks`); what was done."""
+    return through_outages(self, takebacks.expire(runtime.current().app, game_id, takeback_id))
+
+
 @celery.task(name=SWEEP_CLOCKS)
 def sweep_clocks() -> int:
-    """Queue `on_deadline` for every due game (run every second by beat); the number queued."""
-    due = runtime.run(clocks.due_games(runtime.current().app.redis))
+    """Queue `on_deadline` for every due game, and `takeback_due` for every takeback request whose
+    deadline passed (run every second by beat); the number queued."""
+    app = runtime.current().app
+    due = runtime.run(clocks.due_games(app.redis))
     for game_id in due:
         on_deadline.delay(game_id)
-    return len(due)
+    lapsing = runtime.run(takebacks.due(app))
+    for game_id, takeback_id in lapsing:
+        takeback_due.delay(game_id, takeback_id)
+    return len(due) + len(lapsing)
 
 
 @celery.task(name=SWEEP_REMINDERS)

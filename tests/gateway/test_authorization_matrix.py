@@ -81,6 +81,8 @@ EXPECTED: dict[str, Codes] = {
     "SubmitAction": players(other=PRECONDITION, spectator=DENIED, resigned=PRECONDITION, minted=DENIED),
     "Resign": players(spectator=DENIED, resigned=PRECONDITION, minted=DENIED),
     "Undo": players(PRECONDITION, spectator=DENIED, minted=DENIED),  # no decision of theirs to undo
+    "RequestTakeback": players(PRECONDITION, spectator=DENIED, minted=DENIED),  # a rated game
+    "AnswerTakeback": players(PRECONDITION, spectator=DENIED, minted=DENIED),  # none pending
     "WatchGame": players(),
     "GetGameRecord": players(PRECONDITION),  # the game is not over: for its players and anyone else
     "ReplayGame": players(PRECONDITION),
@@ -280,6 +282,8 @@ GAME_CALLS = {
     "SubmitAction",
     "Resign",
     "Undo",
+    "RequestTakeback",
+    "AnswerTakeback",
     "WatchGame",
     "GetGameRecord",
     "ReplayGame",
@@ -335,6 +339,12 @@ def request_for(world: World, method: str, table: Table | None) -> Message:
         "Resign": lambda: gateway_pb2.ResignRequest(game_id=game.game_id),
         "Undo": lambda: gateway_pb2.UndoRequest(
             game_id=game.game_id, expected_version=game.version, request_id=uuid.uuid4().hex
+        ),
+        "RequestTakeback": lambda: gateway_pb2.RequestTakebackRequest(
+            game_id=game.game_id, expected_version=game.version
+        ),
+        "AnswerTakeback": lambda: gateway_pb2.AnswerTakebackRequest(
+            game_id=game.game_id, takeback_id="none-pending", accept=True
         ),
         "WatchGame": lambda: gateway_pb2.WatchGameRequest(game_id=game.game_id),
         "GetGameRecord": lambda: gateway_pb2.GetGameRecordRequest(game_id=game.game_id),

@@ -111,3 +111,38 @@ def play_with_undos(clients: list[Client], game_id: str, rng: Rng, bound: int) -
                 (grpc.StatusCode.FAILED_PRECONDITION, "NOTHING_TO_UNDO"),
             }, error.details()
     raise AssertionError(f"the game did not end within {bound} moves")
+
+
+@dataclass(frozen=True)
+class HandedOver:
+    """A decision that passed the turn on: who made it, its view before it, and the game's version and
+    acting seats after it."""
+
+    client: Client
+    before: gateway_pb2.GameView
+    version: int
+    acting: tuple[int, ...]
+
+
+def hand_over(clients: list[Client], game_id: str) -> HandedOver:
+    """Play the acting seat's first legal action until one passes the turn to another seat."""
+    for _ in range(LOOKING):
+        client, before = acting(clients, game_id)
+        after = move(client, before).game
+        if list(after.acting_seats) != list(before.acting_seats):
+            return HandedOver(client, before, after.version, tuple(after.acting_seats))
+    raise AssertionError(f"the turn did not pass on in {LOOKING} decisions")
+
+
+def ask_takeback(client: Client, game_id: str, version: int) -> gateway_pb2.RequestTakebackResponse:
+    """Ask for a takeback of the client's last decision, at `version`."""
+    request = gateway_pb2.RequestTakebackRequest(game_id=game_id, expected_version=version)
+    return client.games.RequestTakeback(request, metadata=client.auth, timeout=RPC_TIMEOUT)
+
+
+def answer(
+    client: Client, game_id: str, takeback_id: str, accept: bool
+) -> gateway_pb2.AnswerTakebackResponse:
+    """Answer a pending takeback request."""
+    request = gateway_pb2.AnswerTakebackRequest(game_id=game_id, takeback_id=takeback_id, accept=accept)
+    return client.games.AnswerTakeback(request, metadata=client.auth, timeout=RPC_TIMEOUT)
