@@ -110,6 +110,11 @@ def test_a_swiss_of_sixteen_bots_is_played_to_its_end_and_archived(
     assert set(archived_ranks) == set(game_ids), "every game of the tournament archived"
     assert record is not None and tournaments_pb2.Tournament.FromString(bytes(record[0])) == tournament
     assert tables_archived == (len(game_ids),)
+    redis_client.delete(keys.tournament(tid))  # as when its week in Redis is over
+    with grpc.insecure_channel(gateway.address) as channel:
+        read = tournaments_pb2.GetTournamentRequest(tournament_id=tid)
+        served = tournaments_pb2_grpc.TournamentServiceStub(channel).GetTournament(read, metadata=auth)
+    assert served.tournament == tournament, "read from the archive once gone from Redis"
 
     entrants = [e.player.player_id for e in sorted(tournament.entrants, key=lambda e: e.seed)]
     assert len(entrants) == ENTRANTS and tournament.round_count == ROUNDS and len(tournament.rounds) == ROUNDS
