@@ -394,8 +394,11 @@ async def carry_out(
             continue
         if result.outcome == "duplicate":
             return asked.message(gateway_pb2.TAKEBACK_STATUS_ACCEPTED, result.version), result.version
-        if result.outcome != "ok":  # 'void': carried out by another, or lapsed meanwhile
-            raise no_takeback(asked.takeback_id)
+        if result.outcome != "ok":  # 'void': carried out by another meanwhile, or lapsed
+            again = await moves.read_snapshot(app, game_id, request_id)
+            if again.request is None:
+                raise no_takeback(asked.takeback_id)
+            return asked.message(gateway_pb2.TAKEBACK_STATUS_ACCEPTED, again.request.version), again.version
         accepted = asked.message(gateway_pb2.TAKEBACK_STATUS_ACCEPTED, result.version)
         await publish(app, game_id, accepted)
         await app.redis.zrem(keys.takeback_deadlines(), _member(game_id, asked.takeback_id))
