@@ -21,9 +21,9 @@ Ratings are openskill's Plackett-Luce model, per title, multiplayer with ties. R
 rules service's scores (tied seats share a rank); players who resigned or forfeited rank last, tied
 among themselves. A player holding several seats is rated once, on their best seat. Bots are players
 too and are rated like anyone: each of the few bots (`gateway.bots`) keeps one rating per title over
-all its games. An unrated game (`GameRecord.unrated`: an unrated tournament's table) is scored and
-listed in the histories, but leaves every rating as it was. The leaderboard shows openskill's ordinal
-(mu - 3 sigma), a conservative estimate that only rises with evidence.
+all its games. An unrated game (`GameRecord.unrated`: an unrated lobby's, or an unrated tournament's
+table) is scored and listed in the histories, but leaves every rating as it was. The leaderboard shows
+openskill's ordinal (mu - 3 sigma), a conservative estimate that only rises with evidence.
 """
 
 from __future__ import annotations
@@ -139,8 +139,8 @@ def rate(ratings: dict[str, Rating], player_ranks: dict[str, int]) -> dict[str, 
 
 
 def rated(game: Finished, ratings: dict[str, Rating], player_ranks: dict[str, int]) -> dict[str, Rating]:
-    """The ratings after the game: `rate`'s, or the same ones for an unrated game (an unrated
-    tournament's table), which still counts in the players' histories."""
+    """The ratings after the game: `rate`'s, or the same ones for an unrated game (`GameRecord.unrated`),
+    which still counts in the players' histories."""
     if game.record.unrated:
         return {p: ratings[p] for p in player_ranks}
     return rate(ratings, player_ranks)
