@@ -1,6 +1,7 @@
 """The `bg` command line: sign in (guest, or a registered account), list titles and lobbies, open a
 lobby with bots (or only bots, to watch), play a game in the terminal by choosing among the numbered
-legal actions, resign, watch one live (with its chat), show a leaderboard and replay a finished game;
+legal actions (or undo the last one), ask for a takeback or answer one, resign, watch one live (with
+its chat), show a leaderboard and replay a finished game;
 list your games, follow your inbox, ask for a rematch and chat. Everything goes
 through the public gateway API, as any third-party client.
 
@@ -24,9 +25,11 @@ from cli.client import Client, NotSignedIn
 from cli.clock import add_clock_arguments
 from cli.history import cmd_leaderboard, cmd_replay
 from cli.lobby import (
+    BOT_TAKEBACKS,
     DEFAULT_STRENGTH,
     SPECTATORS,
     STRENGTHS,
+    UNDO_POLICIES,
     cmd_join,
     cmd_lobbies,
     cmd_new,
@@ -38,6 +41,8 @@ from cli.players import cmd_chat, cmd_games, cmd_inbox, cmd_rematch
 from cli.status import error_info
 from cli.table import cmd_play, cmd_resign, cmd_watch
 from cli.tournament import add_commands as add_tournament_commands
+from cli.undo import add_arguments as add_takeback_arguments
+from cli.undo import cmd_takeback, cmd_undo
 
 BROKEN_PIPE_EXIT = 128 + signal.SIGPIPE  # as a shell reports a command that SIGPIPE ended
 
@@ -91,6 +96,20 @@ def parser() -> argparse.ArgumentParser:
         help="who may watch besides the players (default: anyone, or the invited for --private)",
     )
     new.add_argument("--play", action="store_true", help="play (or watch) the game at once when it starts")
+    new.add_argument(
+        "--undo",
+        choices=sorted(UNDO_POLICIES),
+        help="what players may take back: allowed (undo, and takebacks in an unrated game; the default),"
+        " own-turn-only (undo only) or off",
+    )
+    new.add_argument(
+        "--unrated", action="store_true", help="leave the ratings as they are (takebacks allowed)"
+    )
+    new.add_argument(
+        "--bot-takebacks",
+        choices=sorted(BOT_TAKEBACKS),
+        help="how the bots answer a takeback request (default: accept)",
+    )
     add_clock_arguments(new)
     match = command("match", cmd_match, "find a game through the matchmaker, then play it")
     match.add_argument("title")
@@ -109,6 +128,13 @@ def parser() -> argparse.ArgumentParser:
     start_cmd.add_argument("--play", action="store_true")
     command("play", cmd_play, "play a game: pick a numbered legal action").add_argument("game_id")
     command("resign", cmd_resign, "give your seat up: a bot plays it to the end").add_argument("game_id")
+    command("undo", cmd_undo, "take back your last decision of this turn").add_argument("game_id")
+    takeback = command(
+        "takeback",
+        cmd_takeback,
+        "ask the other players to let you take back your last decision, or answer their request",
+    )
+    add_takeback_arguments(takeback)
     command("watch", cmd_watch, "watch a game live").add_argument("game_id")
     board = command("leaderboard", cmd_leaderboard, "show a title's leaderboard")
     board.add_argument("title")

@@ -23,6 +23,12 @@ SPECTATORS = {
     "invited": gateway_pb2.SPECTATORS_INVITED,
     "none": gateway_pb2.SPECTATORS_NONE,
 }
+UNDO_POLICIES = {
+    "allowed": gateway_pb2.UNDO_POLICY_ALLOWED,
+    "own-turn-only": gateway_pb2.UNDO_POLICY_OWN_TURN_ONLY,
+    "off": gateway_pb2.UNDO_POLICY_OFF,
+}
+BOT_TAKEBACKS = {"accept": gateway_pb2.BOT_TAKEBACKS_ACCEPT, "decline": gateway_pb2.BOT_TAKEBACKS_DECLINE}
 
 
 def cmd_titles(client: Client, args: argparse.Namespace) -> int:
@@ -75,6 +81,9 @@ def cmd_new(client: Client, args: argparse.Namespace) -> int:
         visibility=gateway_pb2.VISIBILITY_PRIVATE if args.private else gateway_pb2.VISIBILITY_PUBLIC,
         clock=clock_of(args),
         spectators=SPECTATORS.get(args.spectators or "", gateway_pb2.SPECTATORS_UNSPECIFIED),
+        undo=UNDO_POLICIES.get(args.undo or "", gateway_pb2.UNDO_POLICY_UNSPECIFIED),
+        unrated=args.unrated,
+        bot_takebacks=BOT_TAKEBACKS.get(args.bot_takebacks or "", gateway_pb2.BOT_TAKEBACKS_UNSPECIFIED),
     )
     lobby = client.call(client.lobbies.CreateLobby, request).lobby
     try:

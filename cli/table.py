@@ -1,5 +1,5 @@
 """`bg play`, `bg watch`, `bg resign`: following a game live, choosing among its numbered legal
-actions, and giving a seat up."""
+actions (or taking the last one back: `u`), and giving a seat up."""
 
 from __future__ import annotations
 
@@ -14,22 +14,26 @@ from cli.client import Client, Quit
 from cli.players import chat_line
 from cli.render import events_text, finished, seat_name
 from cli.screen import Screen
+from cli.undo import takeback_line, undo_last
 
 
-def ask(client: Client, game: gateway_pb2.GameView) -> int:
-    """The index of the legal action the person picks; Quit on "q" or end of input."""
+def ask(client: Client, game: gateway_pb2.GameView) -> int | None:
+    """The index of the legal action the person picks, or None to undo their last decision ("u");
+    Quit on "q" or end of input."""
     for number, legal in enumerate(game.legal_actions, start=1):
         client.say(f"  {number:>3}. {client.words(game.title, legal.label, legal.message)}")
     while True:
-        client.out.write(f"your move [1-{len(game.legal_actions)}, q to quit]: ")
+        client.out.write(f"your move [1-{len(game.legal_actions)}, u to undo, q to quit]: ")
         client.out.flush()
         line = client.inp.readline()
         if not line or line.strip().lower() in ("q", "quit"):
             raise Quit
         choice = line.strip()
+        if choice.lower() in ("u", "undo"):
+            return None
         if choice.isdigit() and 1 <= int(choice) <= len(game.legal_actions):
             return int(choice) - 1
-        client.say(f"type a number from 1 to {len(game.legal_actions)}")
+        client.say(f"type a number from 1 to {len(game.legal_actions)}, or u to undo")
 
 
 def submit(client: Client, game: gateway_pb2.GameView, index: int) -> None:
@@ -51,10 +55,19 @@ def submit(client: Client, game: gateway_pb2.GameView, index: int) -> None:
     client.say(f"played: {client.words(game.title, legal.label, legal.message)} (version {result.version})")
 
 
+def tell_takeback(client: Client, game: gateway_pb2.GameView, takeback: gateway_pb2.Takeback) -> None:
+    """Say where a takeback request stands, and how to answer it to a seat asked."""
+    client.say(takeback_line(game, takeback))
+    asked = takeback.status == gateway_pb2.TAKEBACK_STATUS_PENDING and game.HasField("seat")
+    if asked and game.seat in takeback.waiting_seats:
+        client.say(f"answer: `bg takeback {game.game_id} --accept` (or --decline)")
+
+
 def follow(client: Client, game_id: str, *, play: bool) -> int:
     """Show the game as it goes, the whole table first and then what changed; with `play`, ask for a
     move whenever the caller's seat may act (a caller without a seat watches). 0 once it is over."""
     screen = Screen(client.say, client.title_data, client.words)
+    game = gateway_pb2.GameView()
     acted = -1
     watching = not play
     title = ""
@@ -66,9 +79,13 @@ def follow(client: Client, game_id: str, *, play: bool) -> int:
                 client.say(line)
             if change.HasField("chat"):
                 client.say(chat_line(change.chat))
+            if change.HasField("takeback"):
+                tell_takeback(client, game, change.takeback)
             if not change.HasField("game"):
                 continue
             game = change.game
+            if game.HasField("takeback") and not change.events:  # pending as the stream opens
+                tell_takeback(client, game, game.takeback)
             if play and not watching and not game.HasField("seat"):
                 client.say("you have no seat in this game: watching it")
                 watching = True
@@ -82,8 +99,11 @@ def follow(client: Client, game_id: str, *, play: bool) -> int:
             client.say()
             screen.show(game)
             index = ask(client, game)
+            while index is None and not undo_last(client, game):
+                index = ask(client, game)  # nothing was taken back: choose again
             acted = game.version
-            submit(client, game, index)
+            if index is not None:
+                submit(client, game, index)
     except Quit:
         client.say(f"left the game; `bg play {game_id}` to come back, `bg resign {game_id}` to give it up")
         return 0

@@ -33,7 +33,7 @@ def test_bg_plays_a_whole_game_against_bots_then_watches_and_replays_it(
     assert code == 0, err
     game_id = re.search(r"game (\S+) started", out)
     assert game_id, out
-    prompts = re.findall(r"your move \[1-(\d+), q to quit\]", out)
+    prompts = re.findall(r"your move \[1-(\d+), u to undo, q to quit\]", out)
     assert prompts and all(int(count) >= 1 for count in prompts)
     assert re.search(r"^\s+1\. \S", out, re.M), "legal actions are numbered with their labels"
     assert "Final scores:" in out and "winner" in out
