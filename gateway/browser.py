@@ -26,7 +26,6 @@ from typing import Any, NoReturn
 
 import grpc
 import uvicorn
-from boardgame.gateway.v1 import gateway_pb2, tournaments_pb2
 from connectrpc import _codec as connect_codecs
 from connectrpc._codec import CODEC_NAME_JSON, CODEC_NAME_JSON_CHARSET_UTF8, ProtoJSONCodec
 from connectrpc.code import Code
@@ -44,7 +43,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from gateway import limits
+from gateway import api, limits
 from gateway.encoded import Encoded
 from gateway.metrics import metered
 from gateway.services import Servicers, add_services
@@ -196,11 +195,7 @@ def use_arriving_json_codec() -> None:
         connect_codecs._codecs[name] = ARRIVING_JSON
 
 
-GATEWAY_SERVICES = {
-    service.full_name: service
-    for file in (gateway_pb2.DESCRIPTOR, tournaments_pb2.DESCRIPTOR)
-    for service in file.services_by_name.values()
-}
+GATEWAY_SERVICES = {service.full_name: service for service in api.services()}
 
 
 def method_info(full_method: str) -> MethodInfo[Any, Any]:

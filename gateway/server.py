@@ -21,11 +21,10 @@ from dataclasses import dataclass
 
 import grpc
 import uvloop
-from boardgame.gateway.v1 import gateway_pb2, tournaments_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from gateway import matchmaking
+from gateway import api, matchmaking
 from gateway.browser import WebServer, WebSettings
 from gateway.fanout import Fanout
 from gateway.limits import RateClassInterceptor
@@ -42,11 +41,7 @@ from services.common.metrics import metrics_port_from_env, start_metrics_server
 log = logging.getLogger(__name__)
 EXIT_MISCONFIGURED = 2  # as a command given bad arguments
 
-SERVICES = tuple(
-    service.full_name
-    for file in (gateway_pb2.DESCRIPTOR, tournaments_pb2.DESCRIPTOR)
-    for service in file.services_by_name.values()
-)
+SERVICES = tuple(service.full_name for service in api.services())
 DEFAULT_GRACE_SECONDS = 5.0
 # The longest one step of the shutdown after the grace period may take before it is abandoned (and
 # logged), so that a stuck close (a Redis node that stopped answering mid-command) never keeps a

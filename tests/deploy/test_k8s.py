@@ -147,11 +147,10 @@ def test_probes_and_ports_are_the_ports_the_processes_serve(rendered: list[Obj])
 
 
 def test_readiness_probes_name_services_the_process_registers(rendered: list[Obj]) -> None:
-    from boardgame.gateway.v1 import gateway_pb2
-
+    from gateway import api
     from services.common.servicer import SERVICE_NAME
 
-    gateway_services = {service.full_name for service in gateway_pb2.DESCRIPTOR.services_by_name.values()}
+    gateway_services = {service.full_name for service in api.services()}
     for workload, container in our_containers(rendered):
         if "readinessProbe" not in container:
             continue

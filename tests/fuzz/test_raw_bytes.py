@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import grpc
 import pytest
-from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import descriptor, descriptor_pool, message_factory
 from google.protobuf.message import DecodeError
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gateway import api
 from services.common import registry
 from tests.fuzz.outcomes import TALLY, Outcome, call, check_refusal, outcome_of
 from tests.fuzz.players import RPC_TIMEOUT, Player
@@ -53,7 +53,7 @@ def undecodable(path: str) -> list[bytes]:
     return found
 
 
-GATEWAY_METHODS = methods(gateway_pb2.DESCRIPTOR)
+GATEWAY_METHODS = [found for file, _ in api.FILES for found in methods(file)]
 RULES_METHODS = methods(rules_pb2.DESCRIPTOR)
 
 

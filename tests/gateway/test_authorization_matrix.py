@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 import grpc
 import pytest
 import redis
-from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
+from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc, tournaments_pb2
 from google.protobuf.message import Message
 
+from gateway import api
 from gateway.auth import create_api_key, digest, revoke_api_key
 from live import keys
 from live.connection import sync_client
@@ -94,6 +95,13 @@ EXPECTED: dict[str, Codes] = {
     "InviteSpectator": players(DENIED, seated=OK, other=OK, resigned=OK),  # by the game's players
     "CancelMatch": players(PRECONDITION),  # before FindMatch: nobody searches yet
     "FindMatch": players(),  # each search is withdrawn as its stream is cancelled
+    "CreateTournament": players(),
+    "ListTournaments": players(),
+    "GetTournament": players(),
+    "JoinTournament": players(other=PRECONDITION),  # `other` is registered; the organiser is not
+    "LeaveTournament": players(PRECONDITION, other=OK),  # only an entrant withdraws
+    "AddTournamentBot": players(DENIED, seated=OK),  # the organiser's
+    "StartTournament": players(DENIED, seated=OK),
 }
 # Calls after which the table is not as it was: a cell expected to succeed gets a table of its own.
 CHANGING = {
@@ -105,14 +113,18 @@ CHANGING = {
     "SubmitAction",
     "Resign",
     "InviteSpectator",
+    "JoinTournament",
+    "LeaveTournament",
+    "AddTournamentBot",
+    "StartTournament",
 }
 
 
 def rpcs() -> dict[str, tuple[str, bool]]:
-    """Every RPC of the gateway: method name -> (service name, server streaming)."""
+    """Every RPC of the gateway's API: method name -> (service name, server streaming)."""
     return {
         method.name: (service.name, method.server_streaming)
-        for service in gateway_pb2.DESCRIPTOR.services_by_name.values()
+        for service in api.services()
         for method in service.methods
     }
 
@@ -123,10 +135,12 @@ def bearer(token: str) -> tuple[tuple[str, str], ...]:
 
 @dataclass
 class Table:
-    """A lobby or a game and the tokens of the players at it: `seated` (host; acting seat), `other`."""
+    """A lobby, a game or a tournament and the tokens of the players at it: `seated` (host; acting
+    seat; organiser), `other` (a player at the table; an entrant)."""
 
     lobby: gateway_pb2.Lobby | None = None
     game: gateway_pb2.GameView | None = None
+    tournament: tournaments_pb2.Tournament | None = None
     tokens: dict[str, str] = field(default_factory=dict)
 
 
@@ -136,10 +150,7 @@ class World:
     def __init__(self, gateway: GatewayProcess, channel: grpc.Channel, store: redis.Redis) -> None:
         self.gateway = gateway
         self.store = store
-        self.stubs = {
-            service: getattr(gateway_pb2_grpc, f"{service}Stub")(channel)
-            for service in gateway_pb2.DESCRIPTOR.services_by_name
-        }
+        self.stubs = {service.name: api.stub(service.name, channel) for service in api.services()}
         self.accounts: gateway_pb2_grpc.AccountServiceStub = self.stubs["AccountService"]
         self.lobbies: gateway_pb2_grpc.LobbyServiceStub = self.stubs["LobbyService"]
         self.usernames = {role: unique(f"mx_{role}") for role in ("seated", "other", "spectator", "resigned")}
@@ -158,6 +169,7 @@ class World:
         self.lobby = self.new_lobby()
         self.full_lobby = self.new_lobby(full=True)
         self.game = self.new_game()
+        self.tournament = self.new_tournament()
         bot = self.full_lobby.lobby.seats[2].player  # type: ignore[union-attr]
         assert bot.bot
         self.tokens["bot seat"] = f"{bot.player_id}.forged-secret"
@@ -210,6 +222,27 @@ class World:
             add = gateway_pb2.AddBotRequest(lobby_id=lobby.lobby_id)
             lobby = self.lobbies.AddBot(add, metadata=host, timeout=RPC_TIMEOUT).lobby
         return Table(lobby=lobby, tokens={"seated": self.tokens["seated"], "other": self.tokens["other"]})
+
+    def new_tournament(self) -> Table:
+        """A tournament `seated` organises, with `other` and a bot registered (enough to start)."""
+        tournaments = self.stubs["TournamentService"]
+        host, other = bearer(self.tokens["seated"]), bearer(self.tokens["other"])
+        create = tournaments_pb2.CreateTournamentRequest(
+            title=TITLE,
+            seats_per_table=GAME.info.min_players,
+            format=tournaments_pb2.TOURNAMENT_FORMAT_SWISS,
+            swiss_rounds=1,
+            capacity=8,
+        )
+        tournament = tournaments.CreateTournament(create, metadata=host, timeout=RPC_TIMEOUT).tournament
+        tournament_id = tournament.tournament_id
+        join = tournaments_pb2.JoinTournamentRequest(tournament_id=tournament_id)
+        tournaments.JoinTournament(join, metadata=other, timeout=RPC_TIMEOUT)
+        add = tournaments_pb2.AddTournamentBotRequest(tournament_id=tournament_id)
+        tournament = tournaments.AddTournamentBot(add, metadata=host, timeout=RPC_TIMEOUT).tournament
+        return Table(
+            tournament=tournament, tokens={"seated": self.tokens["seated"], "other": self.tokens["other"]}
+        )
 
     def close(self, table: Table) -> None:
         """Close a lobby of its own after its cell (its host's open lobbies are counted)."""
@@ -291,6 +324,13 @@ GAME_CALLS = {
     "SendChatMessage",
     "InviteSpectator",
 }
+TOURNAMENT_CALLS = {
+    "GetTournament",
+    "JoinTournament",
+    "LeaveTournament",
+    "AddTournamentBot",
+    "StartTournament",
+}
 
 
 def table_for(world: World, method: str, own: bool) -> Table | None:
@@ -301,6 +341,8 @@ def table_for(world: World, method: str, own: bool) -> Table | None:
         return world.new_lobby(full=True) if own else world.full_lobby
     if method in GAME_CALLS:
         return world.new_game() if own else world.game
+    if method in TOURNAMENT_CALLS:
+        return world.new_tournament() if own else world.tournament
     return None
 
 
@@ -308,6 +350,9 @@ def request_for(world: World, method: str, table: Table | None) -> Message:
     """The request of one cell: valid, so that only the caller decides the outcome."""
     lobby_id = table.lobby.lobby_id if table is not None and table.lobby is not None else ""
     game = table.game if table is not None and table.game is not None else gateway_pb2.GameView()
+    tournament_id = (
+        table.tournament.tournament_id if table is not None and table.tournament is not None else ""
+    )
     spectator = world.usernames["spectator"]
     requests: dict[str, Callable[[], Message]] = {
         "CreateGuest": lambda: gateway_pb2.CreateGuestRequest(display_name="matrix guest"),
@@ -361,6 +406,18 @@ def request_for(world: World, method: str, table: Table | None) -> Message:
         "FindMatch": lambda: gateway_pb2.FindMatchRequest(
             title=TITLE, seat_count=GAME.info.max_players, bots_after_seconds=600
         ),
+        "CreateTournament": lambda: tournaments_pb2.CreateTournamentRequest(
+            title=TITLE,
+            seats_per_table=GAME.info.min_players,
+            format=tournaments_pb2.TOURNAMENT_FORMAT_ROUND_ROBIN,
+            capacity=4,
+        ),
+        "ListTournaments": tournaments_pb2.ListTournamentsRequest,
+        "GetTournament": lambda: tournaments_pb2.GetTournamentRequest(tournament_id=tournament_id),
+        "JoinTournament": lambda: tournaments_pb2.JoinTournamentRequest(tournament_id=tournament_id),
+        "LeaveTournament": lambda: tournaments_pb2.LeaveTournamentRequest(tournament_id=tournament_id),
+        "AddTournamentBot": lambda: tournaments_pb2.AddTournamentBotRequest(tournament_id=tournament_id),
+        "StartTournament": lambda: tournaments_pb2.StartTournamentRequest(tournament_id=tournament_id),
     }
     return requests[method]()
 
@@ -399,6 +456,7 @@ def test_every_rpc_has_a_row_and_every_row_every_caller() -> None:
 
 def test_every_caller_gets_the_expected_code_from_every_rpc(world: World) -> None:
     lobby_before, game_before = world.lobby.lobby, world.game.game
+    tournament_before = world.tournament.tournament
     found: dict[tuple[str, str], grpc.StatusCode] = {}
     for method, expected in EXPECTED.items():
         for caller, code in expected.items():
@@ -426,6 +484,12 @@ def test_every_caller_gets_the_expected_code_from_every_rpc(world: World) -> Non
         gateway_pb2.GetGameRequest(game_id=game_before.game_id), metadata=host, timeout=RPC_TIMEOUT
     ).game
     assert view.version == game_before.version, "refusals changed the game"
+    assert tournament_before is not None
+    get_tournament = tournaments_pb2.GetTournamentRequest(tournament_id=tournament_before.tournament_id)
+    tournament = world.stubs["TournamentService"].GetTournament(
+        get_tournament, metadata=host, timeout=RPC_TIMEOUT
+    )
+    assert tournament.tournament == tournament_before, "refusals changed the tournament"
 
 
 # Who may read a lobby and watch its game, by the lobby's visibility and spectators (the host's choice;

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import grpc
 import pytest
-from boardgame.gateway.v1 import gateway_pb2, tournaments_pb2
+from boardgame.gateway.v1 import gateway_pb2
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from gateway import limits
+from gateway import api, limits
 from live.settings import DEFAULT_RATE_LIMITS, Settings, rate_limit_variable
 from services.common.status import error_info
 from tests.gateway._support_accounts import RPC_TIMEOUT, at_a_second_start, guest, me, own_gateway, refused
@@ -85,12 +85,7 @@ def test_a_refused_call_says_when_to_retry_and_succeeds_then(redis_url: str, rul
 
 
 def test_every_call_has_a_rate_class_and_the_signed_out_ones_count_no_player() -> None:
-    methods = {
-        method.name
-        for file in (gateway_pb2.DESCRIPTOR, tournaments_pb2.DESCRIPTOR)
-        for service in file.services_by_name.values()
-        for method in service.methods
-    }
+    methods = {method.name for service in api.services() for method in service.methods}
     assert set(limits.CLASS_OF_METHOD) == methods
     counted = {rate.name: rate.counted_per for rate in limits.CLASSES}
     for method in methods:

@@ -14,6 +14,7 @@ from google.protobuf import descriptor, message
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from gateway import api
 from live import keys
 from live.connection import sync_client
 from live.errors import GatewayError, not_found
@@ -22,21 +23,13 @@ from tests.gateway.support import Client, GatewayProcess
 from tests.gateway.test_play import new_game, signed_in
 from tests.titles import TITLE
 
-SERVICES = {
-    "AccountService": "accounts",
-    "CatalogService": "catalog",
-    "LobbyService": "lobbies",
-    "GameService": "games",
-    "LeaderboardService": "leaderboard",
-    "MatchService": "matches",
-}
 LONG = 10_000
 
 
 def string_fields(but: frozenset[str] = frozenset()) -> Iterator[tuple[str, str, str]]:
     """(service, method, field) of every string field (not named in `but`) of every request of the
     gateway's API."""
-    for service in gateway_pb2.DESCRIPTOR.services_by_name.values():
+    for service in api.services():
         for method in service.methods:
             for field in method.input_type.fields:
                 if field.type == descriptor.FieldDescriptor.TYPE_STRING and field.name not in but:
@@ -49,7 +42,8 @@ STRING_FIELDS = sorted(string_fields())
 def request_with(service: str, method: str, field: str, value: str) -> message.Message:
     """A request of the method with `value` in its string `field` and "x" in every other string (but
     the other members of the field's oneof: setting one clears the others)."""
-    request_type = gateway_pb2.DESCRIPTOR.services_by_name[service].methods_by_name[method].input_type
+    request_class = api.request_class(service, method)
+    request_type = request_class.DESCRIPTOR
     chosen = request_type.fields_by_name[field].containing_oneof
     strings = [
         f.name
@@ -57,12 +51,12 @@ def request_with(service: str, method: str, field: str, value: str) -> message.M
         if f.type == descriptor.FieldDescriptor.TYPE_STRING
         and (f.name == field or chosen is None or f.containing_oneof is not chosen)
     ]
-    return gateway_pb2.__dict__[request_type.name](**{**dict.fromkeys(strings, "x"), field: value})
+    return request_class(**{**dict.fromkeys(strings, "x"), field: value})
 
 
 def _call(client: Client, service: str, method: str, request: message.Message) -> Any:
     """Call a method of the API by name; a stream is read up to its first message."""
-    stub_method = getattr(getattr(client, SERVICES[service]), method)
+    stub_method = getattr(api.stub(service, client.channel), method)
     answer = stub_method(request, metadata=client.auth, timeout=10)
     return next(answer) if isinstance(answer, Iterator) else answer
 

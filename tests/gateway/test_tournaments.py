@@ -13,7 +13,6 @@ from pathlib import Path
 import grpc
 import pytest
 from boardgame.gateway.v1 import gateway_pb2, tournaments_pb2, tournaments_pb2_grpc
-from google.protobuf import descriptor
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from gateway.browser import WebSettings
@@ -219,28 +218,6 @@ def test_bad_settings_are_refused_naming_the_field(
     assert (got, info.reason) == (code, reason)
     if field:
         assert info.metadata["field"] == field
-
-
-STRING_FIELDS = [
-    (method.name, field.name)
-    for method in tournaments_pb2.DESCRIPTOR.services_by_name["TournamentService"].methods
-    for field in method.input_type.fields
-    if field.type == descriptor.FieldDescriptor.TYPE_STRING
-]
-
-
-@pytest.mark.parametrize(("method", "field"), STRING_FIELDS, ids=[".".join(f) for f in STRING_FIELDS])
-def test_every_string_of_a_tournament_request_has_a_limit(client: Client, method: str, field: str) -> None:
-    client.sign_in_as_guest("Ivy")
-    request_class = getattr(
-        tournaments_pb2,
-        tournaments_pb2.DESCRIPTOR.services_by_name["TournamentService"]
-        .methods_by_name[method]
-        .input_type.name,
-    )
-    request = request_class(**{field: "x" * 10_000})
-    code, info = refused(getattr(service(client), method), request, client.auth)
-    assert (code, info.reason, info.metadata["field"]) == (INVALID, f"INVALID_{field.upper()}", field)
 
 
 def test_a_name_holding_a_control_character_is_refused(client: Client) -> None:
