@@ -24,6 +24,8 @@ KIND_TEXT = {
     gateway_pb2.INBOX_EVENT_KIND_TOURNAMENT_TABLE_READY: "tournament table ready",
     gateway_pb2.INBOX_EVENT_KIND_TOURNAMENT_BYE: "tournament bye",
     gateway_pb2.INBOX_EVENT_KIND_TOURNAMENT_FINISHED: "tournament finished",
+    gateway_pb2.INBOX_EVENT_KIND_TOURNAMENT_CANCELLED: "tournament cancelled",
+    gateway_pb2.INBOX_EVENT_KIND_TAKEBACK_REQUESTED: "takeback requested",
 }
 CHANNEL_TEXT = {
     gateway_pb2.CHAT_CHANNEL_PLAYERS: "players",

@@ -1,4 +1,4 @@
-"""`bg tournament create|list|show|join|leave|add-bot|start`: tournaments (TournamentService) from the
+"""`bg tournament create|list|show|join|leave|add-bot|start|cancel`: tournaments (TournamentService) from the
 terminal, and their standings as a table."""
 
 from __future__ import annotations
@@ -208,10 +208,16 @@ def cmd_start(client: Client, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_cancel(client: Client, args: argparse.Namespace) -> int:
+    """Call off a tournament still taking entrants (organiser)."""
+    request = tournaments_pb2.CancelTournamentRequest(tournament_id=args.tournament_id)
+    return _changed(client, stub(client).CancelTournament, request, "cancelled")
+
+
 def add_commands(commands: Any) -> None:
     """`bg tournament ...` on the command line's subcommands."""
     top = commands.add_parser(
-        "tournament", help="tournaments: create, list, show, join, leave, add-bot, start"
+        "tournament", help="tournaments: create, list, show, join, leave, add-bot, start, cancel"
     )
     actions = top.add_subparsers(dest="action", required=True, metavar="ACTION")
 
@@ -246,3 +252,6 @@ def add_commands(commands: Any) -> None:
     add_bot.add_argument("--strength", choices=sorted(STRENGTHS), default=DEFAULT_STRENGTH)
     add_bot.add_argument("--count", type=int, default=1)
     action("start", cmd_start, "start a tournament (organiser)").add_argument("tournament_id")
+    action("cancel", cmd_cancel, "call off a tournament still taking entrants (organiser)").add_argument(
+        "tournament_id"
+    )

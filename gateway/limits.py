@@ -73,6 +73,7 @@ METHODS_OF_CLASS: Mapping[str, tuple[str, ...]] = {
         "LeaveTournament",
         "AddTournamentBot",
         "StartTournament",
+        "CancelTournament",
     ),
     "account": ("SignOut", "SetLocale"),
     "replay": ("ReplayGame",),

@@ -24,11 +24,11 @@ import redis.exceptions
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from gateway import auth, bots, paging, spectators
+from gateway import auth, bots, paging, quotas, spectators
 from gateway.auth import Principal
 from gateway.errors import rpc
 from live import clocks, games, inbox, keys
-from live.errors import GatewayError, invalid, not_found, permission_denied, precondition, quota_exceeded
+from live.errors import GatewayError, invalid, not_found, permission_denied, precondition
 from live.replies import blob, text
 from live.table import Table
 
@@ -37,12 +37,6 @@ log = logging.getLogger(__name__)
 LOBBY_TTL_SECONDS = 24 * 3600  # an untouched lobby is forgotten after a day
 MAX_ATTEMPTS = 100
 # KEYS: the host's lobbies; ARGV: quota, the new lobby's score and id, expiry (s).
-HOST_SCRIPT = """
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-return 1
-"""
 INVITE_CODE_BYTES = 9
 
 Lobby = gateway_pb2.Lobby
@@ -230,29 +224,29 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
         """Count a new lobby among those its host has open; QUOTA_EXCEEDED at OPEN_LOBBIES_PER_PLAYER.
         The lobbies that started or closed since are dropped from the count only when it is full."""
         quota = self.app.settings.open_lobbies_per_player
-        hosting = keys.hosted_lobbies(player_id)
-        take = self.app.script(HOST_SCRIPT)
-        args: list[str | float] = [quota, _score(lobby), lobby.lobby_id, LOBBY_TTL_SECONDS]
-        if await take(keys=[hosting], args=args):
-            return
-        ids = [text(member) for member in cast(list[bytes], await self.app.redis.zrange(hosting, 0, -1))]
-        async with self.app.redis.pipeline(transaction=False) as pipe:
-            for lobby_id in ids:
-                pipe.get(keys.lobby(lobby_id))
-            blobs = await pipe.execute()
-        done = [
-            lobby_id
-            for lobby_id, raw in zip(ids, blobs, strict=True)
-            if raw is None or Lobby.FromString(blob(raw)).status != gateway_pb2.LOBBY_STATUS_OPEN
-        ]
-        if done:
-            await self.app.redis.zrem(hosting, *done)
-        if not await take(keys=[hosting], args=args):
-            raise quota_exceeded(
-                "open_lobbies",
-                quota,
-                f"you host {quota} open lobbies, the most a player may; start or leave one first",
-            )
+
+        async def closed(ids: list[str]) -> list[str]:
+            async with self.app.redis.pipeline(transaction=False) as pipe:
+                for lobby_id in ids:
+                    pipe.get(keys.lobby(lobby_id))
+                blobs = await pipe.execute()
+            return [
+                lobby_id
+                for lobby_id, raw in zip(ids, blobs, strict=True)
+                if raw is None or Lobby.FromString(blob(raw)).status != gateway_pb2.LOBBY_STATUS_OPEN
+            ]
+
+        await quotas.take(
+            self.app,
+            keys.hosted_lobbies(player_id),
+            quota,
+            lobby.lobby_id,
+            _score(lobby),
+            LOBBY_TTL_SECONDS,
+            closed,
+            "open_lobbies",
+            f"you host {quota} open lobbies, the most a player may; start or leave one first",
+        )
 
     @rpc
     async def ListLobbies(

@@ -15,7 +15,7 @@ import grpc
 from boardgame.gateway.v1 import gateway_pb2, tournaments_pb2, tournaments_pb2_grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from gateway import auth, bots, paging
+from gateway import auth, bots, paging, quotas
 from gateway.auth import Principal
 from gateway.errors import rpc
 from live import clocks, games, keys
@@ -36,6 +36,11 @@ FORMAT_NAMES = {
     tournaments_pb2.TOURNAMENT_FORMAT_SINGLE_ELIMINATION: "single elimination",
 }
 SCAN_BATCH = 50  # index entries read at a time by a listing
+CANCELLED_BY_ORGANISER = "called off by its organiser"
+OVER = (tournaments_pb2.TOURNAMENT_STATUS_FINISHED, tournaments_pb2.TOURNAMENT_STATUS_CANCELLED)
+# How long a player's set of organised tournaments is kept after they last created one: longer than a
+# tournament's registration may stay open and its rounds run.
+ORGANISED_TTL_SECONDS = 90 * 24 * 3600
 
 
 def _check_id(tournament_id: str) -> str:
@@ -148,6 +153,31 @@ class TournamentService(tournaments_pb2_grpc.TournamentServiceServicer):
     def __init__(self, app: Table) -> None:
         self.app = app
 
+    async def _organise(self, player_id: str, tournament: Tournament) -> None:
+        """Count a new tournament among those its organiser runs; QUOTA_EXCEEDED past
+        OPEN_TOURNAMENTS_PER_PLAYER (finished and cancelled ones no longer count)."""
+        quota = self.app.settings.open_tournaments_per_player
+
+        async def over(ids: list[str]) -> list[str]:
+            loaded = [await store.load(self.app.redis, tournament_id) for tournament_id in ids]
+            return [
+                tournament_id
+                for tournament_id, found in zip(ids, loaded, strict=True)
+                if found is None or found.status in OVER
+            ]
+
+        await quotas.take(
+            self.app,
+            keys.organised_tournaments(player_id),
+            quota,
+            tournament.tournament_id,
+            store.created_score(tournament),
+            ORGANISED_TTL_SECONDS,
+            over,
+            "open_tournaments",
+            f"you organise {quota} tournaments not yet over, the most a player may",
+        )
+
     async def _load(self, tournament_id: str) -> Tournament:
         tournament = await store.load(self.app.redis, _check_id(tournament_id))
         if tournament is None:
@@ -183,6 +213,7 @@ class TournamentService(tournaments_pb2_grpc.TournamentServiceServicer):
         )
         if request.HasField("registration_closes_at"):
             tournament.registration_closes_at.CopyFrom(request.registration_closes_at)
+        await self._organise(principal.player_id, tournament)
         await store.create(self.app.redis, tournament)
         await rounds.schedule(self.app, tournament, now)
         return tournaments_pb2.CreateTournamentResponse(tournament=tournament)
@@ -358,6 +389,19 @@ class TournamentService(tournaments_pb2_grpc.TournamentServiceServicer):
             self.app, _check_id(request.tournament_id), organiser=principal.player_id, now_ms=clocks.now_ms()
         )
         return tournaments_pb2.StartTournamentResponse(tournament=tournament)
+
+    @rpc
+    async def CancelTournament(
+        self, request: tournaments_pb2.CancelTournamentRequest, context: grpc.aio.ServicerContext
+    ) -> tournaments_pb2.CancelTournamentResponse:
+        """Call off a tournament still taking entrants (organiser only); its entrants are told."""
+        principal = await auth.authenticate(self.app, context)
+        tournament_id = _check_id(request.tournament_id)
+        tournament = await rounds.cancel(
+            self.app, tournament_id, CANCELLED_BY_ORGANISER, organiser=principal.player_id
+        )
+        await self.app.redis.zrem(keys.organised_tournaments(principal.player_id), tournament_id)
+        return tournaments_pb2.CancelTournamentResponse(tournament=tournament)
 
 
 def add_to_server(app: Table, server: grpc.aio.Server) -> None:

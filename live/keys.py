@@ -137,6 +137,12 @@ def hosted_lobbies(player_id: str) -> str:
     return f"hosting:{{{player_id}}}"
 
 
+def organised_tournaments(player_id: str) -> str:
+    """Sorted set: ids of the tournaments the player created, scored by creation time (finished and
+    cancelled ones are dropped when the player creates another)."""
+    return f"organising:{{{player_id}}}"
+
+
 def minted_sessions(key_hash: str) -> str:
     """Sorted set: the session keys an operator's API key (its SHA-256) issued, scored by when they
     expire (Unix time); revoking the key signs them out."""

@@ -129,6 +129,7 @@ class Settings:
     redis_tls: RedisTls = RedisTls()
     watch_streams_per_player: int = 10  # open at once, over every gateway replica
     open_lobbies_per_player: int = 5  # open lobbies a player hosts at once
+    open_tournaments_per_player: int = 5  # tournaments a player organises at once, not yet over
     match_band_start: float = 2.0  # rating points apart a match may be at once (`live.matchmaking`)
     match_band_growth_per_second: float = 0.5  # how fast that band widens while a ticket waits
     match_band_max: float = 50.0  # the widest band

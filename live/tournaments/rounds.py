@@ -304,15 +304,40 @@ async def _finished(app: Table, tournament: Tournament) -> None:
     await app.dispatcher.queue(ARCHIVE_TOURNAMENT, [tournament.tournament_id])
 
 
-async def cancel(app: Table, tournament_id: str, reason: str) -> Tournament:
-    """Cancel a tournament still in registration (its registration closed without a field)."""
+async def cancel(app: Table, tournament_id: str, reason: str, *, organiser: str | None = None) -> Tournament:
+    """Call off a tournament still in registration, and tell its entrants in their inbox.
+    `organiser`: the caller, who must be the organiser (PERMISSION_DENIED; then ALREADY_STARTED or
+    TOURNAMENT_CANCELLED unless it still takes entrants); None: its registration closed without a field,
+    and a tournament no longer in registration is left as it is."""
 
-    def call_off(tournament: Tournament) -> None:
-        if tournament.status == REGISTRATION:
-            tournament.status = CANCELLED
-            tournament.cancel_reason = reason
+    def call_off(tournament: Tournament) -> bool:
+        if organiser is not None:
+            if tournament.organiser_player_id != organiser:
+                raise permission_denied("only the tournament's organiser may cancel it")
+            require_registration(tournament)
+        if tournament.status != REGISTRATION:
+            return False
+        tournament.status = CANCELLED
+        tournament.cancel_reason = reason
+        return True
 
-    tournament, _ = await store.update(app.redis, tournament_id, call_off)
+    tournament, cancelled = await store.update(app.redis, tournament_id, call_off)
+    if cancelled:
+        people = humans(tournament, [entrant.player.player_id for entrant in tournament.entrants])
+        kind = gateway_pb2.INBOX_EVENT_KIND_TOURNAMENT_CANCELLED
+        at = progress.stamp(clocks.now_ms())
+        await inbox.post(
+            app.redis,
+            [
+                (
+                    player,
+                    gateway_pb2.InboxEvent(
+                        kind=kind, title=tournament.title, tournament_id=tournament_id, at=at
+                    ),
+                )
+                for player in people
+            ],
+        )
     return tournament
 
 

@@ -92,3 +92,19 @@ def test_bg_tournament_from_creation_to_its_standings(bg: Bg, channel: grpc.Chan
     assert [s.withdrawn for s in tournament.standings].count(True) == 1
     for number in (1, 2, 3):
         assert re.search(rf"^round {number} \(finished\)$", out, re.M)
+
+
+def test_bg_tournament_cancel_calls_it_off_for_the_organiser_only(bg: Bg, channel: grpc.Channel) -> None:
+    other = Bg(bg.home.parent / "other", bg.address)
+    assert bg("guest", "Caller-off")[0] == 0 and other("guest", "Bystander")[0] == 0
+    code, out, err = bg("tournament", "create", TITLE, "--seats", "2")
+    assert code == 0, err
+    tid = tournament_of(out)
+    code, _, err = other("tournament", "cancel", tid)
+    assert code == 1 and "PERMISSION_DENIED" in err and "organiser" in err
+    code, out, err = bg("tournament", "cancel", tid)
+    assert code == 0 and out.startswith(f"cancelled: {tid}"), err
+    api = bg.api(channel)
+    request = tournaments_pb2.GetTournamentRequest(tournament_id=tid)
+    tournament = tournaments_pb2_grpc.TournamentServiceStub(channel).GetTournament(request, metadata=api.auth)
+    assert tournament.tournament.status == tournaments_pb2.TOURNAMENT_STATUS_CANCELLED

@@ -102,6 +102,7 @@ EXPECTED: dict[str, Codes] = {
     "LeaveTournament": players(PRECONDITION, other=OK),  # only an entrant withdraws
     "AddTournamentBot": players(DENIED, seated=OK),  # the organiser's
     "StartTournament": players(DENIED, seated=OK),
+    "CancelTournament": players(DENIED, seated=OK),
 }
 # Calls after which the table is not as it was: a cell expected to succeed gets a table of its own.
 CHANGING = {
@@ -117,6 +118,7 @@ CHANGING = {
     "LeaveTournament",
     "AddTournamentBot",
     "StartTournament",
+    "CancelTournament",
 }
 
 
@@ -244,6 +246,17 @@ class World:
             tournament=tournament, tokens={"seated": self.tokens["seated"], "other": self.tokens["other"]}
         )
 
+    def call_off(self, table: Table) -> None:
+        """Cancel a tournament of its own after its cell (its organiser's open tournaments are counted)."""
+        assert table.tournament is not None
+        cancel = tournaments_pb2.CancelTournamentRequest(tournament_id=table.tournament.tournament_id)
+        try:
+            self.stubs["TournamentService"].CancelTournament(
+                cancel, metadata=bearer(self.tokens["seated"]), timeout=RPC_TIMEOUT
+            )
+        except grpc.RpcError as error:
+            assert error.code() == PRECONDITION  # started or cancelled by the cell itself
+
     def close(self, table: Table) -> None:
         """Close a lobby of its own after its cell (its host's open lobbies are counted)."""
         assert table.lobby is not None
@@ -330,6 +343,7 @@ TOURNAMENT_CALLS = {
     "LeaveTournament",
     "AddTournamentBot",
     "StartTournament",
+    "CancelTournament",
 }
 
 
@@ -418,6 +432,7 @@ def request_for(world: World, method: str, table: Table | None) -> Message:
         "LeaveTournament": lambda: tournaments_pb2.LeaveTournamentRequest(tournament_id=tournament_id),
         "AddTournamentBot": lambda: tournaments_pb2.AddTournamentBotRequest(tournament_id=tournament_id),
         "StartTournament": lambda: tournaments_pb2.StartTournamentRequest(tournament_id=tournament_id),
+        "CancelTournament": lambda: tournaments_pb2.CancelTournamentRequest(tournament_id=tournament_id),
     }
     return requests[method]()
 
@@ -466,6 +481,8 @@ def test_every_caller_gets_the_expected_code_from_every_rpc(world: World) -> Non
             found[(method, caller)] = outcome(world, method, request_for(world, method, table), metadata)
             if own and table is not None and table.lobby is not None:
                 world.close(table)
+            if own and table is not None and table.tournament is not None:
+                world.call_off(table)
     wrong = {
         cell: (found[cell].name, EXPECTED[cell[0]][cell[1]].name)
         for cell in found

@@ -16,8 +16,10 @@ from boardgame.gateway.v1 import gateway_pb2, tournaments_pb2, tournaments_pb2_g
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from gateway.browser import WebSettings
+from live.settings import Settings
 from live.tournaments import rounds
 from services.common import registry
+from services.common.status import error_info
 from tests.gateway._support_accounts import RPC_TIMEOUT, guest, me, refused
 from tests.gateway.browser_client import BrowserClient
 from tests.gateway.support import Client, GatewayProcess, gateway_settings
@@ -437,6 +439,58 @@ def test_registration_closing_starts_the_tournament_or_cancels_it(
         organiser.auth,
     )
     assert (code, info.reason) == (PRECONDITION, "TOURNAMENT_CANCELLED")
+
+
+def cancel(client: Client, tournament_id: str) -> tournaments_pb2.Tournament:
+    """Call the tournament off as the client."""
+    request = tournaments_pb2.CancelTournamentRequest(tournament_id=tournament_id)
+    return service(client).CancelTournament(request, metadata=client.auth, timeout=RPC_TIMEOUT).tournament
+
+
+def test_the_organiser_calls_off_a_tournament_taking_entrants_and_its_entrants_are_told(
+    new_client: Callable[[], Client],
+) -> None:
+    organiser, player = guest(new_client, "Ola"), guest(new_client, "Pia")
+    tid = create(organiser).tournament_id
+    join(player, tid)
+    request = tournaments_pb2.CancelTournamentRequest(tournament_id=tid)
+    assert refused(service(player).CancelTournament, request, player.auth)[0] == DENIED
+    assert get(organiser, tid).status == REGISTRATION, "nothing written"
+    cancelled = cancel(organiser, tid)
+    assert cancelled.status == CANCELLED and "organiser" in cancelled.cancel_reason
+    assert get(player, tid) == cancelled
+    assert inbox_kinds(player, tid) == [gateway_pb2.INBOX_EVENT_KIND_TOURNAMENT_CANCELLED]
+    code, info = refused(service(organiser).CancelTournament, request, organiser.auth)
+    assert (code, info.reason) == (PRECONDITION, "TOURNAMENT_CANCELLED")
+    join_again = tournaments_pb2.JoinTournamentRequest(tournament_id=tid)
+    assert refused(service(player).JoinTournament, join_again, player.auth)[0] == PRECONDITION
+    started = create(organiser).tournament_id
+    add_bots(organiser, started, SEATS)
+    start(organiser, started)
+    code, info = refused(
+        service(organiser).CancelTournament,
+        tournaments_pb2.CancelTournamentRequest(tournament_id=started),
+        organiser.auth,
+    )
+    assert (code, info.reason) == (PRECONDITION, "ALREADY_STARTED")
+    assert get(organiser, started).status == RUNNING
+
+
+def test_an_organiser_runs_at_most_a_quota_of_tournaments(new_client: Callable[[], Client]) -> None:
+    organiser = guest(new_client, "Quin")
+    quota = Settings().open_tournaments_per_player
+    running = [create(organiser).tournament_id for _ in range(quota)]
+    with pytest.raises(grpc.RpcError) as raised:
+        create(organiser)
+    info = error_info(raised.value)
+    assert raised.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert info is not None and (info.reason, info.metadata["quota"], info.metadata["limit"]) == (
+        "QUOTA_EXCEEDED",
+        "open_tournaments",
+        str(quota),
+    )
+    cancel(organiser, running[0])
+    assert create(organiser).status == REGISTRATION, "a cancelled tournament frees its place"
 
 
 def test_a_single_elimination_gives_the_top_seeds_byes(new_client: Callable[[], Client]) -> None:
