@@ -51,6 +51,7 @@ METHODS_OF_CLASS: Mapping[str, tuple[str, ...]] = {
         "GetLobby",
         "GetGame",
         "GetGameRecord",
+        "GetReplayStep",
         "GetLeaderboard",
         "ListMyGames",
         "ListTournaments",

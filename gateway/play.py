@@ -17,6 +17,7 @@ from gateway.auth import Principal, authenticate, checked_caller, credentials
 from gateway.encoded import Encoded
 from gateway.errors import rpc, stream_rpc
 from gateway.fanout import Fanout, SignedOut
+from gateway.replays import Replays
 from gateway.seat_views import SeatViews, Shown
 from gateway.watch_leases import WatchLeases
 from live import keys, moves, replay, resignations, takebacks, undo
@@ -58,6 +59,7 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         self.metas: dict[str, tuple[Meta, float]] = {}  # game id -> meta and when it was read
         self.deadlines: dict[str, tuple[int, int]] = {}  # game id -> a version and its deadline
         self.views = SeatViews()  # the newest changes' views, each seat's built once
+        self.replays = Replays(app)  # the finished games stepped through last
 
     async def _deadline(self, game_id: str, version: int) -> int | None:
         """When the acting seat's time runs out at `version` (ms since the epoch), if a clock runs; once
@@ -518,3 +520,14 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
                 consistent=False, actions_replayed=len(record.actions), mismatch="the scores differ"
             )
         return gateway_pb2.ReplayGameResponse(consistent=True, actions_replayed=len(record.actions))
+
+    @rpc
+    async def GetReplayStep(
+        self, request: gateway_pb2.GetReplayStepRequest, context: grpc.aio.ServicerContext
+    ) -> gateway_pb2.GetReplayStepResponse:
+        """A finished game as it was after one step of its record, as the caller saw it: their own
+        seat's view if they played it, else the spectators' (`gateway.replays`)."""
+        _, meta, seat = await self._viewer(request.game_id, context)
+        if meta.status != STATUS_FINISHED:
+            raise precondition("GAME_NOT_FINISHED", "a game is replayed step by step once it is over")
+        return await self.replays.reply(meta, request.step, seat, visible_events)

@@ -363,9 +363,7 @@ async def carry_out(
         seat_views, spectator = await undo.views(app, meta, state)
         acting = tuple(spectator.acting_seats)
         change = rules_pb2.ApplyActionResponse(
-            events=[
-                undo.taken_back(meta, asked.seat, "took back their last decision (a takeback all accepted)")
-            ],
+            events=[undo.taken_back(meta.record.seats, asked.seat, takeback=True)],
             acting_seats=acting,
             seat_views=seat_views,
             spectator_view=spectator,

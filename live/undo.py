@@ -130,9 +130,11 @@ async def views(
     return list(found[:-1]), found[-1]
 
 
-def taken_back(meta: Meta, seat: int, how: str) -> rules_pb2.Event:
-    """The event of an undo or a takeback, for everyone (text only, as a resignation's)."""
-    names = {s.seat: s.player.display_name for s in meta.record.seats}
+def taken_back(seats: Sequence[gateway_pb2.GameSeat], seat: int, takeback: bool) -> rules_pb2.Event:
+    """The event of an undo (or, `takeback`, a takeback all accepted) of a seat's decisions, for
+    everyone (text only, as a resignation's); a replay of the record words it again the same."""
+    names = {s.seat: s.player.display_name for s in seats}
+    how = "took back their last decision" + (" (a takeback all accepted)" if takeback else "")
     return rules_pb2.Event(text=f"seat {seat} ({names.get(seat, '')}) {how}")
 
 
@@ -170,7 +172,7 @@ async def undo(
     seat_views, spectator = await views(app, meta, state)
     version = expected_version + 1
     change = rules_pb2.ApplyActionResponse(
-        events=[taken_back(meta, top.seat, "took back their last decision")],
+        events=[taken_back(meta.record.seats, top.seat, takeback=False)],
         acting_seats=top.acting,
         seat_views=seat_views,
         spectator_view=spectator,

@@ -87,6 +87,7 @@ EXPECTED: dict[str, Codes] = {
     "WatchGame": players(),
     "GetGameRecord": players(PRECONDITION),  # the game is not over: for its players and anyone else
     "ReplayGame": players(PRECONDITION),
+    "GetReplayStep": players(PRECONDITION),
     "GetLeaderboard": players(),
     "ListMyGames": players(),
     "WatchInbox": players(),
@@ -333,6 +334,7 @@ GAME_CALLS = {
     "WatchGame",
     "GetGameRecord",
     "ReplayGame",
+    "GetReplayStep",
     "Rematch",
     "SendChatMessage",
     "InviteSpectator",
@@ -408,6 +410,7 @@ def request_for(world: World, method: str, table: Table | None) -> Message:
         "WatchGame": lambda: gateway_pb2.WatchGameRequest(game_id=game.game_id),
         "GetGameRecord": lambda: gateway_pb2.GetGameRecordRequest(game_id=game.game_id),
         "ReplayGame": lambda: gateway_pb2.ReplayGameRequest(game_id=game.game_id),
+        "GetReplayStep": lambda: gateway_pb2.GetReplayStepRequest(game_id=game.game_id),
         "GetLeaderboard": lambda: gateway_pb2.GetLeaderboardRequest(title=TITLE),
         "ListMyGames": gateway_pb2.ListMyGamesRequest,
         "WatchInbox": gateway_pb2.WatchInboxRequest,
@@ -514,7 +517,15 @@ def test_every_caller_gets_the_expected_code_from_every_rpc(world: World) -> Non
 # who joined it (`other`), a player invited to watch (`invited`, where the policy lets anyone be) and
 # anyone else (`outsider`). A record and a replay are refused as not over yet to whoever may read them.
 WATCHERS = ("seated", "other", "invited", "outsider")
-WATCH_CALLS = ("GetLobby", "GetGame", "WatchGame", "SendChatMessage", "GetGameRecord", "ReplayGame")
+WATCH_CALLS = (
+    "GetLobby",
+    "GetGame",
+    "WatchGame",
+    "SendChatMessage",
+    "GetGameRecord",
+    "ReplayGame",
+    "GetReplayStep",
+)
 PUBLIC, PRIVATE = gateway_pb2.VISIBILITY_PUBLIC, gateway_pb2.VISIBILITY_PRIVATE
 UNSET, ANYONE = gateway_pb2.SPECTATORS_UNSPECIFIED, gateway_pb2.SPECTATORS_ANYONE
 INVITED, NOBODY = gateway_pb2.SPECTATORS_INVITED, gateway_pb2.SPECTATORS_NONE
@@ -577,6 +588,7 @@ class Watched:
             ),
             "GetGameRecord": lambda: gateway_pb2.GetGameRecordRequest(game_id=game_id),
             "ReplayGame": lambda: gateway_pb2.ReplayGameRequest(game_id=game_id),
+            "GetReplayStep": lambda: gateway_pb2.GetReplayStepRequest(game_id=game_id),
         }
         return requests[method]()
 
@@ -601,7 +613,7 @@ def test_who_reads_a_lobby_and_watches_its_game_is_the_hosts_choice(world: World
                     time.sleep(0.5)  # the chat class allows 2 messages a second
                 code = outcome(world, method, table.request(method), bearer(table.token(role)))
                 may = {"seated": "s", "other": "o", "invited": "i", "outsider": "x"}[role] in allowed
-                record = method in ("GetGameRecord", "ReplayGame")
+                record = method in ("GetGameRecord", "ReplayGame", "GetReplayStep")
                 expected = (PRECONDITION if record else OK) if may else DENIED
                 found[(policy, method, role)] = code.name
                 if code != expected:
