@@ -39,6 +39,7 @@ from cli.lobby import (
 from cli.match import cmd_cancel_match, cmd_match
 from cli.players import cmd_chat, cmd_games, cmd_inbox, cmd_rematch
 from cli.status import error_info
+from cli.replay import add_arguments as add_replay_arguments
 from cli.table import cmd_play, cmd_resign, cmd_watch
 from cli.tournament import add_commands as add_tournament_commands
 from cli.undo import add_arguments as add_takeback_arguments
@@ -139,7 +140,11 @@ def parser() -> argparse.ArgumentParser:
     board = command("leaderboard", cmd_leaderboard, "show a title's leaderboard")
     board.add_argument("title")
     board.add_argument("--top", type=int, default=20)
-    command("replay", cmd_replay, "show a finished game's moves and check its replay").add_argument("game_id")
+    replay = command(
+        "replay", cmd_replay, "show a finished game's moves and check its replay, or step through it"
+    )
+    replay.add_argument("game_id")
+    add_replay_arguments(replay)
     games = command("games", cmd_games, "list your games: your turn first, then finished ones")
     games.add_argument("--limit", type=int, default=50, help="most games shown")
     inbox = command("inbox", cmd_inbox, "follow your inbox: turns, deadlines, invitations, results")

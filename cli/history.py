@@ -1,4 +1,5 @@
-"""`bg leaderboard`, `bg replay`: ratings, and a finished game's record checked by replaying it."""
+"""`bg leaderboard`, `bg replay`: ratings, and a finished game's record checked by replaying it (or, with
+--step or --browse, stepped through: `cli.replay`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from boardgame.gateway.v1 import gateway_pb2
 
 from cli.client import Client
 from cli.render import message_lines, unpack
+from cli.replay import step_through
 
 
 def cmd_leaderboard(client: Client, args: argparse.Namespace) -> int:
@@ -25,7 +27,9 @@ def cmd_leaderboard(client: Client, args: argparse.Namespace) -> int:
 
 def cmd_replay(client: Client, args: argparse.Namespace) -> int:
     """Show a finished game's record move by move (an undo or a takeback as the version it went back
-    to) and check it replays exactly."""
+    to) and check it replays exactly; with --step or --browse, step through it instead."""
+    if args.step is not None or args.browse:
+        return step_through(client, args)
     record = client.call(
         client.games.GetGameRecord, gateway_pb2.GetGameRecordRequest(game_id=args.game_id)
     ).record

@@ -10,8 +10,9 @@ from collections.abc import Iterable
 from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 
+from live.store import GameStore
 from services.common.rng import Rng
-from tests.gateway.support import Client
+from tests.gateway.support import Client, GatewayProcess
 from tests.gateway.undoing import RPC_TIMEOUT, move, view
 
 WATCH_SECONDS = 600.0
@@ -61,6 +62,14 @@ class Watcher(threading.Thread):
 def watchers(clients: Iterable[Client], game_id: str) -> list[Watcher]:
     """A watcher per client, each stream open."""
     return [Watcher(client, game_id).start_watching() for client in clients]
+
+
+def setup_events(gateway: GatewayProcess, game_id: str) -> list[rules_pb2.Event]:
+    """The events of a game's setup, as the game keeps its change at version 0 (read before any move:
+    it keeps its last few changes only)."""
+    store = GameStore(gateway.app.redis, 0)  # type: ignore[union-attr]
+    kept = dict(gateway.run(store.changes_since(game_id, -1)))
+    return list(kept[0].events)
 
 
 def play_randomly(clients: list[Client], game_id: str, rng: Rng, bound: int) -> None:

@@ -14,7 +14,6 @@ from boardgame.gateway.v1 import gateway_pb2
 from google.rpc import error_details_pb2, status_pb2
 
 from live.games import start_game
-from live.store import GameStore
 from services.common import registry
 from services.common.rng import Rng
 from tests.gateway.patience import patient_channel
@@ -25,6 +24,7 @@ from tests.gateway.replaying import (
     play_randomly,
     replay_step,
     seen_by,
+    setup_events,
     watchers,
 )
 from tests.gateway.support import Client, GatewayProcess
@@ -50,13 +50,6 @@ def start(gateway: GatewayProcess, title: str, clients: list[Client], rated: boo
             rated=rated,
         )
     )
-
-
-def setup_events(gateway: GatewayProcess, game_id: str) -> list:  # type: ignore[type-arg]
-    """The events of the game's setup, as the game keeps its change at version 0 (read before moves)."""
-    store = GameStore(gateway.app.redis, 0)  # type: ignore[union-attr]
-    kept = dict(gateway.run(store.changes_since(game_id, -1)))
-    return list(kept[0].events)
 
 
 def record_of(client: Client, game_id: str) -> gateway_pb2.GameRecord:
