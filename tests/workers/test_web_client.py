@@ -67,7 +67,7 @@ def test_a_whole_game_spectated_and_replayed_and_every_board_drawn(
     assert "the game moved on; the view is refreshed" in report["staleMessages"]
     assert report["spectatorStatus"] == "finished"
     assert report["spectatorVersion"] == report["finalVersion"]
-    assert report["replayPosition"].startswith("move 3 of ")
+    assert report["replayPosition"].startswith("move 2 of "), "two steps on from the game as set up"
     assert report["replay"].startswith("consistent")
     assert report["account"].startswith("Signed in as web")
     assert report["leaderboardRows"] >= 0

@@ -2,9 +2,9 @@
 real gateway with its browser listener, Redis, rules services and a Celery worker playing the bots, as a
 player whose games the test set up through the gRPC API: My games lists them your turn first, in the
 API's order; the inbox shows the end of a finished game as the gateway posted it; the leaderboard shows
-the player's rating after that game; the replay steps to a given move matching the record and draws the
-board at the end; and a match found from the page with a chosen bot strength ends in a game whose bots
-play at that strength."""
+the player's rating after that game; the replay steps to a given move matching the record, drawing the
+board at that move and at the end; and a match found from the page with a chosen bot strength ends in a
+game whose bots play at that strength."""
 
 from __future__ import annotations
 
@@ -154,7 +154,7 @@ def test_the_leaderboard_shows_the_players_rating_after_the_game(
     assert mine == [{"playerId": setup["me"].player_id, "rating": f"{rating:.1f}", "me": True}]
 
 
-def test_the_replay_steps_to_a_move_matching_the_record_and_draws_the_board_at_the_end(
+def test_the_replay_steps_to_a_move_matching_the_record_and_draws_the_board_at_each(
     setup: dict[str, Any], report: dict[str, Any]
 ) -> None:
     player = setup["player"]
@@ -173,8 +173,13 @@ def test_the_replay_steps_to_a_move_matching_the_record_and_draws_the_board_at_t
     )
     assert (replay["version"], replay["seat"]) == (str(logged.version), str(logged.seat))
     assert replay["action"] == action
-    assert replay["shown"].startswith(next(iter(action)))
-    assert replay["noBoard"], "a board is drawn at a move the API gives no view of"
+    step = player.games.GetReplayStep(
+        gateway_pb2.GetReplayStepRequest(game_id=setup["finished"], step=STEP),
+        metadata=player.auth,
+        timeout=10,
+    )
+    assert replay["shown"].endswith(f": {step.move.label}") and step.move.action == logged.action
+    assert replay["boardAtStep"] == str(logged.version), "the board drawn is the move's"
     assert replay["lastPosition"].startswith(f"move {moves} of {moves}")
     assert replay["boardDrawn"] and replay["boardVersion"] == str(final.version)
     assert replay["positionAfterSlider"].startswith(f"move 2 of {moves}")

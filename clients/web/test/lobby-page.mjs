@@ -1,12 +1,12 @@
 // Drives the lobby page in headless Chromium (puppeteer-core, pointed at Debian's chromium) as a player
 // whose token the test made (E2E_TOKEN, kept in the page's storage as the page keeps its own): reads
-// My games, the inbox and the leaderboard of E2E_TITLE; steps the replay of E2E_FINISHED to move
-// E2E_STEP with the arrow keys and to its end; then finds a match of E2E_TITLE for E2E_SEATS with bots
+// My games, the inbox and the leaderboard of E2E_TITLE; steps the replay of E2E_FINISHED from the game
+// as set up to move E2E_STEP with the arrow keys and to its end; then finds a match of E2E_TITLE for E2E_SEATS with bots
 // of strength E2E_STRENGTH (a label of the page's list) after one second, and follows it into the game.
 //
 // Prints one JSON line: {games: [{gameId, myTurn}], inbox: [{kind, eventId, gameId}], unread,
-// leaderboard: [{playerId, rating, me}], replay: {position, version, seat, action, boardVersion,
-// boardDrawn, check, positionAfterSlider}, match: {gameId, states}, problems, errors}.
+// leaderboard: [{playerId, rating, me}], replay: {position, version, seat, action, shown, boardAtStep,
+// boardVersion, boardDrawn, lastPosition, check, positionAfterSlider}, match: {gameId, states}, problems, errors}.
 import puppeteer from "puppeteer-core";
 
 const { E2E_URL: url, E2E_CHROMIUM: chromium, E2E_TOKEN: token, E2E_TITLE: title, E2E_FINISHED: finished } = process.env;
@@ -55,16 +55,16 @@ try {
   // The replay: to the move wanted with the arrow keys, then to the end, then the slider.
   await page.evaluate((id) => { window.location.hash = `#/replay/${id}`; }, finished);
   await page.waitForSelector("#replay-position");
-  for (let at = 1; at < step; at++) await page.keyboard.press("ArrowRight");
+  for (let at = 0; at < step; at++) await page.keyboard.press("ArrowRight");
   await page.waitForFunction((n) => document.querySelector("#replay")?.dataset.at === String(n), {}, step);
   report.replay = await page.$eval("#replay-step", (s) => ({
     position: document.querySelector("#replay-position").textContent,
     version: s.dataset.version, seat: s.dataset.seat, action: JSON.parse(s.dataset.action ?? "null"),
-    shown: document.querySelector("#replay-action").textContent,
-    noBoard: Boolean(document.querySelector("#replay-board #replay-no-board")),
+    shown: document.querySelector("#replay-move").textContent,
+    boardAtStep: document.querySelector("#replay-board-drawn")?.dataset.version ?? "",
   }));
   await page.keyboard.press("End");
-  await page.waitForSelector("#replay-board #replay-board-drawn");
+  await page.waitForFunction(() => document.querySelector("#replay-board-drawn")?.dataset.step === document.querySelector("#replay-slider")?.max);
   report.replay.boardVersion = await page.$eval("#replay-board-drawn", (b) => b.dataset.version);
   report.replay.boardDrawn = (await page.$$("#replay-board svg")).length > 0;
   report.replay.lastPosition = await page.$eval("#replay-position", (p) => p.textContent);
