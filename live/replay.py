@@ -174,10 +174,9 @@ class Steps:
 
     async def _state(self, number: int) -> any_pb2.Any:
         """The state after step `number`, applied from the nearest one known before it."""
-        known = [n for n in (*self.kept, *self.recent) if n <= number]
-        if not known:
-            return (await self._derive(0)).state
-        start = max(known)
+        if 0 not in self.kept:
+            await self._derive(0)
+        start = max(n for n in (*self.kept, *self.recent) if n <= number)
         state = self.kept[start] if start in self.kept else self.recent[start].state
         for at in range(start + 1, number + 1):
             state, _ = await self._apply(at, state)

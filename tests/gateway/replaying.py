@@ -92,11 +92,16 @@ def replay_step(client: Client, game_id: str, step: int) -> gateway_pb2.GetRepla
 def every_step(
     client: Client, game_id: str, order: Iterable[int] | None = None
 ) -> list[gateway_pb2.GetReplayStepResponse]:
-    """Every step of a finished game in step order (asked for in `order`, else from the first)."""
-    first = replay_step(client, game_id, 0)
-    numbers = list(order) if order is not None else list(range(1, first.step_count + 1))
-    found = {0: first, **{number: replay_step(client, game_id, number) for number in numbers if number}}
-    return [found[number] for number in range(first.step_count + 1)]
+    """Every step of a finished game in step order, asked for in `order` (the steps it leaves out
+    after it), else from the first."""
+    found: dict[int, gateway_pb2.GetReplayStepResponse] = {}
+    for number in order if order is not None else ():
+        found[number] = replay_step(client, game_id, number)
+    count = (found[next(iter(found))] if found else replay_step(client, game_id, 0)).step_count
+    for number in range(count + 1):
+        if number not in found:
+            found[number] = replay_step(client, game_id, number)
+    return [found[number] for number in range(count + 1)]
 
 
 def seen_by(events: Iterable[rules_pb2.Event], version: int, seat: int | None) -> list[gateway_pb2.GameEvent]:
