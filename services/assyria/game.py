@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from boardgame.assyria.v1 import assyria_pb2 as pb
 
+from i18n.options import described
 from services.assyria import bot, codec, engine, labels, setup
 from services.assyria.actions import Action
 from services.assyria.data import (
@@ -66,8 +67,13 @@ MAX_SCORE = (
 )
 
 
-def _bool_option(name: str, description: str, default: bool) -> OptionInfo:
-    return OptionInfo(name, description, ("false", "true"), "true" if default else "false")
+def _help(name: str) -> str:
+    """An option's description: the English of its help message (locale/en.po, i18n.options)."""
+    return described(labels.CATALOGS, name)
+
+
+def _bool_option(name: str, default: bool) -> OptionInfo:
+    return OptionInfo(name, _help(name), ("false", "true"), "true" if default else "false")
 
 
 DEFAULTS = Config()
@@ -77,32 +83,11 @@ GAME_INFO = GameInfo(
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     options=(
-        OptionInfo(
-            "fed_status_lasts",
-            "How long a fed hut stays fed: until the end of the turn (every hut needs food every"
-            " turn) or until the Flood",
-            FED_STATUS_LASTS_CHOICES,
-            FED_STATUS_LASTS,
-        ),
-        _bool_option(
-            "assur_2p_rule",
-            "With 2 players, 2nd place in Assur scores 0 in reign 1 and only the lowest card after",
-            DEFAULTS.assur_2p_rule,
-        ),
-        _bool_option("start_plow", "Each player starts with a plow card", DEFAULTS.start_plow),
-        OptionInfo(
-            "unused_plows",
-            "The plow cards no player starts with form the plow stack, or are removed",
-            UNUSED_PLOWS_CHOICES,
-            UNUSED_PLOWS,
-        ),
-        OptionInfo(
-            "feeding",
-            "Feeding is compulsory while a held card or the plow can feed an unfed hut (the player"
-            " chooses which card feeds which hut), or optional: a player may stop and let huts starve",
-            FEEDING_CHOICES,
-            FEEDING,
-        ),
+        OptionInfo("fed_status_lasts", _help("fed_status_lasts"), FED_STATUS_LASTS_CHOICES, FED_STATUS_LASTS),
+        _bool_option("assur_2p_rule", DEFAULTS.assur_2p_rule),
+        _bool_option("start_plow", DEFAULTS.start_plow),
+        OptionInfo("unused_plows", _help("unused_plows"), UNUSED_PLOWS_CHOICES, UNUSED_PLOWS),
+        OptionInfo("feeding", _help("feeding"), FEEDING_CHOICES, FEEDING),
     ),
     has_chance=True,
     has_hidden_information=True,

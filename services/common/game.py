@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Generic, TypeVar
 
+from boardgame.rules.v1 import rules_pb2
 from google.protobuf.message import Message
 
+from i18n import messages
 from i18n.messages import Domain
 from services.common.rng import Rng
 
@@ -37,6 +39,11 @@ class OptionInfo:
         prefix = enum.values[0].name.removesuffix("UNSPECIFIED")
         names = {value.number: value.name.removeprefix(prefix).lower() for value in enum.values[1:]}
         return cls(name, description, tuple(names.values()), names[default])
+
+    @property
+    def text(self) -> rules_pb2.Text | None:
+        """The description's Text, when it comes from the title's catalogs (`i18n.options.described`)."""
+        return self.description.text if isinstance(self.description, messages.Message) else None
 
 
 @dataclass(frozen=True)

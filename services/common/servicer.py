@@ -105,6 +105,7 @@ def info_to_proto(
                 description=option.description,
                 choices=list(option.choices),
                 default_value=option.default,
+                message=option.text,
             )
             for option in info.options
         ],

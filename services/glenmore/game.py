@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from boardgame.glenmore.v1 import glenmore_pb2 as pb
 
+from i18n.options import described
 from services.common.game import Game, GameInfo, OptionInfo, PerformanceTargets
 from services.common.modular import modular_game
 from services.common.rng import Rng
@@ -62,10 +63,10 @@ GAME_INFO = GameInfo(
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     options=(
+        # The description is the English of the option's help message (locale/en.po, i18n.options).
         OptionInfo(
             "public_vp",
-            "Show every player's VP to everyone; when off, each player sees only their own VP"
-            " until the game ends",
+            described(labels.CATALOGS, "public_vp"),
             ("false", "true"),
             "true" if PUBLIC_VP else "false",
         ),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from boardgame.goldencity.v1 import goldencity_pb2 as pb
 
+from i18n.options import described
 from services.common.game import Edition, Game, GameInfo, OptionInfo, PerformanceTargets
 from services.common.modular import modular_game
 from services.common.rng import Rng
@@ -49,13 +50,16 @@ def _provenance(reconstruction: bool) -> str:
     return "a RECONSTRUCTION, not the printed game" if reconstruction else "a transcription"
 
 
+def _help(name: str, **arguments: str) -> str:
+    """An option's description: the English of its help message (locale/en.po, i18n.options)."""
+    return described(labels.CATALOGS, name, **arguments)
+
+
 def _data_set_description() -> str:
     name = dataset.configured_name()
     data = tables.named(name).data
-    return (
-        "The data set (board and cards) to play with; the default here is "
-        f"{name} ({data.data_version}: {_provenance(data.reconstruction)})"
-    )
+    provenance = "reconstruction" if data.reconstruction else "transcription"
+    return _help("data_set", data_set=name, data_version=data.data_version, provenance=provenance)
 
 
 def edition(state: State) -> Edition:
@@ -76,48 +80,15 @@ GAME_INFO = GameInfo(
     max_players=MAX_PLAYERS,
     options=(
         OptionInfo("data_set", _data_set_description(), dataset.available(), dataset.configured_name()),
-        OptionInfo.of_enum(
-            pb.Config,
-            "rebid",
-            "When a displaced bidder bids again: at once, or when their turn comes round again",
-            DEFAULT_REBID,
-        ),
-        OptionInfo.of_enum(
-            pb.Config,
-            "bonus_card_take",
-            "A place's bonus card is chosen from the remaining ones, or drawn face down",
-            DEFAULT_BONUS_CARD_TAKE,
-        ),
+        OptionInfo.of_enum(pb.Config, "rebid", _help("rebid"), DEFAULT_REBID),
+        OptionInfo.of_enum(pb.Config, "bonus_card_take", _help("bonus_card_take"), DEFAULT_BONUS_CARD_TAKE),
         OptionInfo(
-            "bonus_cards_public",
-            "Everyone sees every player's bonus cards (off: only how many, until the end)",
-            ("false", "true"),
-            _bool(BONUS_CARDS_PUBLIC),
+            "bonus_cards_public", _help("bonus_cards_public"), ("false", "true"), _bool(BONUS_CARDS_PUBLIC)
         ),
-        OptionInfo.of_enum(
-            pb.Config,
-            "inner_cost",
-            "An inner city part costs a key, or a key and the outer part's cost",
-            DEFAULT_INNER_COST,
-        ),
-        OptionInfo.of_enum(
-            pb.Config,
-            "joker",
-            "A joker, paid for 1 required card, is 2 identical cards, or any 2 cards",
-            DEFAULT_JOKER,
-        ),
-        OptionInfo(
-            "public_hands",
-            "Everyone sees every player's landscape cards (off: only how many)",
-            ("false", "true"),
-            _bool(PUBLIC_HANDS),
-        ),
-        OptionInfo(
-            "start_seat",
-            "The first start player; -1: a random seat",
-            ("-1", *(str(s) for s in range(MAX_PLAYERS))),
-            "-1",
-        ),
+        OptionInfo.of_enum(pb.Config, "inner_cost", _help("inner_cost"), DEFAULT_INNER_COST),
+        OptionInfo.of_enum(pb.Config, "joker", _help("joker"), DEFAULT_JOKER),
+        OptionInfo("public_hands", _help("public_hands"), ("false", "true"), _bool(PUBLIC_HANDS)),
+        OptionInfo("start_seat", _help("start_seat"), ("-1", *(str(s) for s in range(MAX_PLAYERS))), "-1"),
     ),
     has_chance=True,
     has_hidden_information=True,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from boardgame.puertorico.v1 import puertorico_pb2 as pb
 
+from i18n.options import described
 from services.common.game import Game, GameInfo, OptionInfo, PerformanceTargets
 from services.common.modular import modular_game
 from services.common.rng import Rng
@@ -40,9 +41,11 @@ from services.puertorico.title_data import TITLE_DATA
 MAX_GAME_LENGTH = 6000
 
 
-def _flag(name: str, description: str, default: bool) -> OptionInfo:
+def _flag(name: str, default: bool) -> OptionInfo:
     """A true/false option."""
-    return OptionInfo(name, description, ("false", "true"), "true" if default else "false")
+    return OptionInfo(
+        name, described(labels.CATALOGS, name), ("false", "true"), "true" if default else "false"
+    )
 
 
 GAME_INFO = GameInfo(
@@ -50,77 +53,41 @@ GAME_INFO = GameInfo(
     display_name="Puerto Rico",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
+    # Each description is the English of the option's help message (locale/en.po, i18n.options).
     options=(
-        OptionInfo(
-            "public_vp",
-            "Show every player's VP chips to everyone (the rules keep them hidden)",
-            ("false", "true"),
-            "false",
-        ),
+        _flag("public_vp", False),
         OptionInfo(
             "vp_pool_5p",
-            "VP chips in the pool with 5 players: 122 (2002 edition) or 126 (Deluxe)",
+            described(labels.CATALOGS, "vp_pool_5p"),
             tuple(str(v) for v in VP_POOL_5P_CHOICES),
             str(DEFAULT_VP_POOL_5P),
         ),
-        OptionInfo(
-            "buildings",
-            "Violet buildings in play: the base game's, an Expansion I draft before the game, or a random"
-            " Expansion I set",
-            BUILDING_SETS,
-            BUILDING_SET_BASE,
-        ),
+        OptionInfo("buildings", described(labels.CATALOGS, "buildings"), BUILDING_SETS, BUILDING_SET_BASE),
         # Expansion I open points the rules mark UNCONFIRMED (§11); each default is the rules' DEFAULT.
         OptionInfo(
             "small_wharf_rounding",
-            "Expansion I: small wharf VP for an odd number of goods, 1 per 2 rounded down or up",
+            described(labels.CATALOGS, "small_wharf_rounding"),
             SMALL_WHARF_ROUNDING_CHOICES,
             SMALL_WHARF_ROUNDING,
         ),
-        _flag(
-            "lighthouse_captain_needs_load",
-            "Expansion I: the captain's extra lighthouse doubloon needs a load",
-            LIGHTHOUSE_CAPTAIN_NEEDS_LOAD,
-        ),
-        _flag(
-            "lighthouse_counts_private_ships",
-            "Expansion I: wharf and small-wharf shipments pay the lighthouse",
-            LIGHTHOUSE_COUNTS_PRIVATE_SHIPS,
-        ),
-        _flag(
-            "specialty_factory_counts_corn",
-            "Expansion I: corn counts for the specialty factory",
-            SPECIALTY_FACTORY_COUNTS_CORN,
-        ),
-        _flag(
-            "library_craftsman_distinct",
-            "Expansion I: the library's extra craftsman goods must be of different kinds",
-            LIBRARY_CRAFTSMAN_DISTINCT,
-        ),
+        _flag("lighthouse_captain_needs_load", LIGHTHOUSE_CAPTAIN_NEEDS_LOAD),
+        _flag("lighthouse_counts_private_ships", LIGHTHOUSE_COUNTS_PRIVATE_SHIPS),
+        _flag("specialty_factory_counts_corn", SPECIALTY_FACTORY_COUNTS_CORN),
+        _flag("library_craftsman_distinct", LIBRARY_CRAFTSMAN_DISTINCT),
         OptionInfo(
             "library_multiplier",
-            "Expansion I: how many times a library owner gets the privilege of their role",
+            described(labels.CATALOGS, "library_multiplier"),
             tuple(str(v) for v in LIBRARY_MULTIPLIER_CHOICES),
             str(LIBRARY_MULTIPLIER),
         ),
-        _flag(
-            "draft_hacienda_forest_exclusive",
-            "Expansion I: the hacienda and the forest house exclude each other in the draft and"
-            " the random set",
-            DRAFT_HACIENDA_FOREST_EXCLUSIVE,
-        ),
+        _flag("draft_hacienda_forest_exclusive", DRAFT_HACIENDA_FOREST_EXCLUSIVE),
         OptionInfo(
             "cloister_kinds",
-            "Expansion I: the tiles that form cloister sets: plantations, quarries and forests"
-            " (all), or plantations only",
+            described(labels.CATALOGS, "cloister_kinds"),
             CLOISTER_KINDS_CHOICES,
             DEFAULT_CLOISTER_KINDS,
         ),
-        _flag(
-            "vp_trigger_any_phase",
-            "Expansion I: an empty VP pool outside the captain phase (the church) ends the game",
-            VP_TRIGGER_ANY_PHASE,
-        ),
+        _flag("vp_trigger_any_phase", VP_TRIGGER_ANY_PHASE),
     ),
     has_chance=True,
     has_hidden_information=True,

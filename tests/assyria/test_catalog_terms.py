@@ -6,6 +6,8 @@ value is a message."""
 
 from __future__ import annotations
 
+import re
+
 from boardgame.assyria.v1 import assyria_pb2 as pb
 
 from i18n.messages import Message
@@ -83,3 +85,26 @@ def test_every_card_food_dignitary_and_step_a_board_names_is_a_message() -> None
     card_names = GAME.title_data.native().card_names
     assert [english[f"assyria.card.{key}"] for key in keys["card"]] == list(card_names[1:])
     assert english["assyria.step.place_huts"] == "place huts"
+
+
+OPTION_TERMS = {  # an English word of the options' messages -> its term in Traditional, in Simplified
+    r"\bplow\b": ("犁耕卡", "犁耕卡"),
+    r"\bhuts?\b": ("小屋", "小屋"),
+    r"\bFlood\b": ("洪水", "洪水"),
+    r"\bAssur\b": ("亞述", "亚述"),
+    r"\breign \d": ("時期", "时期"),
+}
+
+
+def test_the_options_are_worded_in_the_rule_texts_terms() -> None:
+    english = CATALOGS.catalogs["en"].messages
+    checked = 0
+    for key, words in english.items():
+        if not key.startswith("assyria.option."):
+            continue
+        for pattern, terms in OPTION_TERMS.items():
+            if re.search(pattern, words):
+                for locale, term in zip(("zh_Hant", "zh_Hans"), terms, strict=True):
+                    assert term in CATALOGS.catalogs[locale].messages[key], (locale, key, term)
+                checked += 1
+    assert checked == 17

@@ -161,6 +161,7 @@ def info_message(game: Game) -> rules_pb2.GameInfo:
                 description=option.description,
                 choices=option.choices,
                 default_value=option.default,
+                message=option.text,
             )
             for option in info.options
         ],

@@ -80,3 +80,12 @@ def test_every_board_term_is_a_message_of_every_catalog() -> None:
         messages = CATALOGS.catalogs[locale].messages
         assert [term for term in terms if term not in messages] == [], locale
         assert [term for term in tiles if messages[term] == english[term]] == [], locale
+
+
+def test_the_option_speaks_of_vp_as_the_catalogs_do() -> None:
+    """VP are 分數 in Glen More's catalogs (計分, 分數隱藏), in the option public_vp too."""
+    for locale, words in (("zh_Hant", "分數"), ("zh_Hans", "分数")):
+        messages = CATALOGS.catalogs[locale].messages
+        assert words in messages["glenmore.event.scoring_hidden"]
+        for suffix in ("public_vp", "public_vp.help", "public_vp.false", "public_vp.true"):
+            assert words in messages[f"glenmore.option.{suffix}"], (locale, suffix)

@@ -5,6 +5,7 @@ and in Simplified Chinese; every landscape, place kind, bonus and item has its t
 
 from __future__ import annotations
 
+import re
 from enum import IntEnum
 
 import pytest
@@ -65,3 +66,27 @@ def test_a_place_reads_in_each_script_its_name_kept_as_the_data_set_writes_it() 
         "zh_Hant": "meadow_c4（港口，貿易證2分）",  # noqa: RUF001 (Chinese punctuation)
         "zh_Hans": "meadow_c4（港口，贸易证2分）",  # noqa: RUF001
     }
+
+
+OPTION_TERMS = {  # an English phrase of the options' messages -> the id of its term in every catalog
+    r"\bbonus cards?\b": "goldencity.card.bonus",
+    r"\blandscape cards?\b": "goldencity.card.landscape",
+    r"\bkey\b": "goldencity.card.key",
+    r"\binner city part\b": "goldencity.place_kind.city_inner",
+    r"\bouter part\b": "goldencity.place_kind.city_outer",
+}
+
+
+def test_the_options_are_worded_in_the_rule_texts_terms() -> None:
+    english = CATALOGS.catalogs["en"].messages
+    checked = 0
+    for key, words in english.items():
+        if not key.startswith("goldencity.option."):
+            continue
+        for pattern, term in OPTION_TERMS.items():
+            if re.search(pattern, words, re.IGNORECASE):
+                for locale in ("zh_Hant", "zh_Hans"):
+                    messages = CATALOGS.catalogs[locale].messages
+                    assert messages[term] in messages[key], (locale, key, messages[term])
+                checked += 1
+    assert checked == 15
