@@ -130,6 +130,22 @@ class Client:
         catalog (CatalogService.GetCatalog); the English as sent when there is no Text or catalog."""
         if not message.template or self.locale() == DEFAULT_LOCALE:
             return english
+        return self.term(title, message) or english
+
+    def term(self, title: str, message: rules_pb2.Text) -> str | None:
+        """A message of the title's catalog in the caller's locale, English too (an option's label or
+        choice, which the API sends only as an id); None when there is no catalog or no such message."""
+        catalog = self.title_catalog(title)
+        if catalog is None:
+            return None
+        try:
+            return catalog.render(message)
+        except (KeyError, icu.ICUError):
+            return None
+
+    def title_catalog(self, title: str) -> Catalog | None:
+        """The title's catalog in the caller's locale (CatalogService.GetCatalog), fetched once; None
+        for a title without catalogs."""
         if title not in self.catalogs:
             try:
                 request = gateway_pb2.GetCatalogRequest(title=title, locale=self.locale())
@@ -140,13 +156,7 @@ class Client:
                 self.catalogs[title] = None
             else:
                 self.catalogs[title] = Catalog(served.locale, dict(served.messages))
-        catalog = self.catalogs[title]
-        if catalog is None:
-            return english
-        try:
-            return catalog.render(message)
-        except (KeyError, icu.ICUError):
-            return english
+        return self.catalogs[title]
 
     def call(self, method: Callable[..., R], request: Any, *, signed_in: bool = True) -> R:
         """`method(request)` with the token; after a rate-limit refusal, wait as told and try again."""

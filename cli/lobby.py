@@ -10,6 +10,7 @@ from boardgame.gateway.v1 import gateway_pb2
 
 from cli.client import Client
 from cli.clock import clock_of
+from cli.options import option_lines
 from cli.table import follow
 
 STRENGTHS = {
@@ -35,11 +36,8 @@ def cmd_titles(client: Client, args: argparse.Namespace) -> int:
     """List the titles with their player counts and options."""
     for info in client.call(client.catalog.ListTitles, gateway_pb2.ListTitlesRequest()).titles:
         client.say(f"{info.name:<12} {info.display_name} ({info.min_players}-{info.max_players} players)")
-        for option in info.options:
-            choices = "|".join(option.choices) or "any"
-            client.say(
-                f"{'':14}{option.name} = {choices} (default {option.default_value}): {option.description}"
-            )
+        for line in option_lines(client, info):
+            client.say(f"{'':14}{line}")
     return 0
 
 
