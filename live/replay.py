@@ -9,8 +9,9 @@ game with it; a takeback finds the state it returns to with it.
 `Steps` re-derives one step of a finished game's record at a time (GetReplayStep, `gateway.replays`):
 step 0 is the game as set up, step k the game after the record's k-th entry. It keeps the state of
 every CHECKPOINT_STEPS-th step and of every step an undo or a takeback returns to, as it passes them,
-and the last RECENT_STEPS steps asked for whole, so a step costs at most CHECKPOINT_STEPS ApplyAction
-calls from the nearest state kept, and the one after or before a step just asked for one.
+the last RECENT_STEPS steps asked for whole and the states of the last RECENT_STATES steps it passed,
+so a step costs at most CHECKPOINT_STEPS ApplyAction calls from the nearest state kept, and the one
+after or before a step just asked for one.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from live.rules import Title
 
 CHECKPOINT_STEPS = 16  # a step's state is kept for good every this many steps
 RECENT_STEPS = 32  # the steps last asked for, kept whole
+RECENT_STATES = 2 * CHECKPOINT_STEPS  # the states of the steps last passed
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,7 @@ class Steps:
         self.returned_to = {self.step_at(version) for version in returns}  # steps whose state is taken again
         self.kept: dict[int, any_pb2.Any] = {}  # step -> its state, kept for good
         self.recent: OrderedDict[int, Step] = OrderedDict()
+        self.passed: OrderedDict[int, any_pb2.Any] = OrderedDict()  # step -> its state, the last passed
         self.lock = asyncio.Lock()
 
     @property
@@ -155,6 +158,16 @@ class Steps:
     def _keep(self, number: int, state: any_pb2.Any) -> None:
         if number % self.checkpoint_steps == 0 or number in self.returned_to:
             self.kept[number] = state
+        self.passed[number] = state
+        self.passed.move_to_end(number)
+        if len(self.passed) > RECENT_STATES:
+            self.passed.popitem(last=False)
+
+    def _known(self, number: int) -> any_pb2.Any:
+        for states in (self.kept, self.passed):
+            if number in states:
+                return states[number]
+        return self.recent[number].state
 
     async def _derive(self, number: int) -> Step:
         if number == 0:
@@ -176,8 +189,8 @@ class Steps:
         """The state after step `number`, applied from the nearest one known before it."""
         if 0 not in self.kept:
             await self._derive(0)
-        start = max(n for n in (*self.kept, *self.recent) if n <= number)
-        state = self.kept[start] if start in self.kept else self.recent[start].state
+        start = max(n for n in (*self.kept, *self.passed, *self.recent) if n <= number)
+        state = self._known(start)
         for at in range(start + 1, number + 1):
             state, _ = await self._apply(at, state)
             self._keep(at, state)
