@@ -38,8 +38,8 @@ from cli.lobby import (
 )
 from cli.match import cmd_cancel_match, cmd_match
 from cli.players import cmd_chat, cmd_games, cmd_inbox, cmd_rematch
-from cli.status import error_info
 from cli.replay import add_arguments as add_replay_arguments
+from cli.status import error_info
 from cli.table import cmd_play, cmd_resign, cmd_watch
 from cli.tournament import add_commands as add_tournament_commands
 from cli.undo import add_arguments as add_takeback_arguments
