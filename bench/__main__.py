@@ -171,6 +171,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--skip-strength", action="store_true", help="skip the strength tables (bench.strength)"
     )
+    parser.add_argument(
+        "--levels-games", type=int, default=4, help="self-play games per title of the bot levels (4)"
+    )
+    parser.add_argument(
+        "--skip-levels", action="store_true", help="skip the bot levels' ratings (bench.levels)"
+    )
     args = parser.parse_args(argv)
 
     names = args.game or list(registry.games())
@@ -239,6 +245,11 @@ def main(argv: list[str] | None = None) -> int:
         options = ["--competition", args.competition] if args.competition else []
         options += ["--games", str(args.strength_games), "--search-seconds", str(args.search_ms / 1000)]
         strength_main([*options, "--competition-search-seconds", "1", *(f"--title={n}" for n in names)])
+        print()
+    if not args.skip_levels:
+        from bench.levels import measure as measure_levels
+
+        print(measure_levels(names, args.levels_games))
         print()
     if not args.skip_memory:
         from bench.memory import measure as measure_memory

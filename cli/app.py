@@ -27,6 +27,7 @@ from cli.history import cmd_leaderboard, cmd_replay
 from cli.lobby import (
     BOT_TAKEBACKS,
     DEFAULT_STRENGTH,
+    LEVEL_NAMES,
     SPECTATORS,
     STRENGTHS,
     UNDO_POLICIES,
@@ -88,7 +89,14 @@ def parser() -> argparse.ArgumentParser:
         default=0,
         help="bots to seat: seats - 1 starts at once, seats leaves you watching",
     )
-    new.add_argument("--strength", choices=sorted(STRENGTHS), default=DEFAULT_STRENGTH)
+    new.add_argument(
+        "--strength",
+        choices=list(STRENGTHS),
+        default=DEFAULT_STRENGTH,
+        metavar="LEVEL",
+        help=f"the bots' level: {'|'.join(LEVEL_NAMES)} (default {DEFAULT_STRENGTH}; heuristic and search,"
+        " the older names of easy and medium, are accepted)",
+    )
     new.add_argument("--option", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
     new.add_argument("--private", action="store_true")
     new.add_argument(
@@ -116,7 +124,13 @@ def parser() -> argparse.ArgumentParser:
     match.add_argument("title")
     match.add_argument("--seats", type=int, default=2)
     match.add_argument("--bots-after", type=int, default=0, metavar="SECONDS", help="bots fill the rest then")
-    match.add_argument("--strength", choices=sorted(STRENGTHS), default=DEFAULT_STRENGTH)
+    match.add_argument(
+        "--strength",
+        choices=list(STRENGTHS),
+        metavar="LEVEL",
+        help=f"the bots' level: {'|'.join(LEVEL_NAMES)} (default: the level whose rating is nearest the"
+        " matched players')",
+    )
     match.add_argument("--option", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
     match.add_argument("--play", action="store_true", help="play the game at once when matched")
     add_clock_arguments(match)

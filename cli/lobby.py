@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 
 import grpc
 from boardgame.gateway.v1 import gateway_pb2
@@ -13,12 +14,17 @@ from cli.clock import clock_of
 from cli.options import option_lines
 from cli.table import follow
 
+# The bot levels, weakest first, then the older names of easy and medium (still accepted).
 STRENGTHS = {
     "random": gateway_pb2.BOT_STRENGTH_RANDOM,
+    "easy": gateway_pb2.BOT_STRENGTH_EASY,
+    "medium": gateway_pb2.BOT_STRENGTH_MEDIUM,
+    "hard": gateway_pb2.BOT_STRENGTH_HARD,
     "heuristic": gateway_pb2.BOT_STRENGTH_HEURISTIC,
     "search": gateway_pb2.BOT_STRENGTH_SEARCH,
 }
-DEFAULT_STRENGTH = "heuristic"
+LEVEL_NAMES = ("random", "easy", "medium", "hard")
+DEFAULT_STRENGTH = "easy"
 SPECTATORS = {
     "anyone": gateway_pb2.SPECTATORS_ANYONE,
     "invited": gateway_pb2.SPECTATORS_INVITED,
@@ -33,12 +39,34 @@ BOT_TAKEBACKS = {"accept": gateway_pb2.BOT_TAKEBACKS_ACCEPT, "decline": gateway_
 
 
 def cmd_titles(client: Client, args: argparse.Namespace) -> int:
-    """List the titles with their player counts and options."""
-    for info in client.call(client.catalog.ListTitles, gateway_pb2.ListTitlesRequest()).titles:
+    """List the titles with their player counts, options and bot levels (with their ratings)."""
+    catalog = client.call(client.catalog.ListTitles, gateway_pb2.ListTitlesRequest())
+    levels = {entry.title: entry.levels for entry in catalog.bot_levels}
+    for info in catalog.titles:
         client.say(f"{info.name:<12} {info.display_name} ({info.min_players}-{info.max_players} players)")
         for line in option_lines(client, info):
             client.say(f"{'':14}{line}")
+        for line in bot_level_lines(levels.get(info.name, [])):
+            client.say(f"{'':14}{line}")
     return 0
+
+
+def bot_level_lines(levels: Sequence[gateway_pb2.BotLevel]) -> list[str]:
+    """A title's bot levels (for --strength), each with its rating as the leaderboard shows ratings
+    and its openskill mu and sigma."""
+    if not levels:
+        return []
+    measured = [level for level in levels if level.games]
+    if not measured:
+        return ["bots: " + ", ".join(level.name for level in levels) + " (not rated yet)"]
+    lines = [
+        f"bots (rating, mu +- sigma; {max(level.games for level in measured)} self-play games,"
+        f" {measured[0].measured_on}):"
+    ]
+    for level in levels:
+        rated = f"{level.rating:6.1f}  {level.mu:5.1f} +- {level.sigma:.1f}" if level.games else "     -"
+        lines.append(f"  {level.name:<8}{rated}")
+    return lines
 
 
 def lobby_line(lobby: gateway_pb2.Lobby) -> str:

@@ -22,7 +22,7 @@ def cmd_match(client: Client, args: argparse.Namespace) -> int:
         options=options,
         clock=clock_of(args),
         bots_after_seconds=args.bots_after,
-        bot_strength=STRENGTHS[args.strength],
+        bot_strength=STRENGTHS[args.strength] if args.strength else gateway_pb2.BOT_STRENGTH_UNSPECIFIED,
     )
     last = gateway_pb2.FindMatchResponse()
     try:

@@ -27,7 +27,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from redis.asyncio.client import Pipeline
 
 from gateway import limits
-from live import guests, keys
+from live import guests, keys, levels
 from live.connection import clustered
 from live.errors import not_found, unauthenticated
 from live.moves import Caller
@@ -51,11 +51,8 @@ HASHING = concurrent.futures.ThreadPoolExecutor(
     max_workers=max(1, (os.cpu_count() or 2) // 2), thread_name_prefix="password-hash"
 )
 
-BOT_NAMES: dict[int, str] = {
-    gateway_pb2.BOT_STRENGTH_RANDOM: "Random bot",
-    gateway_pb2.BOT_STRENGTH_HEURISTIC: "Heuristic bot",
-    gateway_pb2.BOT_STRENGTH_SEARCH: "Search bot",
-}
+# The bots' players are named after their level (`live.levels`): "Easy bot 1", ...
+BOT_NAMES: dict[int, str] = {int(level.strength): level.display_name for level in levels.LEVELS}
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
-"""The bots' players: a fixed set of each strength, numbered ("Heuristic bot 1", "Heuristic bot 2",
-...), seated game after game, so Redis holds the same few bot records however many games bots play.
+"""The bots' players: a fixed set of each strength (bot level, `live.levels`), numbered ("Easy bot 1",
+"Easy bot 2", ...), seated game after game, so Redis holds the same few bot records however many games
+bots play.
 
 A game seating k bots of one strength seats that strength's bots 1 to k, or, in a lobby, the lowest
 numbers not seated there yet; a game holds at most its seats, so no strength ever needs more bots
@@ -24,9 +25,13 @@ from live.table import Table
 # The namespace of the bots' ids (uuid5 of strength and number): 32 hex digits like every player id,
 # never equal to a person's (uuid4) id.
 BOT_IDS = uuid.UUID("5b0e6c1e-7a55-4c3e-9d2b-0b07b07b07b0")
-# KEYS: the bot's record. ARGV: its field/value pairs. 1 if this call created it.
+# KEYS: the bot's record. ARGV: its field/value pairs, display_name first. 1 if this call created it; a
+# record of another name (a bot named before the levels, "Heuristic bot 1") takes the level's name.
 CREATE_ONCE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
+  return 0
+end
 redis.call('HSET', KEYS[1], unpack(ARGV))
 return 1
 """

@@ -1,4 +1,5 @@
-"""CatalogService: the titles this gateway's rules services play, and each title's static data."""
+"""CatalogService: the titles this gateway's rules services play (with their bot levels and the levels'
+measured ratings, `live.levels`), and each title's static data."""
 
 from __future__ import annotations
 
@@ -9,10 +10,31 @@ from boardgame.rules.v1 import rules_pb2
 from gateway import auth
 from gateway.errors import rpc
 from i18n.messages import LOCALE_TAG
+from live import levels
 from live.errors import invalid
 from live.table import Table
 
 CATALOG_MEMO = 256  # (title, locale tag) pairs whose catalog a gateway keeps
+
+
+def bot_levels(title: str) -> gateway_pb2.TitleBotLevels:
+    """The title's bot levels, weakest first, each with its rating as self-play measured it."""
+    measured = levels.ratings(title)
+    return gateway_pb2.TitleBotLevels(
+        title=title,
+        levels=[
+            gateway_pb2.BotLevel(
+                strength=level.strength,
+                name=level.name,
+                rating=measured[level.name].rating,
+                mu=measured[level.name].mu,
+                sigma=measured[level.name].sigma,
+                games=measured[level.name].games,
+                measured_on=measured[level.name].measured_on,
+            )
+            for level in levels.LEVELS
+        ],
+    )
 
 
 class CatalogService(gateway_pb2_grpc.CatalogServiceServicer):
@@ -32,7 +54,10 @@ class CatalogService(gateway_pb2_grpc.CatalogServiceServicer):
         """Every title, sorted by name."""
         await auth.authenticate(self.app, context)
         titles = sorted(self.app.rules.titles.values(), key=lambda title: title.info.name)
-        return gateway_pb2.ListTitlesResponse(titles=[title.info for title in titles])
+        return gateway_pb2.ListTitlesResponse(
+            titles=[title.info for title in titles],
+            bot_levels=[bot_levels(title.info.name) for title in titles],
+        )
 
     @rpc
     async def GetTitleData(

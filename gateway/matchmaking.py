@@ -16,6 +16,7 @@ import logging
 import os
 import secrets
 import socket
+import statistics
 import uuid
 from collections.abc import AsyncGenerator
 from typing import cast
@@ -25,7 +26,7 @@ from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 
 from gateway import auth, bots
 from gateway.errors import rpc, stream_rpc
-from live import clocks, games, keys, matchmaking
+from live import clocks, games, keys, levels, matchmaking
 from live.connection import UNREACHABLE
 from live.errors import invalid, precondition
 from live.replies import blob, text
@@ -127,7 +128,7 @@ class Matcher:
                 title=kind.title,
                 player_count=kind.seat_count,
                 options=list(kind.options),
-                seats=await self._seats(kind.seat_count, players, group.bot_strength),
+                seats=await self._seats(kind, players, group.bot_strength),
                 clock=kind.clock,
                 lobby_id="",
                 game_id=group.game_id,
@@ -144,10 +145,15 @@ class Matcher:
                 await matchmaking.release(redis, player.player_id, ticket)
 
     async def _seats(
-        self, seat_count: int, players: list[gateway_pb2.Player], bot_strength: int
+        self, kind: gateway_pb2.FindMatchRequest, players: list[gateway_pb2.Player], bot_strength: int
     ) -> list[gateway_pb2.GameSeat]:
-        """The players and the bots of `bot_strength` (`gateway.bots`) on the game's seats, shuffled."""
-        strength = cast(gateway_pb2.BotStrength, bot_strength or gateway_pb2.BOT_STRENGTH_RANDOM)
+        """The players and the bots of `bot_strength` (`gateway.bots`) on the game's seats, shuffled;
+        with no strength asked for, bots of the level nearest the players' ratings."""
+        seat_count = kind.seat_count
+        if bot_strength:
+            strength = cast(gateway_pb2.BotStrength, bot_strength)
+        else:
+            strength = (await self._nearest_level(kind.title, players)).strength
         seated_bots = bots.lineup(strength, seat_count - len(players))
         await bots.create(self.app, seated_bots)
         occupants: list[tuple[gateway_pb2.Player, gateway_pb2.BotStrength]] = [
@@ -159,6 +165,12 @@ class Matcher:
             gateway_pb2.GameSeat(seat=index, player=player, bot_strength=bot)
             for index, (player, bot) in enumerate(occupants)
         ]
+
+    async def _nearest_level(self, title: str, players: list[gateway_pb2.Player]) -> levels.Level:
+        """The bot level whose measured rating is nearest the mean of the players' displayed ratings
+        (as their searches read them, `matchmaking.rating`)."""
+        ratings = [await matchmaking.rating(self.app.redis, title, player.player_id) for player in players]
+        return levels.nearest(title, statistics.fmean(ratings)) if ratings else levels.RANDOM
 
 
 def _check(app: Table, request: gateway_pb2.FindMatchRequest) -> None:

@@ -1,5 +1,6 @@
-"""Names no player may take: the bots' (a bot is named after its strength and numbered, such as
-"Heuristic bot 2" (`gateway.bots`), so a player named so would pass for one) and the configured
+"""Names no player may take: the bots' (a bot is named after its level and numbered, such as
+"Easy bot 2" (`gateway.bots`), so a player named so would pass for one; the names bots had before the
+levels, "Heuristic bot" and "Search bot", stay reserved) and the configured
 RESERVED_NAMES. Names are compared as a reader sees them: compatibility forms (full-width or
 mathematical letters) and case folded by NFKC, then look-alike letters by their confusables skeleton
 (Unicode TR39, ICU's), so a Cyrillic a (U+0430) is an "a" and "rn" an "m"; only letters and digits count, so
@@ -13,6 +14,7 @@ import icu
 
 from gateway.auth import BOT_NAMES
 from live.errors import invalid
+from live.levels import RETIRED_DISPLAY_NAMES
 from live.settings import Settings
 
 _SPOOF = icu.SpoofChecker()  # only its skeletons are used, which take no settings
@@ -27,7 +29,7 @@ def folded(name: str) -> str:
     return "".join(c for c in skeleton if c.isalnum())
 
 
-BOT_PREFIXES = tuple(folded(name) for name in BOT_NAMES.values())
+BOT_PREFIXES = tuple(folded(name) for name in (*BOT_NAMES.values(), *RETIRED_DISPLAY_NAMES))
 
 
 def refuse_reserved(name: str, settings: Settings, field: str) -> None:

@@ -28,7 +28,7 @@ TASK_SECONDS = prometheus_client.Histogram(
 )
 BOT_THINK_SECONDS = prometheus_client.Histogram(
     "worker_bot_think_seconds",
-    "Time a bot took to choose a move, by title and strength.",
+    "Time a bot took to choose a move, by title and bot level (random, easy, medium, hard).",
     ["title", "strength"],
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
 )

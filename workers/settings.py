@@ -12,7 +12,8 @@ from workers.bots import Budget
 
 @dataclass(frozen=True)
 class WorkerSettings:
-    """The search bot's budget per move, and the broker's visibility timeout."""
+    """The most a search bot may think a move (each bot level's budget, `live.levels`, is kept within
+    it), and the broker's visibility timeout."""
 
     search_seconds: float = 1.0
     search_iterations: int = 0
@@ -20,7 +21,7 @@ class WorkerSettings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> WorkerSettings:
-        """Settings from BOT_SEARCH_SECONDS, BOT_SEARCH_ITERATIONS (0: time only) and
+        """Settings from BOT_SEARCH_SECONDS, BOT_SEARCH_ITERATIONS (0: the levels' own) and
         VISIBILITY_TIMEOUT_SECONDS (how long an unacknowledged task waits before redelivery)."""
         return cls(
             search_seconds=float(environ.get("BOT_SEARCH_SECONDS", cls.search_seconds)),
@@ -32,5 +33,5 @@ class WorkerSettings:
 
     @property
     def budget(self) -> Budget:
-        """The search bot's budget per move."""
+        """The cap on the search levels' budgets a move."""
         return Budget(seconds=self.search_seconds, iterations=self.search_iterations)

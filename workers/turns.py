@@ -22,7 +22,7 @@ import grpc
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf import any_pb2
 
-from live import clocks, keys, moves, resignations
+from live import clocks, keys, levels, moves, resignations
 from live.errors import GatewayError
 from live.store import STATUS_FINISHED, Meta, Snapshot
 from live.table import Table
@@ -30,18 +30,13 @@ from services.common import registry
 from services.common.game import AnyGame
 from services.common.rng import Rng
 from workers import metrics
-from workers.bots import HEURISTIC, RANDOM, SEARCH, Budget, choose_action
+from workers.bots import Budget
+from workers.bots.levels import level_action
 
 log = logging.getLogger(__name__)
 
-STRENGTH_NAMES = {
-    gateway_pb2.BOT_STRENGTH_UNSPECIFIED: RANDOM,
-    gateway_pb2.BOT_STRENGTH_RANDOM: RANDOM,
-    gateway_pb2.BOT_STRENGTH_HEURISTIC: HEURISTIC,
-    gateway_pb2.BOT_STRENGTH_SEARCH: SEARCH,
-}
-TIMEOUT_STRENGTH = HEURISTIC  # who plays a timed-out turn
-FORFEIT_STRENGTH = gateway_pb2.BOT_STRENGTH_HEURISTIC  # who takes a forfeited seat
+TIMEOUT_LEVEL = levels.EASY  # who plays a timed-out turn
+FORFEIT_STRENGTH = levels.EASY.strength  # who takes a forfeited seat
 
 
 @dataclass(frozen=True)
@@ -93,20 +88,21 @@ def pack_action(game: AnyGame, action: Any) -> any_pb2.Any:
 
 
 async def submit(
-    app: Table, loaded: Loaded, seat: int, strength: str, budget: Budget, request_id: str
+    app: Table, loaded: Loaded, seat: int, level: levels.Level, budget: Budget, request_id: str
 ) -> bool:
-    """Choose `seat`'s action with a bot of `strength` and play it; False if the game moved on."""
+    """Choose `seat`'s action with a bot of `level` (its budget within the worker's, `budget`) and play
+    it; False if the game moved on."""
     title = loaded.meta.record.title
     started = time.perf_counter()
-    action = choose_action(
+    action = level_action(
         loaded.game,
         loaded.state,
         seat,
-        strength,
+        level,
         bot_rng(loaded.meta.record.game_id, loaded.version, seat),
         budget,
     )
-    metrics.BOT_THINK_SECONDS.labels(title, strength).observe(time.perf_counter() - started)
+    metrics.BOT_THINK_SECONDS.labels(title, level.name).observe(time.perf_counter() - started)
     try:
         await moves.play(
             app,
@@ -133,8 +129,8 @@ async def take_turn(app: Table, game_id: str, version: int, budget: Budget) -> b
     seats = {seat.seat: seat for seat in loaded.meta.record.seats}
     for seat in loaded.game.acting_seats(loaded.state):
         if seat in seats and clocks.is_bot_seat(seats[seat]):
-            strength = STRENGTH_NAMES.get(seats[seat].bot_strength, RANDOM)
-            return await submit(app, loaded, seat, strength, budget, request_id)
+            level = levels.of(seats[seat].bot_strength)
+            return await submit(app, loaded, seat, level, budget, request_id)
     return False
 
 
@@ -176,7 +172,7 @@ async def on_deadline(app: Table, game_id: str, budget: Budget) -> str:
         if loaded.meta.clock.on_timeout == gateway_pb2.TIMEOUT_POLICY_FORFEIT:
             await forfeit(app, loaded, entry.seat, request_id)
         else:
-            await submit(app, loaded, entry.seat, TIMEOUT_STRENGTH, budget, request_id)
+            await submit(app, loaded, entry.seat, TIMEOUT_LEVEL, budget, request_id)
         return "timeout"
     if entry.version == loaded.version and entry.due > now:
         await app.redis.zadd(keys.deadlines(), {game_id: entry.due})

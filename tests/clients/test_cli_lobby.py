@@ -38,7 +38,7 @@ def open_lobbies_hosted(api: Client) -> list[gateway_pb2.Lobby]:
 def test_bg_new_seats_heuristic_bots_by_default(bg: Bg, channel: grpc.Channel) -> None:
     assert bg("guest", "Hana")[0] == 0
     code, out, err = bg("new", TITLE, "--seats", str(SEATS), "--bots", "1")
-    assert code == 0 and "Heuristic bot " in out, err
+    assert code == 0 and "Easy bot " in out, err
     seats = view(bg.api(channel), game_of(out)).seats
     assert [seat.bot_strength for seat in seats if seat.player.bot] == [gateway_pb2.BOT_STRENGTH_HEURISTIC]
 

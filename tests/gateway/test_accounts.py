@@ -330,6 +330,8 @@ def test_the_catalogue_lists_every_title_by_name(client: Client, rules: dict[str
     "name",
     [
         "Heuristic bot 2",
+        "Hard bot 3",
+        "medium BOT",
         "random BOT",
         "Search_bot",
         "\uff33\uff25\uff21\uff32\uff23\uff28 \uff22\uff2f\uff34 1",  # full-width letters

@@ -280,7 +280,7 @@ def test_only_the_host_adds_bots_and_a_refusal_leaves_no_bot_behind(
         after = add_bot(host, lobby.lobby_id, strength=gateway_pb2.BOT_STRENGTH_HEURISTIC)
         seat = after.seats[2]
         assert seat.player.bot and not seat.player.guest
-        assert seat.player.display_name.startswith("Heuristic bot ")
+        assert seat.player.display_name.startswith("Easy bot ")
         assert seat.bot_strength == gateway_pb2.BOT_STRENGTH_HEURISTIC
         assert own.store.hget(keys.player(seat.player.player_id), "bot") == b"1"
 
@@ -310,7 +310,7 @@ def test_games_with_bots_seat_the_same_few_bots_and_store_no_more_players(
         player_records.append(sum(1 for _ in store.scan_iter(match="player:*", count=1000)))
     assert player_records == [player_records[0]] * 4, "no player record more after the first game"
     names = [name for name, _ in lineups[0]]
-    assert names == ["Heuristic bot 1", "Heuristic bot 2", "Random bot 1"]
+    assert names == ["Easy bot 1", "Easy bot 2", "Random bot 1"]
     assert all(lineup == lineups[0] for lineup in lineups), "the same bots in every game"
     for _, player_id in lineups[0]:
         assert store.hget(keys.player(player_id), "bot") == b"1"

@@ -1,6 +1,7 @@
 """FindMatch against two gateway processes on one Redis: 200 players from four client processes,
 all at once, are each matched exactly once, into games of the seat count asked for, every player
-within the band of every other that their waits allowed; the leftovers get bots after their wait."""
+within the band of every other that their waits allowed; the leftovers get bots after their wait, of
+the level nearest their mean rating."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import asyncio
 import itertools
 import json
 import random
+import statistics
 import subprocess
 import sys
 from collections import defaultdict
@@ -18,7 +20,7 @@ from google.protobuf import json_format
 
 from deploy.throwaway import ROOT
 from gateway.auth import create_api_key
-from live import keys
+from live import keys, levels
 from live.connection import async_client, sync_client
 from live.settings import Settings
 from live.store import read_meta
@@ -127,7 +129,11 @@ def test_200_players_at_once_are_each_matched_once_within_their_bands(
         bots = SEATS - len(members)
         assert all(int(results[p].get("bots", 0)) == bots for p in members)
         bot_names = sorted(s.player.display_name for s in seats if s.player.bot)
-        assert bot_names == [f"Random bot {n}" for n in range(1, bots + 1)], "the same few bots every game"
+        # No level asked for: the level nearest the mean of the players' ratings (`live.levels`).
+        level = levels.nearest(TITLE, statistics.fmean(ratings[p] for p in members))
+        named = [f"{level.display_name} {n}" for n in range(1, bots + 1)]
+        assert bot_names == named, "the same few bots every game, of the level nearest the players"
+        assert all(s.bot_strength == level.strength for s in seats if s.player.bot)
         for player_id in members:
             result = results[player_id]
             waited = max(int(result.get("waited_ms", 0)), 0)  # the matcher's clock may lag the joiner's
