@@ -1,6 +1,7 @@
 // The inbox (WatchInbox): one stream while signed in, from the oldest event kept, resumed from the last
 // event received when it ends. The header counts the unread events; the inbox screen lists them,
-// newest first, each with what it leads to (the game, the lobby to join, the leaderboard).
+// newest first, each with what it leads to (the game, the lobby to join, the leaderboard, a takeback
+// to answer).
 //
 // The API has no call to mark an event read or dismiss it: "read" is this browser's own note (the
 // newest event id the player has seen, kept in its storage per player).
@@ -9,13 +10,16 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { games, lobbies } from "../api";
 import { ago, button, card, el, say, show, until } from "../dom";
 import { t, tag } from "../i18n";
-import { InboxEventKind, InboxEventKindSchema, type InboxEvent } from "../gen/boardgame/gateway/v1/gateway_pb";
+import { InboxEventKind, InboxEventKindSchema, TakebackStatus, type InboxEvent } from "../gen/boardgame/gateway/v1/gateway_pb";
 import { account, backoff, failure, go, guarded, loadTitles, pause, titleName, type Screen } from "./common";
+import { refusalText } from "./undo";
 
 const KEPT = 200; // as many as the gateway keeps per player
 const READ = "bg-inbox-read:";
 
 const events: InboxEvent[] = []; // oldest first
+const answered = new Map<string, string>(); // takeback id -> what answering it from here came to
+let redraw: (() => void) | null = null; // the inbox screen's list, while it is shown
 const listeners = new Set<(event: InboxEvent) => void>();
 let stream: AbortController | null = null;
 
@@ -103,6 +107,24 @@ function kindName(kind: InboxEventKind): string {
   return InboxEventKindSchema.values.find((v) => v.number === kind)?.localName ?? "UNSPECIFIED";
 }
 
+/** Accept or decline a takeback request from the inbox; what came of it is noted on the event. */
+async function answerTakeback(event: InboxEvent, accept: boolean): Promise<void> {
+  let note: string;
+  try {
+    const reply = await games.answerTakeback({ gameId: event.gameId, takebackId: event.takebackId, accept });
+    const status = reply.takeback?.status;
+    note = !accept
+      ? t("web.inbox.takeback_declined", "You declined.")
+      : status === TakebackStatus.ACCEPTED
+        ? t("web.inbox.takeback_carried_out", "You accepted: the game went back.")
+        : t("web.inbox.takeback_accepted", "You accepted; the others' answers are awaited.");
+  } catch (error) {
+    note = refusalText(error) ?? failure(error);
+  }
+  answered.set(event.takebackId, note);
+  redraw?.();
+}
+
 /** What an event says, and the buttons it leads to. */
 function entry(event: InboxEvent): [string, HTMLElement[]] {
   const title = titleName(event.title);
@@ -140,6 +162,15 @@ function entry(event: InboxEvent): [string, HTMLElement[]] {
     case InboxEventKind.INVITED_TO_WATCH:
       return [t("web.inbox.invited_to_watch", "{sender} invites you to watch {title}.", { sender, title }), [
         event.gameId ? open(t("web.inbox.watch", "Watch")) : button(t("web.inbox.open_lobby", "Open the lobby"), () => go(`lobby/${event.lobbyId}`))]];
+    case InboxEventKind.TAKEBACK_REQUESTED: {
+      const lapsed = event.deadline && timestampDate(event.deadline).getTime() <= Date.now();
+      const note = answered.get(event.takebackId) ?? (lapsed ? t("web.inbox.takeback_lapsed", "The time to answer is over.") : undefined);
+      return [t("web.inbox.takeback", "{sender} asks to take back their last decision in {title}: the game would go back to version {version}. Answer {when}.", {
+        sender, title, version: String(event.version), when: until(event.deadline ? timestampDate(event.deadline) : undefined),
+      }), [open(), ...note !== undefined ? [el("span", { class: "answered muted" }, note)] : [
+        button(t("web.inbox.takeback_accept", "Accept"), () => answerTakeback(event, true), { class: "takeback-accept primary" }),
+        button(t("web.inbox.takeback_decline", "Decline"), () => answerTakeback(event, false), { class: "takeback-decline" })]]];
+    }
     default:
       return [t("web.inbox.other", "News about {title}.", { title }), []];
   }
@@ -176,4 +207,6 @@ export async function inboxScreen(screen: Screen): Promise<void> {
     list));
   draw();
   onInbox(draw, screen.signal);
+  redraw = draw;
+  screen.signal.addEventListener("abort", () => { if (redraw === draw) redraw = null; }, { once: true });
 }

@@ -1,14 +1,39 @@
-// The lobbies screen (the page's home): the open lobbies to join, a new lobby, joining by invite, and
-// watching or replaying a game by its id.
+// The lobbies screen (the page's home): the open lobbies to join, a new lobby (with what its game lets
+// players take back), joining by invite, and watching or replaying a game by its id.
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { lobbies } from "../api";
 import { ago, button, card, el, field, select, show } from "../dom";
 import { t } from "../i18n";
-import { Visibility, type Lobby } from "../gen/boardgame/gateway/v1/gateway_pb";
+import { BotTakebacks, UndoPolicy, Visibility, type Lobby } from "../gen/boardgame/gateway/v1/gateway_pb";
 import { account, every, gameChoice, go, guarded, loadTitles, titleName, type Screen } from "./common";
 
 const REFRESH_MS = 5000;
 const LISTED = 50;
+
+/** The lobby's take-back settings as CreateLobby takes them, each at the API's default: undo and
+ * takebacks allowed, rated, bots accepting a takeback. */
+function takebackSettings(): { element: HTMLElement; undo: () => UndoPolicy; unrated: () => boolean; botTakebacks: () => BotTakebacks } {
+  const undo = select({ id: "lobby-undo" }, [
+    { value: String(UndoPolicy.ALLOWED), label: t("web.lobbies.undo_allowed", "allowed (takebacks too, when unrated)") },
+    { value: String(UndoPolicy.OWN_TURN_ONLY), label: t("web.lobbies.undo_own_turn", "within your own turn only") },
+    { value: String(UndoPolicy.OFF), label: t("web.lobbies.undo_off", "off: every decision stands") },
+  ], String(UndoPolicy.ALLOWED));
+  const unrated = el("input", { id: "lobby-unrated", type: "checkbox" });
+  const bots = select({ id: "lobby-bot-takebacks" }, [
+    { value: String(BotTakebacks.ACCEPT), label: t("web.lobbies.bots_accept", "accept") },
+    { value: String(BotTakebacks.DECLINE), label: t("web.lobbies.bots_decline", "decline") },
+  ], String(BotTakebacks.ACCEPT));
+  return {
+    element: el("div", { class: "takeback-settings" },
+      el("div", { class: "row" },
+        field(t("web.lobbies.undo", "Undo"), undo),
+        field(t("web.lobbies.bot_takebacks", "Bots asked for a takeback"), bots)),
+      el("label", { class: "check" }, unrated, t("web.lobbies.unrated", "Unrated: the game leaves ratings as they were (needed for takebacks)"))),
+    undo: () => Number(undo.value) as UndoPolicy,
+    unrated: () => unrated.checked,
+    botTakebacks: () => Number(bots.value) as BotTakebacks,
+  };
+}
 
 export function takenSeats(lobby: Lobby): number {
   return lobby.seats.filter((seat) => seat.player?.playerId).length;
@@ -45,6 +70,7 @@ export async function lobbiesScreen(screen: Screen): Promise<void> {
   const section = show("lobbies");
   const choice = gameChoice("");
   const privateLobby = el("input", { id: "private", type: "checkbox" });
+  const takebacks = takebackSettings();
   const lobbyId = el("input", { id: "invite-code", placeholder: t("web.lobbies.lobby_id_placeholder", "lobby id") });
   const invite = el("input", { id: "invite-secret", placeholder: t("web.lobbies.invite_placeholder", "invite code") });
   const watchId = el("input", { id: "watch-id", placeholder: t("web.lobbies.game_id_placeholder", "game id") });
@@ -70,12 +96,16 @@ export async function lobbiesScreen(screen: Screen): Promise<void> {
         card(t("web.lobbies.new_heading", "New lobby"),
           choice.element,
           el("label", { class: "check" }, privateLobby, t("web.lobbies.private", "Private: joined by invite code only")),
+          takebacks.element,
           button(t("web.lobbies.create", "Create lobby"), () => guarded(async () => {
             const lobby = (await lobbies.createLobby({
               title: choice.title(),
               seatCount: choice.seats(),
               options: choice.options(),
               visibility: privateLobby.checked ? Visibility.PRIVATE : Visibility.PUBLIC,
+              undo: takebacks.undo(),
+              unrated: takebacks.unrated(),
+              botTakebacks: takebacks.botTakebacks(),
             })).lobby;
             if (lobby) go(`lobby/${lobby.lobbyId}`);
           }), { id: "create-lobby", class: "primary" })),

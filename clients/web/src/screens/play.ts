@@ -1,7 +1,8 @@
 // Playing and spectating: the drawn board (its marked places take their actions on a click), the seats
 // and who acts (with their score lines once the game is over), the labelled legal actions, the events,
-// and the view as a tree behind "Details". Labels, events and score lines are drawn from their Texts
-// with the title's catalog in the reader's language (English as sent when it has none).
+// and the view as a tree behind "Details"; a seat's Undo and the takebacks (undo.ts). Labels, events and
+// score lines are drawn from their Texts with the title's catalog in the reader's language (English as
+// sent when it has none).
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { games } from "../api";
@@ -12,8 +13,9 @@ import { button, el, say, show, until } from "../dom";
 import { list, render, t } from "../i18n";
 import { unpacked } from "../titles";
 import { tree } from "../tree";
-import { GameStatus, type GameEvent, type GameView } from "../gen/boardgame/gateway/v1/gateway_pb";
+import { GameStatus, TakebackStatus, type GameEvent, type GameView } from "../gen/boardgame/gateway/v1/gateway_pb";
 import { backoff, failure, go, loadTitles, pause, scoreLines, seatName, titleName, type Screen } from "./common";
+import { mayUndo, noteTakeback, takebackPanel, tick, undo, undoPart, type Table } from "./undo";
 
 const KEPT_EVENTS = 200;
 let detailsOpen = false; // whether the view's tree is shown, kept from one game to the next
@@ -63,17 +65,21 @@ function eventLine(event: GameEvent, title: string): HTMLElement {
   return el("li", {}, render(event.message, event.text, title));
 }
 
-function draw(game: GameView, log: HTMLElement): void {
+function draw(table: Table, log: HTMLElement): void {
+  const game = table.game;
+  if (!game) return;
   const screen = section();
+  const focused = screen.contains(document.activeElement) ? document.activeElement?.id : ""; // kept across the redraw
   const view = unpacked(game.view);
   const finished = game.status === GameStatus.FINISHED;
   screen.dataset.version = String(game.version);
   screen.dataset.status = finished ? "finished" : "active";
+  screen.dataset.acting = game.actingSeats.join(" ");
   const draw = BOARDS[game.title];
   const data = titleData(game.title);
   const legal = game.legalActions.map((l, index) => ({ index, action: unpacked(l.action), label: label(game, index) }));
   const board = el("div", { id: "board" }, draw && view && data ? draw(view, data, legal) : el("p", { class: "muted" }, t("web.play.no_board", "No drawn board for this game: open Details for the view.")));
-  boardActs(board, game, log);
+  boardActs(board, table);
   const details = el("details", { id: "view-details" }, el("summary", {}, t("web.play.details", "Details: the view as a tree")),
     el("div", { id: "tree" }, view !== null ? tree(view) : ""));
   details.open = detailsOpen;
@@ -85,6 +91,7 @@ function draw(game: GameView, log: HTMLElement): void {
         finished ? button(t("web.play.replay", "Replay"), () => go(`replay/${game.gameId}`), { id: "open-replay", class: "primary" }) : null,
         button(t("web.play.back", "My games"), () => go("games"), { id: "back" }))),
     el("p", { id: "turn", class: game.seat !== undefined && game.actingSeats.includes(game.seat) ? "turn mine" : "turn" }, turnNote(game)),
+    takebackPanel(table),
     el("div", { class: "play" },
       board,
       el("aside", { class: "play-side" },
@@ -93,25 +100,28 @@ function draw(game: GameView, log: HTMLElement): void {
         el("h3", {}, t("web.play.actions", "Your actions")),
         game.legalActions.length
           ? el("ol", { id: "actions" }, ...game.legalActions.map((_, index) =>
-            el("li", {}, button(label(game, index), () => submit(game, index, log), { class: "action" }))))
+            el("li", {}, button(label(game, index), () => submit(table, index), { class: "action" }))))
           : el("ol", { id: "actions", class: "empty" }, el("li", { class: "muted" }, t("web.play.no_actions", "None now."))),
+        undoPart(table, game),
         el("h3", {}, t("web.play.events", "Events")),
         log)),
     details,
   );
+  if (focused) document.getElementById(focused)?.focus();
 }
 
 /** Clicking a marked place on the board (or Enter or Space on it) takes its action; where several
  * apply, a small menu of their labels offers the choice. */
-function boardActs(board: HTMLElement, game: GameView, log: HTMLElement): void {
+function boardActs(board: HTMLElement, table: Table): void {
+  const game = table.game as GameView;
   const take = (target: EventTarget | null) => {
     const place = (target as Element | null)?.closest?.("[data-actions]");
     if (!place) return;
     const indices = (place.getAttribute("data-actions") ?? "").split(" ").map(Number);
     board.querySelector("#board-choice")?.remove();
-    if (indices.length === 1) return void submit(game, indices[0], log);
+    if (indices.length === 1) return void submit(table, indices[0]);
     board.prepend(el("div", { id: "board-choice", role: "menu" }, ...indices.map((index) =>
-      button(label(game, index), () => submit(game, index, log), { class: "choice", role: "menuitem" })),
+      button(label(game, index), () => submit(table, index), { class: "choice", role: "menuitem" })),
     button(t("web.play.cancel", "Cancel"), () => board.querySelector("#board-choice")?.remove(), { class: "cancel" })));
     (board.querySelector("#board-choice button") as HTMLButtonElement | null)?.focus();
   };
@@ -123,20 +133,33 @@ function boardActs(board: HTMLElement, game: GameView, log: HTMLElement): void {
   });
 }
 
-async function submit(game: GameView, index: number, log: HTMLElement): Promise<void> {
+async function submit(table: Table, index: number): Promise<void> {
+  const game = table.game as GameView;
   const action = game.legalActions[index];
   try {
     const reply = await games.submitAction({
       gameId: game.gameId, action: action.action, expectedVersion: game.version, requestId: crypto.randomUUID(),
     });
-    if (reply.game && reply.game.version > Number(section().dataset.version ?? -1)) draw(reply.game, log);
+    table.show(reply.game);
   } catch (error) {
     if (error instanceof ConnectError && error.code === Code.Aborted) {
       say(t("web.play.stale", "the game moved on; the view is refreshed"));
-      const fresh = (await games.getGame({ gameId: game.gameId })).game;
-      if (fresh) draw(fresh, log);
+      table.show((await games.getGame({ gameId: game.gameId })).game);
     } else say(failure(error));
   }
+}
+
+/** The key U takes back the seat's last decision (not while typing in a field). */
+function undoKey(table: Table, signal: AbortSignal): void {
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key.toLowerCase() !== "u" || event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+    if ((event.target as Element | null)?.closest?.("input, select, textarea, [contenteditable]")) return;
+    if (!table.game || !mayUndo(table.game)) return;
+    event.preventDefault();
+    void undo(table);
+  };
+  document.addEventListener("keydown", onKey);
+  signal.addEventListener("abort", () => document.removeEventListener("keydown", onKey), { once: true });
 }
 
 /** Watch a game: its view after each change, reconnecting from the last version seen. */
@@ -148,16 +171,32 @@ export async function playScreen(screen: Screen, gameId: string): Promise<void> 
   delete shown.dataset.version;
   shown.append(el("p", { class: "muted" }, t("web.play.loading", "Opening the game…")));
   let version = 0;
-  let current: GameView | undefined;
   let title = "";
   let failures = 0;
   const events: GameEvent[] = []; // newest first
   const log = el("ol", { id: "events", class: "events" });
+  const table: Table = {
+    busy: false,
+    show(game) {
+      if (!game || (table.game && game.version < table.game.version)) return;
+      const pending = game.takeback?.status === TakebackStatus.PENDING ? game.takeback : undefined;
+      // the same version again (a move's reply and the stream's change) is drawn once, unless it tells
+      // of another takeback
+      const same = table.game?.version === game.version && table.takeback?.takebackId === pending?.takebackId;
+      table.game = game;
+      table.takeback = pending;
+      if (!same) draw(table, log);
+    },
+    redraw: () => draw(table, log),
+  };
+  undoKey(table, screen.signal);
+  const timer = setInterval(() => tick(table), 1000);
+  screen.signal.addEventListener("abort", () => clearInterval(timer), { once: true });
   screen.redraw = async () => {
     await loadCatalog(title);
     if (screen.signal.aborted) return;
     log.replaceChildren(...events.map((event) => eventLine(event, title)));
-    if (current) draw(current, log);
+    draw(table, log);
   };
   while (!screen.signal.aborted) {
     try {
@@ -174,13 +213,16 @@ export async function playScreen(screen: Screen, gameId: string): Promise<void> 
         }
         events.splice(KEPT_EVENTS);
         while (log.children.length > KEPT_EVENTS) log.lastElementChild?.remove();
-        if (reply.game && (!current || reply.game.version >= current.version)) {
-          current = reply.game;
-          version = Number(current.version);
-          draw(current, log);
+        if (reply.game && (!table.game || reply.game.version >= table.game.version)) {
+          table.show(reply.game);
+          version = Number(reply.game.version);
+        }
+        if (reply.takeback) {
+          noteTakeback(table, reply.takeback);
+          table.redraw();
         }
       }
-      if (current?.status === GameStatus.FINISHED) return;
+      if (table.game?.status === GameStatus.FINISHED) return;
     } catch (error) {
       if (screen.signal.aborted) return;
       failures += 1;
