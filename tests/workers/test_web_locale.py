@@ -29,7 +29,14 @@ DRIVER = WEB_CLIENT / "test" / "locale.mjs"
 DRIVER_TIMEOUT_SECONDS = 120
 TURN_SECONDS = 60.0
 TITLE = next(name for name, game in registry.games().items() if game.catalogs is not None)
-NAV = ["web.nav.lobbies", "web.nav.games", "web.nav.inbox", "web.nav.match", "web.nav.leaderboards"]
+NAV = [
+    "web.nav.lobbies",
+    "web.nav.games",
+    "web.nav.inbox",
+    "web.nav.match",
+    "web.nav.tournaments",
+    "web.nav.leaderboards",
+]
 
 
 def page_catalog(locale: str) -> Catalog:
@@ -134,7 +141,8 @@ def shown_in(player: dict[str, Any], locale: str, client: Client) -> dict[str, A
         labels = [catalog.render(action.message) for action in game.legal_actions]
         texts = [catalog.render(event.message) for event in sent]
     page = page_catalog(locale).messages if locale != "en" else {}
-    nav = [page[id] for id in NAV] if page else ["Lobbies", "My games", "Inbox", "Match", "Leaderboards"]
+    english = ["Lobbies", "My games", "Inbox", "Match", "Tournaments", "Leaderboards"]
+    nav = [page[id] for id in NAV] if page else english
     return {
         "lang": locale.replace("_", "-"),
         "locale": locale,

@@ -10,6 +10,7 @@ import {
   LobbyService,
   MatchService,
 } from "./gen/boardgame/gateway/v1/gateway_pb";
+import { TournamentService } from "./gen/boardgame/gateway/v1/tournaments_pb";
 
 export const session = { token: localStorage.getItem("bg-token") ?? "" };
 
@@ -36,3 +37,4 @@ export const lobbies: Client<typeof LobbyService> = createClient(LobbyService, t
 export const games: Client<typeof GameService> = createClient(GameService, transport);
 export const leaderboard: Client<typeof LeaderboardService> = createClient(LeaderboardService, transport);
 export const match: Client<typeof MatchService> = createClient(MatchService, transport);
+export const tournaments: Client<typeof TournamentService> = createClient(TournamentService, transport);

@@ -18,6 +18,8 @@ import { changed as searchChanged, matchScreen, stopSearch } from "./screens/mat
 import { playScreen } from "./screens/play";
 import { replayScreen } from "./screens/replay";
 import { signInScreen } from "./screens/signin";
+import { tournamentScreen } from "./screens/tournament";
+import { tournamentsScreen } from "./screens/tournaments";
 
 type Route = (screen: Screen, rest: string) => Promise<void>;
 
@@ -27,6 +29,8 @@ const ROUTES: Record<string, Route> = {
   games: (screen) => gamesScreen(screen),
   inbox: (screen) => inboxScreen(screen),
   match: (screen) => matchScreen(screen),
+  tournaments: (screen) => tournamentsScreen(screen),
+  tournament: tournamentScreen,
   leaderboards: leaderboardsScreen,
   game: playScreen,
   replay: replayScreen,
@@ -38,6 +42,7 @@ const NAV: { route: string; label: () => string; covers: string[]; badge?: strin
   { route: "games", label: () => t("web.nav.games", "My games"), covers: ["games", "game", "replay"] },
   { route: "inbox", label: () => t("web.nav.inbox", "Inbox"), covers: ["inbox"], badge: "inbox-unread" },
   { route: "match", label: () => t("web.nav.match", "Match"), covers: ["match"], badge: "match-badge" },
+  { route: "tournaments", label: () => t("web.nav.tournaments", "Tournaments"), covers: ["tournaments", "tournament"] },
   { route: "leaderboards", label: () => t("web.nav.leaderboards", "Leaderboards"), covers: ["leaderboards"] },
 ];
 

@@ -115,7 +115,7 @@ export type GameChoice = {
   options: () => { name: string; value: string }[];
 };
 
-export function gameChoice(prefix: string, seatsWanted = 4): GameChoice {
+export function gameChoice(prefix: string, seatsWanted = 4, seatsLabel = t("web.choice.seats", "Seats")): GameChoice {
   const titleSelect = select({ id: `${prefix}title` }, titles.map((info) => ({ value: info.name, label: titleName(info.name) })));
   const seats = el("input", { id: `${prefix}seats`, type: "number", value: String(seatsWanted), min: "1" });
   const options = el("div", { id: `${prefix}options`, class: "options" });
@@ -134,7 +134,7 @@ export function gameChoice(prefix: string, seatsWanted = 4): GameChoice {
   drawOptions();
   return {
     element: el("div", { class: "game-choice" },
-      el("div", { class: "row" }, field(t("web.choice.title", "Game"), titleSelect), field(t("web.choice.seats", "Seats"), seats)),
+      el("div", { class: "row" }, field(t("web.choice.title", "Game"), titleSelect), field(seatsLabel, seats)),
       options),
     title: () => titleSelect.value,
     seats: () => Number(seats.value),

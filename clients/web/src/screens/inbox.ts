@@ -1,7 +1,7 @@
 // The inbox (WatchInbox): one stream while signed in, from the oldest event kept, resumed from the last
 // event received when it ends. The header counts the unread events; the inbox screen lists them,
 // newest first, each with what it leads to (the game, the lobby to join, the leaderboard, a takeback
-// to answer).
+// to answer, the tournament and its table).
 //
 // The API has no call to mark an event read or dismiss it: "read" is this browser's own note (the
 // newest event id the player has seen, kept in its storage per player).
@@ -131,6 +131,8 @@ function entry(event: InboxEvent): [string, HTMLElement[]] {
   const sender = event.sender?.displayName ?? "";
   const open = (label = t("web.inbox.open_game", "Open the game")) =>
     button(label, () => go(`game/${event.gameId}`), { class: "open-game" });
+  const tournament = (label = t("web.inbox.tournament", "Tournament")) =>
+    button(label, () => go(`tournament/${event.tournamentId}`), { class: "open-tournament" });
   switch (event.kind) {
     case InboxEventKind.YOUR_TURN:
       return [t("web.inbox.your_turn", "Your turn in {title}.", { title }), [open(t("web.inbox.play", "Play"))]];
@@ -171,6 +173,16 @@ function entry(event: InboxEvent): [string, HTMLElement[]] {
         button(t("web.inbox.takeback_accept", "Accept"), () => answerTakeback(event, true), { class: "takeback-accept primary" }),
         button(t("web.inbox.takeback_decline", "Decline"), () => answerTakeback(event, false), { class: "takeback-decline" })]]];
     }
+    case InboxEventKind.TOURNAMENT_TABLE_READY:
+      return [t("web.inbox.table_ready", "Your table of round {round} of a {title} tournament is ready.", { round: event.tournamentRound, title }),
+        [open(t("web.inbox.play", "Play")), tournament()]];
+    case InboxEventKind.TOURNAMENT_BYE:
+      return [t("web.inbox.bye", "You sit out round {round} of a {title} tournament (a bye).", { round: event.tournamentRound, title }), [tournament()]];
+    case InboxEventKind.TOURNAMENT_CANCELLED:
+      return [t("web.inbox.tournament_cancelled", "A {title} tournament you entered was called off before it started.", { title }), [tournament()]];
+    case InboxEventKind.TOURNAMENT_FINISHED:
+      return [t("web.inbox.tournament_finished", "A {title} tournament is over: you placed {place}.", { title, place: event.myRank }),
+        [tournament(t("web.inbox.standings", "Standings"))]];
     default:
       return [t("web.inbox.other", "News about {title}.", { title }), []];
   }
@@ -185,6 +197,7 @@ function item(event: InboxEvent): HTMLElement {
     "data-event-id": event.eventId,
     "data-game-id": event.gameId,
     "data-lobby-id": event.lobbyId,
+    "data-tournament-id": event.tournamentId,
   },
   el("div", { class: "inbox-text" }, el("span", {}, text), el("span", { class: "muted small", title: at?.toLocaleString(tag()) ?? "" }, ago(at))),
   el("div", { class: "row" }, ...actions));
