@@ -36,7 +36,12 @@ WEB_SOURCES := $(shell find $(WEB_CLIENT)/src -name '*.ts' -not -path '*/gen/*' 
 	$(WEB_CLIENT)/build.mjs $(WEB_CLIENT)/files.mjs $(WEB_CLIENT)/buf.gen.yaml $(WEB_CLIENT)/tsconfig.json \
 	$(WEB_CLIENT)/index.html $(WEB_CLIENT)/style.css $(wildcard $(WEB_CLIENT)/locale/*.po)
 BG := $(VENV)/bin/bg
-SETUP_STAMPS := $(VENV_STAMP) $(PTH_STAMP) $(GEN_STAMP) $(BUF_STAMP) $(TS_STAMP) $(WEB_BUNDLE) $(BG)
+# The engines and the search bot compiled with mypyc (deploy/compile.py picks the modules and skips the
+# work while the sources it compiled are unchanged, so any Python source of theirs may trigger it).
+COMPILED_STAMP := build/mypyc/.stamp
+COMPILED_INPUTS := $(shell find services workers -name '*.py' -not -path '*/__pycache__/*' | LC_ALL=C sort) \
+	deploy/compile.py pyproject.toml
+SETUP_STAMPS := $(VENV_STAMP) $(PTH_STAMP) $(GEN_STAMP) $(BUF_STAMP) $(TS_STAMP) $(WEB_BUNDLE) $(BG) $(COMPILED_STAMP)
 
 .PHONY: help setup protos run test lint bench chaos golden deploy-files clean
 
@@ -46,7 +51,7 @@ help: ## List the targets with what they do
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk 'BEGIN {FS = ":.*## "} {printf "  %-8s %s\n", $$1, $$2}'
 
-setup: $(SETUP_STAMPS) ## Create .venv with the locked dependencies and `bg`, install buf and the TS client's packages, generate the protos, build the web client, find or install redis-server, openssl, chromium (with the CJK fonts the web client's Chinese needs) and the Go client's toolchain (Debian's packages, as root)
+setup: $(SETUP_STAMPS) ## Create .venv with the locked dependencies and `bg`, install buf and the TS client's packages, generate the protos, build the web client, compile the engines and the search bot with mypyc (pure Python where there is no C compiler), find or install redis-server, openssl, chromium (with the CJK fonts the web client's Chinese needs) and the Go client's toolchain (Debian's packages, as root)
 	$(PY) -m deploy.programs
 	$(PY) -m deploy.go_client
 
@@ -79,8 +84,8 @@ golden: $(SETUP_STAMPS) ## Regenerate the golden playthroughs on purpose
 deploy-files: $(SETUP_STAMPS) ## Regenerate the compose, Prometheus and Kubernetes files of the rules services from the registry
 	$(PY) -m deploy.generate
 
-clean: ## Remove generated code and caches (keeps .venv and node_modules)
-	rm -rf $(GEN) .pytest_cache .mypy_cache .ruff_cache
+clean: ## Remove generated code, the compiled modules and caches (keeps .venv and node_modules)
+	rm -rf $(GEN) build/mypyc .pytest_cache .mypy_cache .ruff_cache
 	find . -name __pycache__ -not -path './.venv/*' -not -path './node_modules/*' -prune -exec rm -rf {} +
 
 $(VENV)/bin/python:
@@ -99,6 +104,13 @@ $(PTH_STAMP): | $(VENV)/bin/python
 
 $(GEN_STAMP): $(PROTO_FILES) $(VENV_STAMP)
 	$(call generate_protos)
+
+# The compiled modules, beside the sources' digests they were compiled from (services/common/compiled.py
+# uses them only while those hold); a machine without a C compiler is told so and runs the sources.
+$(COMPILED_STAMP): $(COMPILED_INPUTS) $(VENV_STAMP) $(PTH_STAMP) $(GEN_STAMP)
+	$(PY) -m deploy.compile
+	mkdir -p $(@D)
+	touch $@
 
 # The `bg` command-line client, a wrapper around `python -m cli` with the venv's Python.
 $(BG): | $(VENV)/bin/python

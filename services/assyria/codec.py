@@ -66,7 +66,8 @@ def _config_bytes(config: Config) -> bytes:
     return bytes(config_to_proto(config).SerializeToString(deterministic=True))
 
 
-# State: the Table's deck sizes wait in the decks' attributes until the State's decks replace them.
+# State: the Table's deck sizes wait in the decks' attributes (a list of the one size) until the
+# State's decks replace them.
 
 
 def _state(
@@ -74,10 +75,10 @@ def _state(
 ) -> tuple[State, tuple[int, int]]:
     check_state(state is not None, "no table")
     assert state is not None
-    claimed = (state.food_deck, state.expansion_deck)
+    claimed = (state.food_deck[0], state.expansion_deck[0])
     state.food_deck, state.expansion_deck = food_deck, expansion_deck
     state.rng, state.legal = rng or Rng(0, 0), None
-    return state, claimed  # type: ignore[return-value]
+    return state, claimed
 
 
 def _validated(decoded: tuple[State, tuple[int, int]]) -> State:
@@ -110,8 +111,8 @@ CONVERTER = Converter(
             into=State,
             put={
                 "config": lambda s, config: setattr(s, "config", config or DEFAULT_CONFIG),
-                "expansion_deck_size": lambda s, size: setattr(s, "expansion_deck", size),
-                "food_deck_size": lambda s, size: setattr(s, "food_deck", size),
+                "expansion_deck_size": lambda s, size: setattr(s, "expansion_deck", [size]),
+                "food_deck_size": lambda s, size: setattr(s, "food_deck", [size]),
             },
         ),
         pb.Player: Shape(make=_player),

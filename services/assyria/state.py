@@ -9,6 +9,7 @@ is its protobuf number: hexes by hex number (services.assyria.board), cards by c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Self
 
 from services.assyria.board import HEX_COUNT
 from services.assyria.data import ASSUR_2P_RULE, FED_STATUS_LASTS, FEEDING, START_PLOW, UNUSED_PLOWS
@@ -39,6 +40,11 @@ class Player:
     """One player's tracks, stock and hand."""
 
     __slots__ = ("camels", "hand", "huts", "offerings", "plow", "score")
+
+    def __new__(cls, *args: object, **kwargs: object) -> Self:
+        # A blank instance for copy() and the codec, which set every field: compiled (mypyc), a class
+        # without its own __new__ would run __init__ here.
+        return super().__new__(cls)
 
     def __init__(self) -> None:
         self.camels = 0
@@ -102,6 +108,11 @@ class State:
         "ziggurat_heights",
         "ziggurat_seats",
     )
+
+    def __new__(cls, *args: object, **kwargs: object) -> Self:
+        # A blank instance for copy() and the codec, which set every field: compiled (mypyc), a class
+        # without its own __new__ would run __init__ here.
+        return super().__new__(cls)
 
     def __init__(self, config: Config, n: int, rng: Rng) -> None:
         self.config = config

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 from services.common.rng import Rng
 from services.glenmore.data import MAX_PLAYERS, PUBLIC_VP, STACKS
@@ -62,6 +62,11 @@ class Player:
         "vp",
         "whisky",
     )
+
+    def __new__(cls, *args: object, **kwargs: object) -> Self:
+        # A blank instance for copy() and the codec, which set every field: compiled (mypyc), a class
+        # without its own __new__ would run __init__ here.
+        return super().__new__(cls)
 
     def __init__(self) -> None:
         self.coins = 0
@@ -185,6 +190,11 @@ class State:
         "track",
         "track_space",
     )
+
+    def __new__(cls, *args: object, **kwargs: object) -> Self:
+        # A blank instance for copy() and the codec, which set every field: compiled (mypyc), a class
+        # without its own __new__ would run __init__ here.
+        return super().__new__(cls)
 
     def __init__(self, config: Config, n: int, rng: Rng) -> None:
         self.config = config

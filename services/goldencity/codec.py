@@ -73,6 +73,12 @@ def config_from_proto(message: pb.Config) -> Config:
 # State.
 
 
+def _state_config(*options: Any) -> Config:
+    """A state's options, every one set (a Config holds only its options' types)."""
+    check_state(None not in options, "config: unset")
+    return Config(*options)
+
+
 def _state(
     state: State | None,
     rng: Rng | None,
@@ -96,7 +102,7 @@ CONVERTER = Converter(
     [pb.Config, pb.State, pb.View, pb.Action, pb.Event],
     {
         pb.State: Shape(get={"table": lambda s: s}, make=_state),
-        pb.Config: Shape(make=Config),  # an unset option None (a request's takes its default)
+        pb.Config: Shape(make=_state_config),
         pb.Table: Shape(into=State),
         pb.DataSet: Shape(make=DataSet),
         pb.Player: Shape(into=Player),
@@ -108,7 +114,8 @@ CONVERTER = Converter(
         pb.PairsLaidOut: Shape(get={"pairs": lambda e: [Cards(list(pair)) for pair in e.pairs]}),
     },
 )
-_read_config = CONVERTER.reader(pb.Config)
+# A request's options as sent, an unset one None (config_from_proto gives it its default).
+_read_config = Converter([pb.Config], {}).reader(pb.Config)
 _write_player = CONVERTER.writer(pb.Player)
 _write_view = CONVERTER.writer(pb.View)
 

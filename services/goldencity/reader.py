@@ -50,7 +50,9 @@ class DataError(ValueError):
 class _Keys(dict[str, Any]):
     """A JSON object whose source repeated some keys (json keeps only the last one silently)."""
 
-    repeated: tuple[str, ...] = ()
+    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+        super().__init__(pairs)
+        self.repeated: tuple[str, ...] = ()
 
 
 def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

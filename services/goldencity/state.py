@@ -9,6 +9,7 @@ of a deck or stack is its last element.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Self
 
 from services.common.rng import Rng
 from services.goldencity import rules
@@ -90,6 +91,11 @@ class Player:
         "letters",
     )
 
+    def __new__(cls, *args: object, **kwargs: object) -> Self:
+        # A blank instance for copy() and the codec, which set every field: compiled (mypyc), a class
+        # without its own __new__ would run __init__ here.
+        return super().__new__(cls)
+
     def __init__(self, coins: int = 0, houses_left: int = 0, black_houses_left: int = 0) -> None:
         self.coins = coins
         self.letters = 0
@@ -162,6 +168,11 @@ class State:
         "step",
         "tables",
     )
+
+    def __new__(cls, *args: object, **kwargs: object) -> Self:
+        # A blank instance for copy() and the codec, which set every field: compiled (mypyc), a class
+        # without its own __new__ would run __init__ here.
+        return super().__new__(cls)
 
     def __init__(self, config: Config, tables: Tables, n: int, rng: Rng) -> None:
         data = tables.data

@@ -68,7 +68,7 @@ CONVERTER = cv.Converter(
                 "city": cv.Keyed("buildings"),
             },
             into=Player,
-            constants={"vp": 0, "forests": ()},  # the State's (see its Gather layouts)
+            constants={"vp": 0, "forests": []},  # the State's, which its Gather layouts put here
             copy=Player.copy,
             key=cv.ATTRIBUTES,
         ),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Self
 
 from services.common.rng import Rng
 from services.puertorico.data import (
@@ -87,6 +88,11 @@ class Player:
         "vp",
         "wharf_used",
     )
+
+    def __new__(cls, *args: object, **kwargs: object) -> Self:
+        # A blank instance for copy() and the codec, which set every field: compiled (mypyc), a class
+        # without its own __new__ would run __init__ here.
+        return super().__new__(cls)
 
     def __init__(self) -> None:
         self.doubloons = 0
@@ -195,6 +201,11 @@ class State:
         "vp_pool",
         "warehoused",
     )
+
+    def __new__(cls, *args: object, **kwargs: object) -> Self:
+        # A blank instance for copy() and the codec, which set every field: compiled (mypyc), a class
+        # without its own __new__ would run __init__ here.
+        return super().__new__(cls)
 
     def __init__(self, config: Config, n: int, rng: Rng) -> None:
         self.config = config

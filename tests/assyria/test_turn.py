@@ -4,16 +4,17 @@ column discarded (OP-10), the deck reshuffled (OP-12), and whole random games en
 
 from __future__ import annotations
 
-import importlib
-
-import pytest
+import os
+import subprocess
+import sys
 
 from services.assyria import actions as act
-from services.assyria import data, engine, farming, phase_actions, setup, sowing, ziggurats
+from services.assyria import engine, farming, phase_actions, setup, sowing, ziggurats
 from services.assyria import events as ev
 from services.assyria.cards import FOOD_DECK_CARDS, NO_CARD, card_of
 from services.assyria.data import HUTS_PER_COLOUR, PLOW_CARDS, Food
 from services.assyria.state import ACTIONS, DRAFT, HARVEST, NOBODY, START_SPACE, Config
+from services.common.compiled import PURE_ENV
 from services.common.rng import Rng
 from tests.assyria.scenario import at, hut, table, ziggurat
 
@@ -147,9 +148,18 @@ def test_the_deal_alternates_rows_when_not_row_by_row(monkeypatch) -> None:  # t
     assert state.sowing_row_2 == [card_of(Food.SALT, 1), card_of(Food.DATES, 2), card_of(Food.SALT, 2)]
 
 
-def test_the_engine_refuses_an_open_point_it_implements_only_at_its_default(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(data, "EXPANSION_MODE", "per_step")
-    with pytest.raises(ImportError, match="EXPANSION_MODE"):
-        importlib.reload(engine)
-    monkeypatch.undo()
-    importlib.reload(engine)
+def test_the_engine_refuses_an_open_point_it_implements_only_at_its_default() -> None:
+    """The engine's check as its source runs (a changed data.py runs from source, not compiled: see
+    services.common.compiled), in a process of its own that reloads it with another default."""
+    script = (
+        "import importlib\n"
+        "from services.assyria import data, engine\n"
+        "data.EXPANSION_MODE = 'per_step'\n"
+        "importlib.reload(engine)\n"
+    )
+    pure = {**os.environ, PURE_ENV: "1"}
+    run = subprocess.run([sys.executable, "-c", script], env=pure, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert run.stderr.strip().endswith(
+        "ImportError: Assyria's engine implements only the DEFAULT of EXPANSION_MODE"
+    ), run.stderr

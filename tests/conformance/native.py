@@ -1,8 +1,12 @@
 """Generic tools for looking inside any game's native state: its structure as a comparable value, and
 a read-only copy on which every change raises.
 
-Native states are plain objects (with `__slots__` or a `__dict__`, or dataclasses) holding ints,
-strings, lists, dicts, tuples and further such objects; nothing here names a game. The one field
+Native states are plain objects (with `__slots__` or a `__dict__`, or dataclasses, or classes compiled
+by mypyc, which list their attributes in `__mypyc_attrs__`) holding ints, strings, lists, dicts, tuples
+and further such objects; nothing here names a game. A compiled engine writes attributes and lists
+directly, past any Python-level refusal, so only a state of classes run from source can be frozen
+(`freezable`; test_conformance runs the freezing tests again from source when this process runs
+compiled engines). The one field
 treated apart is the legal-action memo of `services.common.decisions.DecisionLoop`: it is not part of
 the state's value (it is never serialized), and filling it in is the one write the engines make to a
 state they are given (a whole list, computed from the rest of the state, assigned at once).
@@ -19,6 +23,7 @@ from typing import Any
 MEMO_FIELDS = frozenset({"legal"})
 ATOMS = (int, float, str, bytes, bool, type(None))
 UNSET = "<unset>"
+COMPILED_ATTRIBUTES = "__mypyc_attrs__"  # a compiled class's attribute names
 
 
 class StateChanged(AssertionError):
@@ -26,10 +31,11 @@ class StateChanged(AssertionError):
 
 
 def _field_names(obj: Any) -> Iterator[str]:
-    """The names of an object's attributes: every class's `__slots__`, then its `__dict__`."""
+    """The names of an object's attributes: every class's `__slots__` (or compiled attributes), then
+    its `__dict__`."""
     seen: set[str] = set()
     for cls in type(obj).__mro__:
-        slots = cls.__dict__.get("__slots__", ())
+        slots = cls.__dict__.get("__slots__", ()) or cls.__dict__.get(COMPILED_ATTRIBUTES, ())
         for name in (slots,) if isinstance(slots, str) else slots:
             if name not in seen and name not in ("__dict__", "__weakref__"):
                 seen.add(name)
@@ -43,8 +49,16 @@ def _field_names(obj: Any) -> Iterator[str]:
 def _is_record(obj: Any) -> bool:
     """Whether `obj` is an object whose attributes make up its value (not an atom or a container)."""
     return not isinstance(obj, (*ATOMS, list, dict, tuple, set, frozenset)) and (
-        hasattr(obj, "__dict__") or any("__slots__" in cls.__dict__ for cls in type(obj).__mro__)
+        hasattr(obj, "__dict__")
+        or any(
+            name in cls.__dict__ for cls in type(obj).__mro__ for name in ("__slots__", COMPILED_ATTRIBUTES)
+        )
     )
+
+
+def compiled(state: Any) -> bool:
+    """Whether a native state's class was compiled by mypyc (a title's classes are compiled together)."""
+    return hasattr(type(state), COMPILED_ATTRIBUTES)
 
 
 def structure(value: Any, *, memo: bool = False) -> Any:
@@ -171,5 +185,7 @@ def frozen_copy(state: Any) -> Any:
     """A deep copy of a native state on which any change (an attribute set or deleted, a list, dict or
     set changed in place) raises StateChanged, except filling in a memo field. Reading works as on
     the original; copies the engine makes of it (`state.copy()`, slices, `dict.copy()`) are ordinary,
-    changeable values."""
+    changeable values. TypeError for a state of compiled classes (see `compiled`)."""
+    if compiled(state):
+        raise TypeError(f"a {type(state).__qualname__} of compiled classes cannot be frozen")
     return _freeze(copy.deepcopy(state))

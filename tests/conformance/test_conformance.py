@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import grpc
@@ -19,6 +23,8 @@ import pytest
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
+from services.common import registry
+from services.common.compiled import PURE_ENV
 from services.common.errors import GameOver, IllegalAction, MalformedRequest, NotYourTurn, RulesError
 from services.common.game import Game
 from services.common.playout import random_playout, replay
@@ -49,7 +55,7 @@ from tests.conformance.drivers import (
     serialize,
     with_rng_changed,
 )
-from tests.conformance.native import StateChanged, frozen_copy, structure
+from tests.conformance.native import StateChanged, compiled, frozen_copy, structure
 from tests.conformance.visibility import (
     PUBLIC_CHANGES,
     STATES_PER_TRACE,
@@ -562,7 +568,9 @@ def test_the_engine_never_changes_a_state_it_is_given(pool: Pool, case: Case, ga
         where = f"seed {trace.seed!r} " + (f"step {step.index}" if step else "final state")
         before = structure(state)
         data = serialize(game.state_to_proto(state))
-        frozen = frozen_copy(state)
+        # Compiled engines change what they change past any refusal: for them, only what remains
+        # changed afterwards is seen here (test_the_engines_from_source_never_change_a_state_they_are_given).
+        frozen = game.copy_state(state) if compiled(state) else frozen_copy(state)
         try:
             if step is not None:
                 actions = [legal.action for legal in step.legal] if step.index in sampled else []
@@ -598,6 +606,25 @@ def test_the_engine_never_changes_a_state_it_is_given(pool: Pool, case: Case, ga
             raise AssertionError(f"{where}: {changed}") from changed
         assert structure(frozen) == before, f"{where}: the state given to the engine changed"
         assert structure(state) == before and serialize(game.state_to_proto(state)) == data
+
+
+def test_the_engines_from_source_never_change_a_state_they_are_given() -> None:
+    """A compiled engine writes attributes and lists past the frozen copies' refusals: when this
+    process runs compiled engines, the tests that freeze states (the one above and those of
+    test_native.py) run again in a process that runs every engine from its sources."""
+    games = registry.games().values()
+    if not any(
+        compiled(random_playout(game, game.info.min_players, b"", rng=Rng(0), max_steps=0).state)
+        for game in games
+    ):
+        pytest.skip("this process runs every engine from its sources: the tests above froze their states")
+    tests = [f"{Path(__file__).name}::test_the_engine_never_changes_a_state_it_is_given", "test_native.py"]
+    pure = {**os.environ, PURE_ENV: "1"}
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests]
+    here = Path(__file__).parent
+    run = subprocess.run(command, cwd=here, env=pure, capture_output=True, text=True, timeout=1200)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert " passed" in run.stdout and " skipped" not in run.stdout, run.stdout[-2000:]
 
 
 def disturb_global_random(seed: int) -> None:

@@ -3,6 +3,7 @@ determinization of what a seat cannot see."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ from services.common import registry
 from services.common.game import Game
 from services.common.playout import random_playout
 from services.common.rng import Rng
-from workers.bots import HEURISTIC, RANDOM, SEARCH, STRENGTHS, Budget, choose_action, search
+from workers.bots import HEURISTIC, RANDOM, SEARCH, STRENGTHS, Budget, choose_action
 from workers.bots.heuristic import one_ply_action
 from workers.bots.knowledge import determinize
 from workers.selfplay import play
@@ -101,20 +102,24 @@ def test_heuristic_beats_random(title: str) -> None:
     assert wins >= games * 0.6, f"heuristic won {wins} of {games}"
 
 
-def test_search_budget_counts_iterations(monkeypatch: pytest.MonkeyPatch) -> None:
-    game = registry.get(TITLES[0])
-    state = positions(game, 2)[-1]
-    seat = game.acting_seats(state)[0]
-    assert len(game.legal_actions(state, seat)) > 1, "a single legal action is played without searching"
+def test_search_budget_counts_iterations() -> None:
+    played = registry.get(TITLES[0])
+    state = positions(played, 2)[-1]
+    seat = played.acting_seats(state)[0]
+    assert len(played.legal_actions(state, seat)) > 1, "a single legal action is played without searching"
     iterations = 0
-    iterate = search.iterate
 
-    def counted(*args: Any) -> None:
-        nonlocal iterations
-        iterations += 1
-        iterate(*args)
+    def counted(sample: Any) -> Any:
+        def sampled(*args: Any) -> Any:
+            nonlocal iterations
+            iterations += 1
+            return sample(*args)
 
-    monkeypatch.setattr(search, "iterate", counted)
+        return None if sample is None else sampled
+
+    # Each iteration samples one world (knowledge.determinize): one call of one of these.
+    samplers = ("copy_state", "determinize", "disturb_hidden")
+    game = dataclasses.replace(played, **{name: counted(getattr(played, name)) for name in samplers})
     first = choose_action(game, state, seat, SEARCH, Rng(5), BUDGET)
     assert iterations == BUDGET.iterations
     assert choose_action(game, state, seat, SEARCH, Rng(5), BUDGET) == first
