@@ -138,6 +138,8 @@ def build(wanted: Sequence[Group], lib: Path = compiled.LIB) -> None:
             )
     finally:  # mypyc's messages, but for its note on generators it turns into lists (all consumed whole)
         print("".join(line for line in said.getvalue().splitlines(True) if LIST_NOTE not in line), end="")
+    for extension in extensions:  # signed overflow wraps (services/common/rng.py counts on it), as in CPython
+        extension.extra_compile_args.append("-fwrapv")
     # setuptools reads the project's metadata from the working directory: the build has none.
     os.chdir(BUILD)
     setup(

@@ -6,30 +6,28 @@ number or a sowing row (1 or 2), as the kind says; the protobuf Action carries t
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 # Action kinds, in the order the protobuf Action oneof lists them.
-(
-    CHOOSE_START_SPACE,  # a = hex
-    DRAFT_CARD,  # a = card kind
-    TAKE_COLUMN,  # a = column index
-    PLACE_HUT,  # a = hex
-    STOP_PLACING,  # only when placements are not compulsory (OP-9)
-    PLAY_CARD,  # a = card kind
-    PLAY_PLOW,
-    FEED_HUT,  # a = hex
-    CLOSE_CARD,  # leave the card's other symbols unused
-    END_FEEDING,  # the unfed huts starve
-    BUILD_WELL,  # a = site number
-    END_WELLS,
-    BUILD_BASE,  # a = hex
-    RAISE_ZIGGURAT,  # a = hex
-    INTRIGUE,  # a = dignitary
-    MAKE_OFFERING,
-    BUY_PLOW,
-    BUY_FOOD_CARD,  # a = sowing row of the unclaimed column (1 or 2)
-    END_ACTIONS,
-) = range(19)
+CHOOSE_START_SPACE: Final = 0  # a = hex
+DRAFT_CARD: Final = 1  # a = card kind
+TAKE_COLUMN: Final = 2  # a = column index
+PLACE_HUT: Final = 3  # a = hex
+STOP_PLACING: Final = 4  # only when placements are not compulsory (OP-9)
+PLAY_CARD: Final = 5  # a = card kind
+PLAY_PLOW: Final = 6
+FEED_HUT: Final = 7  # a = hex
+CLOSE_CARD: Final = 8  # leave the card's other symbols unused
+END_FEEDING: Final = 9  # the unfed huts starve
+BUILD_WELL: Final = 10  # a = site number
+END_WELLS: Final = 11
+BUILD_BASE: Final = 12  # a = hex
+RAISE_ZIGGURAT: Final = 13  # a = hex
+INTRIGUE: Final = 14  # a = dignitary
+MAKE_OFFERING: Final = 15
+BUY_PLOW: Final = 16
+BUY_FOOD_CARD: Final = 17  # a = sowing row of the unclaimed column (1 or 2)
+END_ACTIONS: Final = 18
 
 
 class Action(NamedTuple):
@@ -39,15 +37,15 @@ class Action(NamedTuple):
     a: int = 0
 
 
-STOP_PLACING_ACTION = Action(STOP_PLACING)
-PLAY_PLOW_ACTION = Action(PLAY_PLOW)
-CLOSE_CARD_ACTION = Action(CLOSE_CARD)
-END_FEEDING_ACTION = Action(END_FEEDING)
-END_WELLS_ACTION = Action(END_WELLS)
-MAKE_OFFERING_ACTION = Action(MAKE_OFFERING)
-BUY_PLOW_ACTION = Action(BUY_PLOW)
-END_ACTIONS_ACTION = Action(END_ACTIONS)
-EMPTY_ACTIONS = (
+STOP_PLACING_ACTION: Final = Action(STOP_PLACING)
+PLAY_PLOW_ACTION: Final = Action(PLAY_PLOW)
+CLOSE_CARD_ACTION: Final = Action(CLOSE_CARD)
+END_FEEDING_ACTION: Final = Action(END_FEEDING)
+END_WELLS_ACTION: Final = Action(END_WELLS)
+MAKE_OFFERING_ACTION: Final = Action(MAKE_OFFERING)
+BUY_PLOW_ACTION: Final = Action(BUY_PLOW)
+END_ACTIONS_ACTION: Final = Action(END_ACTIONS)
+EMPTY_ACTIONS: Final = (
     STOP_PLACING_ACTION,
     PLAY_PLOW_ACTION,
     CLOSE_CARD_ACTION,

@@ -3,6 +3,8 @@ dignitaries, the reign's ranking by influence with its card cascade, and the dig
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.assyria import actions as act
 from services.assyria import events as ev
 from services.assyria.data import (
@@ -15,10 +17,10 @@ from services.assyria.data import (
 from services.assyria.revenue import gain_camels
 from services.assyria.state import State
 
-DIGNITARY_NUMBERS = tuple(int(d) for d in Dignitary)
-SPACES = {int(d): row.spaces for d, row in DIGNITARIES.items()}
-COST = {int(d): row.cost for d, row in DIGNITARIES.items()}
-INFLUENCE = {int(d): row.influence for d, row in DIGNITARIES.items()}
+DIGNITARY_NUMBERS: Final = tuple(int(d) for d in Dignitary)
+SPACES: Final = {int(d): row.spaces for d, row in DIGNITARIES.items()}
+COST: Final = {int(d): row.cost for d, row in DIGNITARIES.items()}
+INFLUENCE: Final = {int(d): row.influence for d, row in DIGNITARIES.items()}
 
 
 def options(state: State, seat: int) -> list[act.Action]:

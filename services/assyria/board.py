@@ -9,21 +9,25 @@ sorted list of all 58 sites (t, q, r), as docs/games/assyria.md lists them.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
 from services.assyria.data import HEXES, MAP, NEIGHBOUR_STEPS, RIVERS, WELL_SITES, Region, WellSite
 
-HEX_COUNT = len(HEXES)
-HEX_NUMBER: Mapping[tuple[int, int], int] = {(h.q, h.r): i for i, h in enumerate(HEXES)}
-HEX_FOOD: tuple[int, ...] = tuple(int(h.food) for h in HEXES)
-HEX_REGION: tuple[int, ...] = tuple(int(h.region) for h in HEXES)
-IS_RIVER: tuple[bool, ...] = tuple(h.region in RIVERS for h in HEXES)
-INSIDE = int(Region.INSIDE)
-OUTSIDE = int(Region.OUTSIDE)
+HEX_COUNT: Final = len(HEXES)
+HEX_NUMBER: Final[Mapping[tuple[int, int], int]] = {(h.q, h.r): i for i, h in enumerate(HEXES)}
+HEX_FOOD: Final[tuple[int, ...]] = tuple(int(h.food) for h in HEXES)
+HEX_REGION: Final[tuple[int, ...]] = tuple(int(h.region) for h in HEXES)
+IS_RIVER: Final[tuple[bool, ...]] = tuple(h.region in RIVERS for h in HEXES)
+INSIDE: Final = int(Region.INSIDE)
+OUTSIDE: Final = int(Region.OUTSIDE)
 
 # Every site of the full map, sorted; a site's number is its index + 1.
-SITES: tuple[WellSite, ...] = tuple(sorted(WELL_SITES[4], key=lambda s: (s.t, s.q, s.r)))
-SITE_NUMBER: Mapping[WellSite, int] = {s: i + 1 for i, s in enumerate(SITES)}
-SITE_HEXES: tuple[tuple[int, ...], ...] = ((), *(tuple(HEX_NUMBER[c] for c in s.hexes()) for s in SITES))
+SITES: Final[tuple[WellSite, ...]] = tuple(sorted(WELL_SITES[4], key=lambda s: (s.t, s.q, s.r)))
+SITE_NUMBER: Final[Mapping[WellSite, int]] = {s: i + 1 for i, s in enumerate(SITES)}
+SITE_HEXES: Final[tuple[tuple[int, ...], ...]] = (
+    (),
+    *(tuple(HEX_NUMBER[c] for c in s.hexes()) for s in SITES),
+)
 
 
 class Board:
@@ -51,7 +55,7 @@ class Board:
         )
 
 
-BOARDS: Mapping[int, Board] = {players: Board(players) for players in MAP}
+BOARDS: Final[Mapping[int, Board]] = {players: Board(players) for players in MAP}
 
 
 def coords(hex_number: int) -> tuple[int, int]:

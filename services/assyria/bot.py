@@ -8,6 +8,8 @@ and draws the orders afresh; sorting first makes the result independent of the t
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.assyria import actions as act
 from services.assyria import engine, feeding
 from services.assyria.board import BOARDS, HEX_FOOD, HEX_REGION, INSIDE, IS_RIVER
@@ -17,7 +19,7 @@ from services.assyria.state import ACTIONS, DRAFT, FEED, HARVEST, PLACE_HUTS, St
 from services.common.rng import Rng
 
 # The actions phase, best first: (kind, argument or None for any).
-ACTION_PRIORITY = (
+ACTION_PRIORITY: Final = (
     (act.RAISE_ZIGGURAT, None),
     (act.BUILD_BASE, None),
     (act.INTRIGUE, 1),

@@ -5,12 +5,14 @@ dates with 1, 2 and 3 symbols, in that order; kind 16 is the wild card. 0 is "no
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.assyria.data import FOOD_CARD_COST, FOOD_DECK, HEX_FOODS, WILD_CARD_COST, Food
 
-NO_CARD = 0
-SYMBOL_COUNTS = (1, 2, 3)
-WILD_CARD = len(HEX_FOODS) * len(SYMBOL_COUNTS) + 1
-CARD_KINDS = WILD_CARD  # kinds 1..CARD_KINDS
+NO_CARD: Final = 0
+SYMBOL_COUNTS: Final = (1, 2, 3)
+WILD_CARD: Final = len(HEX_FOODS) * len(SYMBOL_COUNTS) + 1
+CARD_KINDS: Final = WILD_CARD  # kinds 1..CARD_KINDS
 
 
 def card_of(food: int, symbols: int) -> int:
@@ -21,17 +23,17 @@ def card_of(food: int, symbols: int) -> int:
 
 
 # Indexed by card kind; index 0 is "no card".
-CARD_FOOD: tuple[int, ...] = (0, *(int(f) for f in HEX_FOODS for _ in SYMBOL_COUNTS), int(Food.WILD))
-CARD_SYMBOLS: tuple[int, ...] = (0, *(s for _ in HEX_FOODS for s in SYMBOL_COUNTS), 1)
-CARD_COST: tuple[int, ...] = (
+CARD_FOOD: Final[tuple[int, ...]] = (0, *(int(f) for f in HEX_FOODS for _ in SYMBOL_COUNTS), int(Food.WILD))
+CARD_SYMBOLS: Final[tuple[int, ...]] = (0, *(s for _ in HEX_FOODS for s in SYMBOL_COUNTS), 1)
+CARD_COST: Final[tuple[int, ...]] = (
     0,
     *(FOOD_CARD_COST[s] for _ in HEX_FOODS for s in SYMBOL_COUNTS),
     WILD_CARD_COST,
 )
 # The 40 cards of the food deck (§1.1, OP-1) as kinds, in the order of the data table.
-FOOD_DECK_CARDS: tuple[int, ...] = tuple(card_of(card.food, card.symbols) for card in FOOD_DECK)
+FOOD_DECK_CARDS: Final[tuple[int, ...]] = tuple(card_of(card.food, card.symbols) for card in FOOD_DECK)
 
-FOOD_NAMES = {int(f): f.name.lower() for f in Food}
+FOOD_NAMES: Final = {int(f): f.name.lower() for f in Food}
 
 
 def card_name(card: int) -> str:

@@ -18,11 +18,11 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
-COLOURS = 4
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 4
+COLOURS: Final = 4
 
 Coord = tuple[int, int]
 
@@ -36,7 +36,7 @@ class Region(IntEnum):
     INSIDE = 4  # I: between the rivers
 
 
-RIVERS = (Region.RIVER_1, Region.RIVER_2)
+RIVERS: Final = (Region.RIVER_1, Region.RIVER_2)
 
 
 class Food(IntEnum):
@@ -50,7 +50,7 @@ class Food(IntEnum):
     WILD = 6
 
 
-HEX_FOODS = (Food.GRAPES, Food.PALMS, Food.SALT, Food.BARLEY, Food.DATES)
+HEX_FOODS: Final = (Food.GRAPES, Food.PALMS, Food.SALT, Food.BARLEY, Food.DATES)
 
 
 class Dignitary(IntEnum):
@@ -148,11 +148,14 @@ class SetupRow(NamedTuple):
     bonus_card: bool
 
 
-OUT, R1, R2, IN = Region.OUTSIDE, Region.RIVER_1, Region.RIVER_2, Region.INSIDE
+OUT: Final = Region.OUTSIDE
+R1: Final = Region.RIVER_1
+R2: Final = Region.RIVER_2
+IN: Final = Region.INSIDE
 GRAPES, PALMS, SALT, BARLEY, DATES = HEX_FOODS
 
 # §2.1, one column per group, r ascending.
-HEXES: tuple[Hex, ...] = (
+HEXES: Final[tuple[Hex, ...]] = (
     Hex(0, 0, PALMS, OUT),
     Hex(0, 1, DATES, OUT),
     Hex(0, 2, GRAPES, R1),
@@ -229,26 +232,26 @@ HEXES: tuple[Hex, ...] = (
 )
 
 # §2.1: the neighbours of (q, r) are (q + dq, r + dr) for these steps, if on the map.
-NEIGHBOUR_STEPS: tuple[Coord, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+NEIGHBOUR_STEPS: Final[tuple[Coord, ...]] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 # §2.1: each river as a chain, each hex a neighbour of the next.
-RIVER_CHAINS: Mapping[Region, tuple[Coord, ...]] = {
+RIVER_CHAINS: Final[Mapping[Region, tuple[Coord, ...]]] = {
     R1: ((0, 2), (1, 1), (2, 0), (3, 0), (4, 0), (5, -1), (6, -1), (7, -1), (8, -2), (9, -2)),
     R2: ((0, 4), (1, 3), (2, 3), (3, 2), (4, 2), (5, 2), (6, 1), (7, 1), (8, 0), (9, 0)),
 }
 
 # §2.1: hexes per food on the full map.
-MAP_FOOD_COUNTS: Mapping[Food, int] = {PALMS: 13, DATES: 13, GRAPES: 13, SALT: 13, BARLEY: 12}
+MAP_FOOD_COUNTS: Final[Mapping[Food, int]] = {PALMS: 13, DATES: 13, GRAPES: 13, SALT: 13, BARLEY: 12}
 
 # §2.2-§2.3 (OP-4): the usable columns q = 0..last_column and the counts the rules give for them.
-BOARDS: Mapping[int, Board] = {
+BOARDS: Final[Mapping[int, Board]] = {
     4: Board(last_column=9, hexes=64, outside=32, river_1=10, river_2=10, inside=12, well_sites=58),
     3: Board(last_column=7, hexes=51, outside=25, river_1=8, river_2=8, inside=10, well_sites=44),
     2: Board(last_column=5, hexes=38, outside=18, river_1=6, river_2=6, inside=8, well_sites=31),
 }
 
 # §2.2 (OP-4): the marked start spaces per player count, all outside hexes.
-START_SPACES: Mapping[int, tuple[StartSpace, ...]] = {
+START_SPACES: Final[Mapping[int, tuple[StartSpace, ...]]] = {
     4: (StartSpace(1, 0, BARLEY), StartSpace(1, 4, SALT), StartSpace(8, -3, PALMS), StartSpace(8, 1, GRAPES)),
     3: (StartSpace(1, 4, SALT), StartSpace(4, -1, DATES), StartSpace(6, 2, GRAPES)),
     2: (StartSpace(1, 0, BARLEY), StartSpace(1, 4, SALT), StartSpace(4, -1, DATES), StartSpace(4, 3, BARLEY)),
@@ -256,7 +259,7 @@ START_SPACES: Mapping[int, tuple[StartSpace, ...]] = {
 
 # §2.3: the 58 well sites as listed, (q, r) per t. The engine uses the sites derived by the site rule
 # (`derive_well_sites`, WELL_SITES); `check()` asserts that they are exactly these.
-_LISTED_SITES: Mapping[int, tuple[Coord, ...]] = {
+_LISTED_SITES: Final[Mapping[int, tuple[Coord, ...]]] = {
     -1: (
         (1, 0), (1, 1), (1, 4), (2, 0), (2, 3), (2, 4), (3, -1), (3, 3), (3, 4), (4, -1), (4, 2), (4, 3),
         (5, -2), (5, -1), (5, 2), (5, 3), (6, -2), (6, 2), (7, -3), (7, -2), (7, 1), (7, 2), (8, -3),
@@ -268,117 +271,125 @@ _LISTED_SITES: Mapping[int, tuple[Coord, ...]] = {
         (7, -2), (7, 1), (7, 2), (8, -3), (8, -2), (8, 1),
     ),
 }  # fmt: skip
-LISTED_WELL_SITES: tuple[WellSite, ...] = tuple(
+LISTED_WELL_SITES: Final[tuple[WellSite, ...]] = tuple(
     WellSite(q, r, t) for t, coords in _LISTED_SITES.items() for q, r in coords
 )
 # §2.3: a site's 3 hexes may not include one of these regions ("no wells between the rivers").
-WELL_FORBIDDEN_REGIONS = frozenset({IN})
+WELL_FORBIDDEN_REGIONS: Final = frozenset({IN})
 
 # §1, §3: components and setup per player count.
-HUTS = 40
-HUTS_PER_COLOUR = 10
-ZIGGURAT_PIECES = 16  # of each kind
-ZIGGURAT_PIECES_PER_COLOUR: Mapping[ZigguratPiece, int] = {
+HUTS: Final = 40
+HUTS_PER_COLOUR: Final = 10
+ZIGGURAT_PIECES: Final = 16  # of each kind
+ZIGGURAT_PIECES_PER_COLOUR: Final[Mapping[ZigguratPiece, int]] = {
     ZigguratPiece.BASE: 4,
     ZigguratPiece.CENTRE: 4,
     ZigguratPiece.ROOF: 4,
 }
-WELLS = 16
-SETUP: Mapping[int, SetupRow] = {
+WELLS: Final = 16
+SETUP: Final[Mapping[int, SetupRow]] = {
     2: SetupRow(wells=8, sowing_row_cards=3, draft_cards=2, bonus_card=False),
     3: SetupRow(wells=12, sowing_row_cards=4, draft_cards=3, bonus_card=False),
     4: SetupRow(wells=16, sowing_row_cards=5, draft_cards=4, bonus_card=True),
 }
-SOWING_ROWS = 2
+SOWING_ROWS: Final = 2
 
 # §1.1 (OP-1): the food deck; the per-type split is UNCONFIRMED, the total of 40 matches ASY-RB.
-FOOD_CARDS: tuple[FoodCards, ...] = (
+FOOD_CARDS: Final[tuple[FoodCards, ...]] = (
     *(FoodCards(food, symbols, copies) for food in HEX_FOODS for symbols, copies in ((1, 3), (2, 2), (3, 2))),
     FoodCards(Food.WILD, 1, 5),
 )
-FOOD_DECK_SIZE = 40
-FOOD_TYPE_TOTALS: Mapping[Food, int] = {**dict.fromkeys(HEX_FOODS, 7), Food.WILD: 5}  # §1.1 "Total"
+FOOD_DECK_SIZE: Final = 40
+FOOD_TYPE_TOTALS: Final[Mapping[Food, int]] = {**dict.fromkeys(HEX_FOODS, 7), Food.WILD: 5}  # §1.1 "Total"
 # OP-2: camel cost of a leftover food card by its symbols (UNCONFIRMED, BGA-A); a wild card costs 2.
-FOOD_CARD_COST: Mapping[int, int] = {1: 1, 2: 2, 3: 2}
-WILD_CARD_COST = 2
-LEFTOVER_FOOD_BUYS_PER_TURN = 1
+FOOD_CARD_COST: Final[Mapping[int, int]] = {1: 1, 2: 2, 3: 2}
+WILD_CARD_COST: Final = 2
+LEFTOVER_FOOD_BUYS_PER_TURN: Final = 1
 
 # §1.2 (OP-3): expansion card values, UNCONFIRMED split; one 4 is set aside face up as turn 1's card.
-EXPANSION_CARDS: tuple[int, ...] = (4, 4, 4, 3, 3, 3, 3, 2, 2)
-TURN_1_EXPANSION = 4
-EXPANSION_UNUSED = 1  # cards never revealed: 8 shuffled, 7 revealed for turns 2-8
-BONUS_CARD = 4  # §1.2: counts in Assur only, 4 players only, reigns 2 and 3
-BONUS_CARD_REIGNS = (2, 3)
-PLOW_CARDS = 4
-PLOW_COST = 2
-PLOW_HAND_LIMIT = 1
-PLOW_BUYS_PER_TURN = 1
-CARDS = 54  # §1: 40 food + 9 expansion + 1 bonus + 4 plow
+EXPANSION_CARDS: Final[tuple[int, ...]] = (4, 4, 4, 3, 3, 3, 3, 2, 2)
+TURN_1_EXPANSION: Final = 4
+EXPANSION_UNUSED: Final = 1  # cards never revealed: 8 shuffled, 7 revealed for turns 2-8
+BONUS_CARD: Final = 4  # §1.2: counts in Assur only, 4 players only, reigns 2 and 3
+BONUS_CARD_REIGNS: Final = (2, 3)
+PLOW_CARDS: Final = 4
+PLOW_COST: Final = 2
+PLOW_HAND_LIMIT: Final = 1
+PLOW_BUYS_PER_TURN: Final = 1
+CARDS: Final = 54  # §1: 40 food + 9 expansion + 1 bonus + 4 plow
 
 # §4: reigns as their turns; a Flood follows the last turn of each.
-REIGN_TURNS: tuple[tuple[int, ...], ...] = ((1, 2), (3, 4, 5), (6, 7, 8))
-TURNS = 8
+REIGN_TURNS: Final[tuple[tuple[int, ...], ...]] = ((1, 2), (3, 4, 5), (6, 7, 8))
+TURNS: Final = 8
 
 # §1.3: camel costs.
-ZIGGURAT_COST: Mapping[ZigguratPiece, int] = {
+ZIGGURAT_COST: Final[Mapping[ZigguratPiece, int]] = {
     ZigguratPiece.BASE: 6,
     ZigguratPiece.CENTRE: 3,
     ZigguratPiece.ROOF: 2,
 }
-OFFERING_STEP_COST = 1
-OFFERING_STEPS_PER_TURN = 3
-OFFERINGS_MAX = 7
+OFFERING_STEP_COST: Final = 1
+OFFERING_STEPS_PER_TURN: Final = 3
+OFFERINGS_MAX: Final = 7
 
 # §1.3, §5 II (OP-7 space counts, UNCONFIRMED).
-DIGNITARIES: Mapping[Dignitary, DignitaryRow] = {
+DIGNITARIES: Final[Mapping[Dignitary, DignitaryRow]] = {
     Dignitary.HIGHER: DignitaryRow(spaces=3, cost=4, influence=3),
     Dignitary.MIDDLE: DignitaryRow(spaces=4, cost=3, influence=2),
     Dignitary.LOWER: DignitaryRow(spaces=6, cost=2, influence=1),
 }
-DIGNITARY_SPACES: Mapping[Dignitary, int] = {d: row.spaces for d, row in DIGNITARIES.items()}  # OP-7
-HIGHER_DIGNITARY_VP = (0, 1, 4, 8)  # §5 III: VP for 0-3 own huts at the higher dignitary
-LOWER_DIGNITARY_CAMELS = 1  # §5 III: camels per own hut at the lower dignitary
-MIDDLE_DIGNITARY_PLOWS = 1  # §5 III: a plow for a player with >= 1 hut there and none in hand
+DIGNITARY_SPACES: Final[Mapping[Dignitary, int]] = {d: row.spaces for d, row in DIGNITARIES.items()}  # OP-7
+HIGHER_DIGNITARY_VP: Final = (0, 1, 4, 8)  # §5 III: VP for 0-3 own huts at the higher dignitary
+LOWER_DIGNITARY_CAMELS: Final = 1  # §5 III: camels per own hut at the lower dignitary
+MIDDLE_DIGNITARY_PLOWS: Final = 1  # §5 III: a plow for a player with >= 1 hut there and none in hand
 
 # §4 Phase 2, §5 IV, §6: scoring tables.
-WELL_VP = (6, 5, 4)  # per reign 1-3
-RIVER_FIRST_HUT_CAMELS = 3
-RIVER_FURTHER_HUT_CAMELS = 2
-PRESTIGE_VP: Mapping[Region, int] = {OUT: 1, R1: 0, R2: 0, IN: 2}  # per own hut
-ZIGGURAT_PIECE_VP = 1  # per piece on the board, in prestige and at the end
-END_PLOW_VP = 1
-END_CAMELS_PER_VP = 2
+WELL_VP: Final = (6, 5, 4)  # per reign 1-3
+RIVER_FIRST_HUT_CAMELS: Final = 3
+RIVER_FURTHER_HUT_CAMELS: Final = 2
+PRESTIGE_VP: Final[Mapping[Region, int]] = {OUT: 1, R1: 0, R2: 0, IN: 2}  # per own hut
+ZIGGURAT_PIECE_VP: Final = 1  # per piece on the board, in prestige and at the end
+END_PLOW_VP: Final = 1
+END_CAMELS_PER_VP: Final = 2
 
 # Open points (§10): each DEFAULT. Lower-case options of §10 become upper-case constants here; the
 # engine's Config (state.Config) takes them as the options' defaults.
 # OP-1 is FOOD_CARDS, OP-2 FOOD_CARD_COST and WILD_CARD_COST, OP-3 EXPANSION_CARDS, OP-4 BOARDS and
 # START_SPACES (MAP, at the end, is derived from them), OP-7 DIGNITARY_SPACES (all above).
-ASSUR_2P_RULE = True  # OP-5: with 2 players 2nd place scores 0 in reign 1, the lowest card in reigns 2-3
-OFFERING_MULT = (0, 1, 2, 2, 3, 3, 3, 4)  # OP-6: offerings multiplier for positions 0-7
-INITIAL_TURN_ORDER_RANDOM = True  # OP-8: the first turn order is drawn uniformly at random
-HUTS_MANDATORY = True  # OP-9: new huts must be placed up to the card value, stock and legal hexes
-DISCARD_LEFTOVER_COLUMN = True  # OP-10: the unclaimed column's unbought cards go at turn end
-FOOD_HAND_LIMIT: int | None = None  # OP-11: unused food cards are kept, with no hand limit
-RESHUFFLE_FOOD_DISCARDS = True  # OP-12: an empty deck is the shuffled discards; if short, deal what exists
-SHARED_VICTORY = True  # OP-13: players tied on the highest total share the victory
-WELL_ZIGGURAT_CHECK = "site_hexes"  # OP-14: "not next to a ziggurat" looks at the site's 3 hexes only
-ONE_PIECE_PER_TURN = True  # OP-15: a ziggurat gains at most one piece a turn; a new base counts
-MIDDLE_PLOWS_IN_TURN_ORDER = True  # OP-16: middle-dignitary plows go in turn order while the stack lasts
-CAMEL_CAP = 10  # OP-17: the camel track stops at 10; camels beyond are lost
-START_PLOW = True  # OP-18: each player starts with 1 plow card
-UNUSED_PLOWS = "stack"  # OP-18: plows no player took form the plow stack (BGA-A: "removed")
-UNUSED_PLOWS_CHOICES = ("stack", "removed")
-RIVER_REVENUE = "per_river"  # OP-19: river camels 3 + 2 x (n - 1) counted for each river apart
-ASSUR_TIE_BEST_HUT = True  # OP-20: a tie left after hut counts goes to the best hut: dignitary, then space
-EXPANSION_MODE = "per_player"  # OP-21: each player does expansion steps a-e before the next player
+ASSUR_2P_RULE: Final = (
+    True  # OP-5: with 2 players 2nd place scores 0 in reign 1, the lowest card in reigns 2-3
+)
+OFFERING_MULT: Final = (0, 1, 2, 2, 3, 3, 3, 4)  # OP-6: offerings multiplier for positions 0-7
+INITIAL_TURN_ORDER_RANDOM: Final = True  # OP-8: the first turn order is drawn uniformly at random
+HUTS_MANDATORY: Final = True  # OP-9: new huts must be placed up to the card value, stock and legal hexes
+DISCARD_LEFTOVER_COLUMN: Final = True  # OP-10: the unclaimed column's unbought cards go at turn end
+FOOD_HAND_LIMIT: Final[int | None] = None  # OP-11: unused food cards are kept, with no hand limit
+RESHUFFLE_FOOD_DISCARDS: Final = (
+    True  # OP-12: an empty deck is the shuffled discards; if short, deal what exists
+)
+SHARED_VICTORY: Final = True  # OP-13: players tied on the highest total share the victory
+WELL_ZIGGURAT_CHECK: Final = "site_hexes"  # OP-14: "not next to a ziggurat" looks at the site's 3 hexes only
+ONE_PIECE_PER_TURN: Final = True  # OP-15: a ziggurat gains at most one piece a turn; a new base counts
+MIDDLE_PLOWS_IN_TURN_ORDER: Final = (
+    True  # OP-16: middle-dignitary plows go in turn order while the stack lasts
+)
+CAMEL_CAP: Final = 10  # OP-17: the camel track stops at 10; camels beyond are lost
+START_PLOW: Final = True  # OP-18: each player starts with 1 plow card
+UNUSED_PLOWS: Final = "stack"  # OP-18: plows no player took form the plow stack (BGA-A: "removed")
+UNUSED_PLOWS_CHOICES: Final = ("stack", "removed")
+RIVER_REVENUE: Final = "per_river"  # OP-19: river camels 3 + 2 x (n - 1) counted for each river apart
+ASSUR_TIE_BEST_HUT: Final = (
+    True  # OP-20: a tie left after hut counts goes to the best hut: dignitary, then space
+)
+EXPANSION_MODE: Final = "per_player"  # OP-21: each player does expansion steps a-e before the next player
 SOWING_ROW_BY_ROW = True  # OP-22: row 1 is dealt completely, then row 2; sort ties follow this order
-FED_STATUS_LASTS = "turn"  # OP-23: a fed hut stays fed until the end of the turn
-FED_STATUS_LASTS_CHOICES = ("turn", "reign")
-FEEDING = "compulsory"  # OP-24: while a held card or the plow can feed an unfed hut, one is played
-FEEDING_CHOICES = ("compulsory", "optional")
+FED_STATUS_LASTS: Final = "turn"  # OP-23: a fed hut stays fed until the end of the turn
+FED_STATUS_LASTS_CHOICES: Final = ("turn", "reign")
+FEEDING: Final = "compulsory"  # OP-24: while a held card or the plow can feed an unfed hut, one is played
+FEEDING_CHOICES: Final = ("compulsory", "optional")
 
 # Which named constant holds each open point's DEFAULT.
-OPEN_POINTS: Mapping[str, tuple[str, ...]] = {
+OPEN_POINTS: Final[Mapping[str, tuple[str, ...]]] = {
     "OP-1": ("FOOD_CARDS",),
     "OP-2": ("FOOD_CARD_COST", "WILD_CARD_COST"),
     "OP-3": ("EXPANSION_CARDS",),
@@ -404,7 +415,7 @@ OPEN_POINTS: Mapping[str, tuple[str, ...]] = {
     "OP-23": ("FED_STATUS_LASTS",),
     "OP-24": ("FEEDING",),
 }
-OPEN_POINT_COUNT = 24
+OPEN_POINT_COUNT: Final = 24
 
 
 def neighbours(
@@ -639,10 +650,10 @@ check()
 
 # Derived once, after the check: the usable hexes (OP-4's `MAP` per player count) and the well sites
 # per player count, and the 40 food cards one by one.
-MAP: Mapping[int, Mapping[Coord, Hex]] = {players: board_hexes(players) for players in BOARDS}
-WELL_SITES: Mapping[int, frozenset[WellSite]] = {
+MAP: Final[Mapping[int, Mapping[Coord, Hex]]] = {players: board_hexes(players) for players in BOARDS}
+WELL_SITES: Final[Mapping[int, frozenset[WellSite]]] = {
     players: derive_well_sites(board) for players, board in MAP.items()
 }
-FOOD_DECK: tuple[FoodCard, ...] = tuple(
+FOOD_DECK: Final[tuple[FoodCard, ...]] = tuple(
     FoodCard(row.food, row.symbols) for row in FOOD_CARDS for _ in range(row.copies)
 )

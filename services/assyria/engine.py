@@ -9,6 +9,7 @@ decision that causes it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from services.assyria import data, expansion, farming, feeding, huts, phase_actions, setup, wells
 from services.assyria.actions import Action
@@ -27,7 +28,7 @@ from services.common.decisions import DecisionLoop
 
 # Open points implemented only at their DEFAULT (the rules name no other reading to implement): a
 # change to one of these constants must come with the engine's change, so it is refused here.
-ONLY_DEFAULTS = {
+ONLY_DEFAULTS: Final = {
     "FOOD_HAND_LIMIT": None,  # OP-11
     "SHARED_VICTORY": True,  # OP-13
     "WELL_ZIGGURAT_CHECK": "site_hexes",  # OP-14
@@ -58,7 +59,7 @@ def _play_wells(state: State, action: Action, events: list) -> None:  # type: ig
         expansion.after_wells(state, events)
 
 
-STEPS: dict[int, tuple[Legal, Play]] = {
+STEPS: Final[dict[int, tuple[Legal, Play]]] = {
     START_SPACE: (setup.legal_start_space, setup.play_start_space),
     DRAFT: (setup.legal_draft, setup.play_draft),
     HARVEST: (farming.legal_harvest, farming.play_harvest),
@@ -69,7 +70,7 @@ STEPS: dict[int, tuple[Legal, Play]] = {
 }
 
 
-LOOP: DecisionLoop[State, Action] = DecisionLoop.of_steps(GAME_OVER, STEPS)
+LOOP: Final[DecisionLoop[State, Action]] = DecisionLoop.of_steps(GAME_OVER, STEPS)
 legal_now = LOOP.legal_now
 check_seat = LOOP.check_seat
 legal_actions = LOOP.legal_actions

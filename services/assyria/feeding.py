@@ -9,6 +9,8 @@ matching huts while it has symbols; with `feeding = optional` the player may lea
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.assyria import actions as act
 from services.assyria import events as ev
 from services.assyria.board import BOARDS, HEX_FOOD
@@ -16,7 +18,7 @@ from services.assyria.cards import CARD_FOOD, CARD_SYMBOLS, WILD_CARD
 from services.assyria.data import Food
 from services.assyria.state import FEEDING_OPTIONAL, State
 
-WILD = int(Food.WILD)
+WILD: Final = int(Food.WILD)
 
 
 def unfed_huts(state: State, seat: int) -> list[int]:

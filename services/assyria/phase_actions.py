@@ -3,6 +3,8 @@ makes offerings and buys a plow or a leftover food card, in any order, until it 
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.assyria import actions as act
 from services.assyria import assur, end_of_turn, offerings, purchases, turns, ziggurats
 from services.assyria.state import ACTIONS, State
@@ -26,7 +28,7 @@ def legal(state: State) -> list[act.Action]:
     ]
 
 
-PLAYS = {
+PLAYS: Final = {
     act.BUILD_BASE: ziggurats.play,
     act.RAISE_ZIGGURAT: ziggurats.play,
     act.INTRIGUE: assur.play,

@@ -3,6 +3,8 @@ player's river huts, capped at 10; VP for huts outside (1) and inside (2) and pe
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.assyria import events as ev
 from services.assyria.board import BOARDS, HEX_REGION
 from services.assyria.data import (
@@ -16,7 +18,7 @@ from services.assyria.data import (
 )
 from services.assyria.state import State
 
-REGION_VP = {int(region): vp for region, vp in PRESTIGE_VP.items()}
+REGION_VP: Final = {int(region): vp for region, vp in PRESTIGE_VP.items()}
 
 
 def river_camels(huts_per_river: list[int]) -> int:

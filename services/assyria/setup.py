@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.assyria import actions as act
 from services.assyria import events as ev
 from services.assyria import sowing, turns
@@ -22,7 +24,7 @@ from services.assyria.state import DRAFT, START_SPACE, UNUSED_PLOWS_STACK, Confi
 from services.common.errors import InvalidConfig
 from services.common.rng import Rng
 
-START_HEXES = {
+START_HEXES: Final = {
     players: tuple(HEX_NUMBER[(s.q, s.r)] for s in spaces) for players, spaces in START_SPACES.items()
 }
 

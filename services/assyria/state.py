@@ -9,20 +9,30 @@ is its protobuf number: hexes by hex number (services.assyria.board), cards by c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Self
+from typing import Final, Self
 
 from services.assyria.board import HEX_COUNT
 from services.assyria.data import ASSUR_2P_RULE, FED_STATUS_LASTS, FEEDING, START_PLOW, UNUSED_PLOWS
 from services.common.rng import Rng
 
 # The decision the acting seat faces (the protobuf Step enum, minus its zero value).
-START_SPACE, DRAFT, HARVEST, PLACE_HUTS, FEED, WELLS, ACTIONS, GAME_OVER = range(1, 9)
+START_SPACE: Final = 1
+DRAFT: Final = 2
+HARVEST: Final = 3
+PLACE_HUTS: Final = 4
+FEED: Final = 5
+WELLS: Final = 6
+ACTIONS: Final = 7
+GAME_OVER: Final = 8
 
 # OP-23 (the protobuf FedStatusLasts enum), OP-18 (UnusedPlows) and OP-24 (Feeding).
-FED_TURN, FED_REIGN = 1, 2
-UNUSED_PLOWS_STACK, UNUSED_PLOWS_REMOVED = 1, 2
-FEEDING_COMPULSORY, FEEDING_OPTIONAL = 1, 2
-NOBODY = -1
+FED_TURN: Final = 1
+FED_REIGN: Final = 2
+UNUSED_PLOWS_STACK: Final = 1
+UNUSED_PLOWS_REMOVED: Final = 2
+FEEDING_COMPULSORY: Final = 1
+FEEDING_OPTIONAL: Final = 2
+NOBODY: Final = -1
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import compress
+from typing import Final
 
 from services.assyria.board import BOARDS, HEX_COUNT
 from services.assyria.cards import CARD_KINDS, FOOD_DECK_CARDS, NO_CARD
@@ -43,8 +44,8 @@ from services.assyria.state import (
 )
 from services.common.helpers import check_state
 
-SORTED_FOOD_DECK = sorted(FOOD_DECK_CARDS)
-OFF_BOARD = {n: [not usable for usable in board.usable] for n, board in BOARDS.items()}  # per hex
+SORTED_FOOD_DECK: Final = sorted(FOOD_DECK_CARDS)
+OFF_BOARD: Final = {n: [not usable for usable in board.usable] for n, board in BOARDS.items()}  # per hex
 
 
 def validate(state: State) -> State:

@@ -4,6 +4,8 @@ at most one piece a turn, a new base included."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.assyria import actions as act
 from services.assyria import events as ev
 from services.assyria.board import BOARDS, IS_RIVER
@@ -11,15 +13,15 @@ from services.assyria.data import ONE_PIECE_PER_TURN, ZIGGURAT_COST, ZIGGURAT_PI
 from services.assyria.state import NOBODY, State
 from services.assyria.wells import well_hexes
 
-BASE_COST = ZIGGURAT_COST[ZigguratPiece.BASE]
-PIECE_COST = (
+BASE_COST: Final = ZIGGURAT_COST[ZigguratPiece.BASE]
+PIECE_COST: Final = (
     0,
     BASE_COST,
     ZIGGURAT_COST[ZigguratPiece.CENTRE],
     ZIGGURAT_COST[ZigguratPiece.ROOF],
 )  # by height
-TOP_HEIGHT = len(ZigguratPiece)
-BASES = ZIGGURAT_PIECES_PER_COLOUR[ZigguratPiece.BASE]
+TOP_HEIGHT: Final = len(ZigguratPiece)
+BASES: Final = ZIGGURAT_PIECES_PER_COLOUR[ZigguratPiece.BASE]
 
 
 def ziggurats(state: State, seat: int) -> int:

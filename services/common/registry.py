@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
+from typing import TYPE_CHECKING
 
-from services.common.game import AnyGame
+if TYPE_CHECKING:  # only named in annotations: reading GAME_MODULES imports no engine (deploy/compile.py)
+    from services.common.game import AnyGame
 
 GAME_MODULES: tuple[str, ...] = (
     "services.puertorico",

@@ -5,25 +5,23 @@ Cells travel as (x, y) so that an action means the same on the wire and in the e
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 # Action kinds, in the order the protobuf Action oneof lists them.
-(
-    TAKE_TILE,  # a = tile index
-    DISCARD_FIRST,
-    PLACE_TILE,  # a, b = x, y
-    PAY_CUBE,  # a, b = x, y; c = kind
-    BUY_CUBE,  # a = kind
-    PAY_CLAN,  # a, b = x, y
-    PAY_CHIEFTAIN,
-    CHOOSE_CUBE,  # a = kind
-    ACTIVATE,  # a, b = x, y; c = count (butcher, fair); d = kind + 1 (Iona Abbey) or 0
-    END_ACTIVATIONS,
-    MOVE_CLAN,  # a, b = from x, y; c, d = to x, y
-    MAKE_CHIEFTAIN,  # a, b = x, y
-    END_MOVEMENT,
-    SELL,  # a = kind
-) = range(14)
+TAKE_TILE: Final = 0  # a = tile index
+DISCARD_FIRST: Final = 1
+PLACE_TILE: Final = 2  # a, b = x, y
+PAY_CUBE: Final = 3  # a, b = x, y; c = kind
+BUY_CUBE: Final = 4  # a = kind
+PAY_CLAN: Final = 5  # a, b = x, y
+PAY_CHIEFTAIN: Final = 6
+CHOOSE_CUBE: Final = 7  # a = kind
+ACTIVATE: Final = 8  # a, b = x, y; c = count (butcher, fair); d = kind + 1 (Iona Abbey) or 0
+END_ACTIVATIONS: Final = 9
+MOVE_CLAN: Final = 10  # a, b = from x, y; c, d = to x, y
+MAKE_CHIEFTAIN: Final = 11  # a, b = x, y
+END_MOVEMENT: Final = 12
+SELL: Final = 13  # a = kind
 
 
 class Action(NamedTuple):
@@ -36,10 +34,10 @@ class Action(NamedTuple):
     d: int = 0
 
 
-DISCARD_FIRST_ACTION = Action(DISCARD_FIRST)
-PAY_CHIEFTAIN_ACTION = Action(PAY_CHIEFTAIN)
-END_ACTIVATIONS_ACTION = Action(END_ACTIVATIONS)
-END_MOVEMENT_ACTION = Action(END_MOVEMENT)
-BUY_ACTION = tuple(Action(BUY_CUBE, k) for k in range(5))
-CHOOSE_ACTION = tuple(Action(CHOOSE_CUBE, k) for k in range(5))
-SELL_ACTION = tuple(Action(SELL, k) for k in range(5))
+DISCARD_FIRST_ACTION: Final = Action(DISCARD_FIRST)
+PAY_CHIEFTAIN_ACTION: Final = Action(PAY_CHIEFTAIN)
+END_ACTIVATIONS_ACTION: Final = Action(END_ACTIVATIONS)
+END_MOVEMENT_ACTION: Final = Action(END_MOVEMENT)
+BUY_ACTION: Final = tuple(Action(BUY_CUBE, k) for k in range(5))
+CHOOSE_ACTION: Final = tuple(Action(CHOOSE_CUBE, k) for k in range(5))
+SELL_ACTION: Final = tuple(Action(SELL, k) for k in range(5))

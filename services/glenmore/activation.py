@@ -8,6 +8,8 @@ of any tile from the owner's next turn on.
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.glenmore import actions as act
 from services.glenmore import events as ev
 from services.glenmore import payment
@@ -44,9 +46,9 @@ from services.glenmore.territory import cell, neighbourhood_mask, xy
 from services.glenmore.tiles import play_sell, sell_actions
 from services.glenmore.turns import end_turn
 
-_MIXED = (SHEEP, CATTLE)
-_BRIDGE = (WOOD, STONE)
-_GRAIN = (GRAIN,)
+_MIXED: Final = (SHEEP, CATTLE)
+_BRIDGE: Final = (WOOD, STONE)
+_GRAIN: Final = (GRAIN,)
 
 
 def _options(player: Player, market: list[int], slot: int, found: list[Action]) -> None:

@@ -8,107 +8,119 @@ tile table is §7.2 and is single-source data (AGORA tile data, marked UNCONFIRM
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 5
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 5
 
 # Resource kinds, numbered like the protobuf Resource enum minus one.
-WOOD, STONE, GRAIN, CATTLE, SHEEP = range(5)
-RESOURCE_NAMES = ("wood", "stone", "grain", "cattle", "sheep")
+WOOD: Final = 0
+STONE: Final = 1
+GRAIN: Final = 2
+CATTLE: Final = 3
+SHEEP: Final = 4
+RESOURCE_NAMES: Final = ("wood", "stone", "grain", "cattle", "sheep")
 
-START_COINS = 6
-TILE_CUBE_CAP = 3  # cubes one tile can hold (§7.1)
-TRACK_SPACES = 14
-TRACK_LENGTH = 13  # occupied spaces: one space behind the rearmost figure stays empty (§3, OP-3)
-STACKS = 4
+START_COINS: Final = 6
+TILE_CUBE_CAP: Final = 3  # cubes one tile can hold (§7.1)
+TRACK_SPACES: Final = 14
+TRACK_LENGTH: Final = 13  # occupied spaces: one space behind the rearmost figure stays empty (§3, OP-3)
+STACKS: Final = 4
 
 # OP-6: price-1 slots filled at the start, by player count.
-MARKET_PREFILL = {2: 1, 3: 1, 4: 0, 5: 0}
-MARKET_SLOTS = 3  # prices 1, 2, 3
+MARKET_PREFILL: Final = {2: 1, 3: 1, 4: 0, 5: 0}
+MARKET_SLOTS: Final = 3  # prices 1, 2, 3
 
 # §10 die faces; OP-4 the die counts tiles (skipping figures) and stops on the last tile.
-DIE_FACES = (1, 1, 1, 2, 2, 3)
-DIE_COUNTS_TILES = True
-DIE_PLAYER_COUNTS = (2, 3)  # OP-5: the die figure starts after the last player
+DIE_FACES: Final = (1, 1, 1, 2, 2, 3)
+DIE_COUNTS_TILES: Final = True
+DIE_PLAYER_COUNTS: Final = (2, 3)  # OP-5: the die figure starts after the last player
 
 # OP-7 difference table, capped at its last value; OP-8 scorings consume nothing.
-DIFF_TABLE = (0, 1, 2, 3, 5, 8)
-SCORING_CONSUMES = False
-TILE_PENALTY = 3  # VP per tile above the smallest territory (§9.2)
+DIFF_TABLE: Final = (0, 1, 2, 3, 5, 8)
+SCORING_CONSUMES: Final = False
+TILE_PENALTY: Final = 3  # VP per tile above the smallest territory (§9.2)
 
 # Activation values (§7.1).
-FAIR_VP = (1, 3, 5, 8, 12)  # m different kinds -> VP; the 1 and 3 are single-source
-BUTCHER_VP = (2, 4)  # 1 or 2 cubes of the butcher's kind
-MIXED_BUTCHER_VP = 5  # 1 sheep + 1 cattle
-GROCER_CUBES = 3  # OP-10: any 3 cubes
-GROCER_VP = 8
-BRIDGE_VP = 7
-LOCH_MORAR_VP = 2  # per green tile
-IONA_ABBEY_VP = 2  # per yellow tile
-DUART_CASTLE_VP = 3  # per village
-ARMADALE_COINS = 3
-LOCH_LOCHY_CUBES = 2
+FAIR_VP: Final = (1, 3, 5, 8, 12)  # m different kinds -> VP; the 1 and 3 are single-source
+BUTCHER_VP: Final = (2, 4)  # 1 or 2 cubes of the butcher's kind
+MIXED_BUTCHER_VP: Final = 5  # 1 sheep + 1 cattle
+GROCER_CUBES: Final = 3  # OP-10: any 3 cubes
+GROCER_VP: Final = 8
+BRIDGE_VP: Final = 7
+LOCH_MORAR_VP: Final = 2  # per green tile
+IONA_ABBEY_VP: Final = 2  # per yellow tile
+DUART_CASTLE_VP: Final = 3  # per village
+ARMADALE_COINS: Final = 3
+LOCH_LOCHY_CUBES: Final = 2
 
 # Open points settled as constants (§14).
-SCORING_TRIGGER_LAST_TILE_DRAWN = True  # OP-1
-PLAY_OUT_TRACK = False  # OP-2: the game ends right after scoring 3
-REFILL_TO_TRACK_LENGTH = True  # OP-3: refill until 13 entries
-NO_LEGAL_TILE_DISCARDS_FIRST = True  # OP-14
-ACTIVATION_OPTIONAL = True  # OP-15
-MOVEMENT_AFTER_ACTIVATION = True  # OP-16
-BUY_SHORTFALL_ONLY = True  # OP-17
-UNLIMITED_SUPPLY = True  # OP-18
-DUART_COUNTS_START_VILLAGE = True  # OP-19
-LOCH_NESS_SAME_TURN = False  # §8: "every later turn of the owner"
-RANDOM_START_PLAYER = True  # OP-24
-AUTO_RESOLVE_FORCED = True  # a decision with a single legal action is taken by the engine
+SCORING_TRIGGER_LAST_TILE_DRAWN: Final = True  # OP-1
+PLAY_OUT_TRACK: Final = False  # OP-2: the game ends right after scoring 3
+REFILL_TO_TRACK_LENGTH: Final = True  # OP-3: refill until 13 entries
+NO_LEGAL_TILE_DISCARDS_FIRST: Final = True  # OP-14
+ACTIVATION_OPTIONAL: Final = True  # OP-15
+MOVEMENT_AFTER_ACTIVATION: Final = True  # OP-16
+BUY_SHORTFALL_ONLY: Final = True  # OP-17
+UNLIMITED_SUPPLY: Final = True  # OP-18
+DUART_COUNTS_START_VILLAGE: Final = True  # OP-19
+LOCH_NESS_SAME_TURN: Final = False  # §8: "every later turn of the owner"
+RANDOM_START_PLAYER: Final = True  # OP-24
+AUTO_RESOLVE_FORCED: Final = True  # a decision with a single legal action is taken by the engine
 
 # Open points that are game options (state.Config); each constant is the option's default.
-PUBLIC_VP = True  # OP-23: every seat's VP are shown to everyone (option `public_vp`)
+PUBLIC_VP: Final = True  # OP-23: every seat's VP are shown to everyone (option `public_vp`)
 
 # Border colours (OP-20).
-YELLOW, GREEN, BROWN, GREY, BLUE = range(5)
+YELLOW: Final = 0
+GREEN: Final = 1
+BROWN: Final = 2
+GREY: Final = 3
+BLUE: Final = 4
 
 # Edge features (§5): a river runs N-S, a road E-W; the start village has both.
-NO_EDGE, RIVER, ROAD, BOTH = 0, 1, 2, 3
+NO_EDGE: Final = 0
+RIVER: Final = 1
+ROAD: Final = 2
+BOTH: Final = 3
 
 # Tile families.
-PRODUCTION, ABBEY, VILLAGE, CASTLE, LOCH, CRAFT = range(6)
+PRODUCTION: Final = 0
+ABBEY: Final = 1
+VILLAGE: Final = 2
+CASTLE: Final = 3
+LOCH: Final = 4
+CRAFT: Final = 5
 
 # Activation effects (§7.1).
-(
-    NOTHING,
-    PRODUCE,
-    CHOSEN_CUBE,
-    DISTILLERY,
-    BUTCHER,
-    MIXED_BUTCHER,
-    FAIR,
-    GROCER,
-    BRIDGE,
-    TAVERN,
-    MOVEMENT,
-) = range(11)
+NOTHING: Final = 0
+PRODUCE: Final = 1
+CHOSEN_CUBE: Final = 2
+DISTILLERY: Final = 3
+BUTCHER: Final = 4
+MIXED_BUTCHER: Final = 5
+FAIR: Final = 6
+GROCER: Final = 7
+BRIDGE: Final = 8
+TAVERN: Final = 9
+MOVEMENT: Final = 10
 
 # Special-location cards, numbered like the protobuf SpecialLocation enum minus one.
-(
-    LOCH_LOCHY,
-    LOCH_MORAR,
-    LOCH_NESS,
-    LOCH_SHIEL,
-    LOCH_OICH,
-    IONA_ABBEY,
-    CASTLE_STALKER,
-    CASTLE_MOIL,
-    ARMADALE_CASTLE,
-    DUART_CASTLE,
-    DONAN_CASTLE,
-    CASTLE_OF_MEY,
-    CAWDOR_CASTLE,
-) = range(13)
-NO_CARD = -1
-CARD_NAMES = (
+LOCH_LOCHY: Final = 0
+LOCH_MORAR: Final = 1
+LOCH_NESS: Final = 2
+LOCH_SHIEL: Final = 3
+LOCH_OICH: Final = 4
+IONA_ABBEY: Final = 5
+CASTLE_STALKER: Final = 6
+CASTLE_MOIL: Final = 7
+ARMADALE_CASTLE: Final = 8
+DUART_CASTLE: Final = 9
+DONAN_CASTLE: Final = 10
+CASTLE_OF_MEY: Final = 11
+CAWDOR_CASTLE: Final = 12
+NO_CARD: Final = -1
+CARD_NAMES: Final = (
     "Loch Lochy",
     "Loch Morar",
     "Loch Ness",
@@ -124,9 +136,9 @@ CARD_NAMES = (
     "Cawdor Castle",
 )
 # OP-11 bonnets per card (UNCONFIRMED except Cawdor's 3).
-BONNETS = (0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 1, 1, 3)
-CARD_WHISKY = {CASTLE_MOIL: 1, DONAN_CASTLE: 2}
-CARD_EXTRA_CLAN = {CASTLE_STALKER: 1}
+BONNETS: Final = (0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 1, 1, 3)
+CARD_WHISKY: Final = {CASTLE_MOIL: 1, DONAN_CASTLE: 2}
+CARD_EXTRA_CLAN: Final = {CASTLE_STALKER: 1}
 
 
 class Cost(NamedTuple):
@@ -160,12 +172,14 @@ class Tile(NamedTuple):
     bonus_whisky: int
 
 
-FREE = Cost()
+FREE: Final = Cost()
 W, S, G, C, SH = WOOD, STONE, GRAIN, CATTLE, SHEEP
-N_, R_, RD = NO_EDGE, RIVER, ROAD
+N_: Final = NO_EDGE
+R_: Final = RIVER
+RD: Final = ROAD
 
 # (number, stack, name, border, edge, family, cost, effect, arg, card)
-_TILE_ROWS: tuple[tuple[int, int, str, int, int, int, Cost, int, int, int], ...] = (
+_TILE_ROWS: Final[tuple[tuple[int, int, str, int, int, int, Cost, int, int, int], ...]] = (
     (1, 0, "Quarry", YELLOW, RD, PRODUCTION, FREE, PRODUCE, S, NO_CARD),
     (2, 0, "Forest", YELLOW, R_, PRODUCTION, FREE, PRODUCE, W, NO_CARD),
     (3, 0, "Sheep pasture", GREEN, R_, PRODUCTION, FREE, PRODUCE, SH, NO_CARD),
@@ -234,9 +248,9 @@ _TILE_ROWS: tuple[tuple[int, int, str, int, int, int, Cost, int, int, int], ...]
     (66, 3, "Bridge", BROWN, R_, CRAFT, FREE, BRIDGE, 0, NO_CARD),
     (67, 3, "Quarry", YELLOW, RD, PRODUCTION, FREE, PRODUCE, S, NO_CARD),
 )
-TILES_CONFIRMED = False  # OP-12: single-source data, to check against a physical copy
+TILES_CONFIRMED: Final = False  # OP-12: single-source data, to check against a physical copy
 
-STACK_TILES = len(_TILE_ROWS)  # 67
+STACK_TILES: Final = len(_TILE_ROWS)  # 67
 
 
 def _tile(row: tuple[int, int, str, int, int, int, Cost, int, int, int]) -> Tile:
@@ -248,14 +262,14 @@ def _tile(row: tuple[int, int, str, int, int, int, Cost, int, int, int]) -> Tile
 
 
 # Index i of TILES is tile number i + 1; the start village of seat s is index STACK_TILES + s.
-TILES: tuple[Tile, ...] = tuple(_tile(row) for row in _TILE_ROWS) + tuple(
+TILES: Final[tuple[Tile, ...]] = tuple(_tile(row) for row in _TILE_ROWS) + tuple(
     Tile(STACK_TILES + 1 + seat, -1, "Start village", GREY, BOTH, VILLAGE, FREE, MOVEMENT, 0, NO_CARD, 1, 0)
     for seat in range(MAX_PLAYERS)
 )
-STACK_CONTENTS: tuple[tuple[int, ...], ...] = tuple(
+STACK_CONTENTS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(i for i, tile in enumerate(TILES) if tile.stack == stack) for stack in range(STACKS)
 )
-CARD_TILE = {tile.card: i for i, tile in enumerate(TILES) if tile.card != NO_CARD}
+CARD_TILE: Final = {tile.card: i for i, tile in enumerate(TILES) if tile.card != NO_CARD}
 
 
 def start_village(seat: int) -> int:

@@ -8,6 +8,7 @@ any other; die turns and scorings happen inside the turn that causes them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from services.common.decisions import DecisionLoop
 from services.glenmore import activation, movement, payment, tiles
@@ -38,7 +39,7 @@ def _play_pay(state: State, action: Action, events: list) -> None:  # type: igno
             activation.after_payment(state, events)
 
 
-STEPS: dict[int, tuple[Legal, Play]] = {
+STEPS: Final[dict[int, tuple[Legal, Play]]] = {
     CHOOSE_TILE: (tiles.legal_choose, tiles.play_choose),
     PLACE_TILE: (tiles.legal_place, tiles.play_place),
     PAY: (payment.legal, _play_pay),
@@ -48,7 +49,7 @@ STEPS: dict[int, tuple[Legal, Play]] = {
 }
 
 
-LOOP: DecisionLoop[State, Action] = DecisionLoop.of_steps(GAME_OVER, STEPS, AUTO_RESOLVE_FORCED)
+LOOP: Final[DecisionLoop[State, Action]] = DecisionLoop.of_steps(GAME_OVER, STEPS, AUTO_RESOLVE_FORCED)
 legal_now = LOOP.legal_now
 check_seat = LOOP.check_seat
 legal_actions = LOOP.legal_actions

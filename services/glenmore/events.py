@@ -8,12 +8,15 @@ VpGained whose `public` is false (option `public_vp` off), which only its seat m
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 Cell = tuple[int, int]
 
-DISCARD_PASSED, DISCARD_DIE, DISCARD_NO_LEGAL_TILE = 1, 2, 3
-VP_ACTIVATION, VP_SCORING = 1, 2
+DISCARD_PASSED: Final = 1
+DISCARD_DIE: Final = 2
+DISCARD_NO_LEGAL_TILE: Final = 3
+VP_ACTIVATION: Final = 1
+VP_SCORING: Final = 2
 
 
 class GameStarted(NamedTuple):

@@ -8,12 +8,14 @@ cheapest purchases of what the territory lacks.
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.glenmore import events as ev
 from services.glenmore.data import MARKET_SLOTS, Cost
 from services.glenmore.state import Player, State
 from services.glenmore.territory import xy
 
-UNBUYABLE = 1 << 20
+UNBUYABLE: Final = 1 << 20
 
 
 def buy_price(market: list[int], kind: int) -> int:

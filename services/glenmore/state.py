@@ -9,22 +9,32 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from services.common.rng import Rng
 from services.glenmore.data import MAX_PLAYERS, PUBLIC_VP, STACKS
 
 # The decision the acting seat faces (mirrors the protobuf Step enum, minus its zero value).
-CHOOSE_TILE, PLACE_TILE, PAY, CHOOSE_CUBE, ACTIVATE, MOVE, GAME_OVER = range(1, 8)
+CHOOSE_TILE: Final = 1
+PLACE_TILE: Final = 2
+PAY: Final = 3
+CHOOSE_CUBE: Final = 4
+ACTIVATE: Final = 5
+MOVE: Final = 6
+GAME_OVER: Final = 7
 
 # What a payment in progress is for (the protobuf PaymentPurpose enum).
-NO_PAYMENT, PAY_FOR_TILE, PAY_FOR_ACTIVATION = 0, 1, 2
+NO_PAYMENT: Final = 0
+PAY_FOR_TILE: Final = 1
+PAY_FOR_ACTIVATION: Final = 2
 
 # Why cubes are being chosen (the protobuf CubePurpose enum).
-NO_CUBE_CHOICE, CUBES_LOCH_LOCHY, CUBES_LOCH_SHIEL = 0, 1, 2
+NO_CUBE_CHOICE: Final = 0
+CUBES_LOCH_LOCHY: Final = 1
+CUBES_LOCH_SHIEL: Final = 2
 
-DIE = -1 - MAX_PLAYERS
-NO_CELL = -1
+DIE: Final = -1 - MAX_PLAYERS
+NO_CELL: Final = -1
 
 
 def figure(seat: int) -> int:

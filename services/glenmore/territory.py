@@ -6,20 +6,25 @@ adds STRIDE, and sorting cells sorts them by (x, y).
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.glenmore.data import NO_EDGE, RIVER, ROAD, TILES
 from services.glenmore.state import Player, State
 
-OFFSET = 128
-STRIDE = 256
-MAX_COORDINATE = 100  # far beyond any reachable cell: a territory has at most 68 tiles
+OFFSET: Final = 128
+STRIDE: Final = 256
+MAX_COORDINATE: Final = 100  # far beyond any reachable cell: a territory has at most 68 tiles
 
-NORTH, SOUTH, EAST, WEST = 1, -1, STRIDE, -STRIDE
-ORTHOGONAL = (NORTH, SOUTH, EAST, WEST)
-AROUND = (WEST + SOUTH, WEST, WEST + NORTH, SOUTH, NORTH, EAST + SOUTH, EAST, EAST + NORTH)
-ORIGIN = OFFSET * STRIDE + OFFSET
+NORTH: Final = 1
+SOUTH: Final = -1
+EAST: Final = STRIDE
+WEST: Final = -STRIDE
+ORTHOGONAL: Final = (NORTH, SOUTH, EAST, WEST)
+AROUND: Final = (WEST + SOUTH, WEST, WEST + NORTH, SOUTH, NORTH, EAST + SOUTH, EAST, EAST + NORTH)
+ORIGIN: Final = OFFSET * STRIDE + OFFSET
 
-EDGES = tuple(tile.edge for tile in TILES)
-ALL_EDGES = (1 << NO_EDGE) | (1 << RIVER) | (1 << ROAD)
+EDGES: Final = tuple(tile.edge for tile in TILES)
+ALL_EDGES: Final = (1 << NO_EDGE) | (1 << RIVER) | (1 << ROAD)
 
 
 def cell(x: int, y: int) -> int:

@@ -7,6 +7,8 @@ values, cells in range, one tile per cell, one record per seat) is the codec's.
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.common.errors import MalformedRequest
 from services.glenmore.data import (
     ABBEY,
@@ -55,10 +57,10 @@ from services.glenmore.state import (
 )
 from services.glenmore.territory import EDGES, ORIGIN, ORTHOGONAL
 
-CONVERSIONS = (DISTILLERY, BUTCHER, MIXED_BUTCHER, FAIR, GROCER, BRIDGE)
-STACK_OF = tuple(tile.stack for tile in TILES)
-CARD_OF = tuple(tile.card for tile in TILES)
-ALL_STACK_TILES = list(range(STACK_TILES))
+CONVERSIONS: Final = (DISTILLERY, BUTCHER, MIXED_BUTCHER, FAIR, GROCER, BRIDGE)
+STACK_OF: Final = tuple(tile.stack for tile in TILES)
+CARD_OF: Final = tuple(tile.card for tile in TILES)
+ALL_STACK_TILES: Final = list(range(STACK_TILES))
 
 
 def bad(what: str) -> None:

@@ -3,19 +3,17 @@ a sequence of them: BUILD picks the place, then one PAY_CARD or PAY_PAIR per car
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 # Action kinds, in the order the protobuf Action oneof lists them.
-(
-    BID,  # a = pair index
-    BUILD,  # a = place id; b = 1 for a black house (§7)
-    END_BUILDING,
-    PAY_CARD,  # a = landscape
-    PAY_PAIR,  # a, b = landscapes of the joker pair (a <= b)
-    CHOOSE_GOODS_CARD,  # a = goods card id
-    CHOOSE_BONUS_CARD,  # a = bonus card id
-    DISCARD,  # a = landscape
-) = range(1, 9)
+BID: Final = 1  # a = pair index
+BUILD: Final = 2  # a = place id; b = 1 for a black house (§7)
+END_BUILDING: Final = 3
+PAY_CARD: Final = 4  # a = landscape
+PAY_PAIR: Final = 5  # a, b = landscapes of the joker pair (a <= b)
+CHOOSE_GOODS_CARD: Final = 6  # a = goods card id
+CHOOSE_BONUS_CARD: Final = 7  # a = bonus card id
+DISCARD: Final = 8  # a = landscape
 
 
 class Action(NamedTuple):
@@ -26,4 +24,4 @@ class Action(NamedTuple):
     b: int = 0
 
 
-END_BUILDING_ACTION = Action(END_BUILDING)
+END_BUILDING_ACTION: Final = Action(END_BUILDING)

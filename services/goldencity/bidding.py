@@ -4,12 +4,14 @@ the bank (OP-27) and raises D for everyone this round. The displaced bidder bids
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.goldencity import events as ev
 from services.goldencity.actions import BID, Action
 from services.goldencity.rules import NOBODY, REBID_IMMEDIATE
 from services.goldencity.state import BUILD, State
 
-BID_ACTIONS = tuple(Action(BID, i) for i in range(8))
+BID_ACTIONS: Final = tuple(Action(BID, i) for i in range(8))
 
 
 def price(state: State) -> int:

@@ -5,6 +5,8 @@ scoring-card group's order, the goods deck's order, the RNG), keeping every coun
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.common.rng import Rng
 from services.goldencity import actions as act
 from services.goldencity.bidding import price
@@ -19,7 +21,7 @@ from services.goldencity.visibility import bonus_cards_visible, hand_visible
 from services.goldencity.vocabulary import BonusType, Landscape
 
 # What a place bonus is worth to the greedy policy, per unit of its amount.
-BONUS_WORTH = {
+BONUS_WORTH: Final = {
     BonusType.COINS: 0.8,
     BonusType.LETTERS: 1.0,
     BonusType.KEY: 4.0,
@@ -28,8 +30,8 @@ BONUS_WORTH = {
     BonusType.LANDSCAPE_CARD: 1.0,
     BonusType.NONE: 0.0,
 }
-HOUSE_WORTH = 3.0  # a house scores again in later rounds and opens roads
-CARD_WORTH = 1.0  # a landscape card in hand
+HOUSE_WORTH: Final = 3.0  # a house scores again in later rounds and opens roads
+CARD_WORTH: Final = 1.0  # a landscape card in hand
 
 
 def _remaining_cards(state: State) -> list[ScoringCard]:

@@ -48,7 +48,7 @@ DATA_SET_ENV: Final = "GOLDENCITY_DATA_SET"
 DEFAULT_DATA_SET: Final = "v0"
 SET_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # a name of at most 64 characters
 # A refusal about finding a set rather than about one of its files.
-RULE_DATA_SET = "DATA_SET"
+RULE_DATA_SET: Final = "DATA_SET"
 
 
 class DataWarning(UserWarning):

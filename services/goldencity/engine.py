@@ -8,6 +8,7 @@ Scoring and the start of the next round happen inside the decision that ends a r
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from services.common.decisions import DecisionLoop
 from services.goldencity import bidding, bonuses, building, payment, round_end
@@ -46,7 +47,7 @@ def _play_bonus(state: State, action: Action, events: list) -> None:  # type: ig
     building.house_done(state, events)
 
 
-STEPS: dict[int, tuple[Legal, Play]] = {
+STEPS: Final[dict[int, tuple[Legal, Play]]] = {
     BID: (bidding.legal, bidding.play),
     BUILD: (building.legal, _play_build_step),
     PAY: (payment.legal, building.play_pay),
@@ -56,7 +57,7 @@ STEPS: dict[int, tuple[Legal, Play]] = {
 }
 
 
-LOOP: DecisionLoop[State, Action] = DecisionLoop.of_steps(GAME_OVER, STEPS, AUTO_RESOLVE_FORCED)
+LOOP: Final[DecisionLoop[State, Action]] = DecisionLoop.of_steps(GAME_OVER, STEPS, AUTO_RESOLVE_FORCED)
 legal_now = LOOP.legal_now
 check_seat = LOOP.check_seat
 legal_actions = LOOP.legal_actions

@@ -4,10 +4,11 @@ its seat (hands and bonus cards are secret, OP-20 and OP-3)."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 # What a seat gained something for (the protobuf Reason enum).
-FROM_PLACE, FROM_CITY = 1, 2
+FROM_PLACE: Final = 1
+FROM_CITY: Final = 2
 
 
 class GameStarted(NamedTuple):

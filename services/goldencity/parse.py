@@ -4,6 +4,8 @@ not resolve. The facts the contents must keep are checked afterwards (`services.
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.goldencity.checks import RULE_AREA_NODE_EXISTS, RULE_CARD_AREA_EXISTS
 from services.goldencity.reader import REFERENCE, TYPE, Node, unique_names
 from services.goldencity.records import (
@@ -20,18 +22,18 @@ from services.goldencity.records import (
 )
 from services.goldencity.vocabulary import BonusCardKind, BonusType, Compass, Item, Landscape, PlaceKind
 
-HEADER = ("reconstruction", "data_version", "provenance")
-BOARD_FIELDS = (*HEADER, "regions", "goods_kinds", "nodes", "roads", "areas")
-CARDS_FIELDS = (*HEADER, "cards")
-NODE_FIELDS = ("id", "kind", "region", "compass", "on_river", "bonus")
-BONUS_FIELDS = ("type", "amount")
-SCORING_CARD_FIELDS = ("id", "back", "area", "goods", "house_points", "goods_points", "majority_bonus")
-BONUS_CARD_FIELDS = {
+HEADER: Final = ("reconstruction", "data_version", "provenance")
+BOARD_FIELDS: Final = (*HEADER, "regions", "goods_kinds", "nodes", "roads", "areas")
+CARDS_FIELDS: Final = (*HEADER, "cards")
+NODE_FIELDS: Final = ("id", "kind", "region", "compass", "on_river", "bonus")
+BONUS_FIELDS: Final = ("type", "amount")
+SCORING_CARD_FIELDS: Final = ("id", "back", "area", "goods", "house_points", "goods_points", "majority_bonus")
+BONUS_CARD_FIELDS: Final = {
     BonusCardKind.PER_HOUSE_IN_AREA: ("id", "kind", "area", "points"),
     BonusCardKind.PER_ITEM: ("id", "kind", "item", "points"),
 }
-GOODS_CARD_FIELDS = ("id", "goods")
-GOODS_ITEM_SEPARATOR = ":"  # `goods_symbol:<kind>` (§12.6)
+GOODS_CARD_FIELDS: Final = ("id", "goods")
+GOODS_ITEM_SEPARATOR: Final = ":"  # `goods_symbol:<kind>` (§12.6)
 
 
 def source_from(fields: dict[str, Node]) -> Source:

@@ -5,6 +5,8 @@ decisions, one card or pair at a time, and only payments that can still be compl
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.goldencity import events as ev
 from services.goldencity.actions import PAY_CARD, PAY_PAIR, Action
 from services.goldencity.landscapes import counts
@@ -16,11 +18,11 @@ from services.goldencity.state import State
 from services.goldencity.tables import Cost
 from services.goldencity.vocabulary import Landscape
 
-LANDSCAPES = tuple(int(kind) for kind in Landscape)
+LANDSCAPES: Final = tuple(int(kind) for kind in Landscape)
 
 
-PAY_CARD_ACTIONS = {kind: Action(PAY_CARD, kind) for kind in LANDSCAPES}
-PAY_PAIR_ACTIONS = {(a, b): Action(PAY_PAIR, a, b) for a in LANDSCAPES for b in LANDSCAPES if a <= b}
+PAY_CARD_ACTIONS: Final = {kind: Action(PAY_CARD, kind) for kind in LANDSCAPES}
+PAY_PAIR_ACTIONS: Final = {(a, b): Action(PAY_PAIR, a, b) for a in LANDSCAPES for b in LANDSCAPES if a <= b}
 
 
 def cost(state: State, place: int) -> Cost:

@@ -9,20 +9,20 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from enum import IntEnum
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from services.goldencity.vocabulary import file_name
 
 E = TypeVar("E", bound=IntEnum)
 
 # Schema rules (the §12.3 rules are named in services.goldencity.board_rules).
-FILE = "FILE"  # the file exists and is JSON
-REQUIRED = "REQUIRED"  # a required field is present
-UNKNOWN_FIELD = "UNKNOWN_FIELD"  # no field outside the schema
-TYPE = "TYPE"  # a field has its schema type
-CHOICE = "CHOICE"  # a field holds one of its allowed values
-UNIQUE = "UNIQUE"  # ids, names and object keys appear once
-REFERENCE = "REFERENCE"  # a reference to another entry resolves
+FILE: Final = "FILE"  # the file exists and is JSON
+REQUIRED: Final = "REQUIRED"  # a required field is present
+UNKNOWN_FIELD: Final = "UNKNOWN_FIELD"  # no field outside the schema
+TYPE: Final = "TYPE"  # a field has its schema type
+CHOICE: Final = "CHOICE"  # a field holds one of its allowed values
+UNIQUE: Final = "UNIQUE"  # ids, names and object keys appear once
+REFERENCE: Final = "REFERENCE"  # a reference to another entry resolves
 
 
 @dataclass(frozen=True)

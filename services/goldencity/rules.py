@@ -49,10 +49,14 @@ ONLY_COLOURED_HOUSES_END: Final = True  # OP-23: in 2p only the coloured houses 
 TIEBREAK: Final = ("houses built", "coins")  # OP-10: then shared
 
 # Option defaults (each a field of Config).
-REBID_IMMEDIATE, REBID_NEXT_TURN = 1, 2  # OP-1
-BONUS_CARD_CHOOSE, BONUS_CARD_DRAW = 1, 2  # OP-2
-INNER_COST_KEY, INNER_COST_KEY_PLUS_OUTER_COST = 1, 2  # OP-4
-JOKER_IDENTICAL_PAIR, JOKER_ANY_PAIR = 1, 2  # OP-7
+REBID_IMMEDIATE: Final = 1
+REBID_NEXT_TURN: Final = 2  # OP-1
+BONUS_CARD_CHOOSE: Final = 1
+BONUS_CARD_DRAW: Final = 2  # OP-2
+INNER_COST_KEY: Final = 1
+INNER_COST_KEY_PLUS_OUTER_COST: Final = 2  # OP-4
+JOKER_IDENTICAL_PAIR: Final = 1
+JOKER_ANY_PAIR: Final = 2  # OP-7
 DEFAULT_REBID: Final = REBID_NEXT_TURN  # S004 is explicit; LUDO's and DND's `immediate` is the option
 DEFAULT_BONUS_CARD_TAKE: Final = BONUS_CARD_CHOOSE
 DEFAULT_INNER_COST: Final = INNER_COST_KEY

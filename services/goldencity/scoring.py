@@ -4,6 +4,8 @@ the bonus cards at the end (§6.3), and the final ranking with its tie-break."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.common.game import Scores, ranked_scores
 from services.goldencity import events as ev
 from services.goldencity.labels import CATALOGS
@@ -12,10 +14,10 @@ from services.goldencity.state import Player, State
 from services.goldencity.vocabulary import BonusCardKind, Item
 
 # The tie-break (OP-10): houses built, then coins, as one number (coins stay below this).
-TIEBREAK_HOUSES = 1_000_000
+TIEBREAK_HOUSES: Final = 1_000_000
 # The score lines' labels, messages of the catalogs.
-LETTERS = CATALOGS.message("goldencity.score.letters")
-BONUS_CARDS = CATALOGS.message("goldencity.score.bonus_cards")
+LETTERS: Final = CATALOGS.message("goldencity.score.letters")
+BONUS_CARDS: Final = CATALOGS.message("goldencity.score.bonus_cards")
 
 
 def houses_in(player: Player, places: frozenset[int]) -> int:

@@ -9,14 +9,20 @@ of a deck or stack is its last element.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Self
+from typing import Final, Self
 
 from services.common.rng import Rng
 from services.goldencity import rules
 from services.goldencity.tables import Tables
 
 # The decision the acting seat faces (the protobuf Step enum, minus its zero value).
-BID, BUILD, PAY, CHOOSE_GOODS_CARD, CHOOSE_BONUS_CARD, DISCARD, GAME_OVER = range(1, 8)
+BID: Final = 1
+BUILD: Final = 2
+PAY: Final = 3
+CHOOSE_GOODS_CARD: Final = 4
+CHOOSE_BONUS_CARD: Final = 5
+DISCARD: Final = 6
+GAME_OVER: Final = 7
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ seat, as its worth shows only once everybody has used it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from services.common.rng import Rng
 from services.puertorico import codec, engine
@@ -25,16 +25,18 @@ from services.puertorico.setup import initial_vp_pool
 from services.puertorico.state import CHOOSE_ROLE, PLACE_COLONIST, Config, Player, State
 
 # Worth of economy in VP, tuned by self-play against the random bot.
-DOUBLOON = 0.3
-GOOD_BASE, GOOD_PER_PRICE = 0.3, 0.15
-PRODUCTION_BASE, PRODUCTION_PER_PRICE = 0.6, 0.25
-WORKING_QUARRY = 0.6
-COLONIST = 0.15
-ISLAND_TILE = 0.2
-WIN_BONUS = 50.0
-ROLE_LOOKAHEAD_STEPS = 60  # decisions played greedily to finish a role being judged
-TIE_NOISE = 1e-6
-KEEP_ARRANGEMENT = 1e-2  # a mayor's move must gain more than this to be worth a decision
+DOUBLOON: Final = 0.3
+GOOD_BASE: Final = 0.3
+GOOD_PER_PRICE: Final = 0.15
+PRODUCTION_BASE: Final = 0.6
+PRODUCTION_PER_PRICE: Final = 0.25
+WORKING_QUARRY: Final = 0.6
+COLONIST: Final = 0.15
+ISLAND_TILE: Final = 0.2
+WIN_BONUS: Final = 50.0
+ROLE_LOOKAHEAD_STEPS: Final = 60  # decisions played greedily to finish a role being judged
+TIE_NOISE: Final = 1e-6
+KEEP_ARRANGEMENT: Final = 1e-2  # a mayor's move must gain more than this to be worth a decision
 
 
 def determinize(state: State, seat: int, rng: Rng) -> State:

@@ -6,6 +6,8 @@ Expansion I: forests lower it too (forest house), the black market trades items 
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.puertorico.actions import (
     BLACK_MARKET_COLONIST,
     BLACK_MARKET_GOOD,
@@ -65,7 +67,7 @@ from services.puertorico.state import (
 )
 from services.puertorico.state import BUILD as BUILD_STEP
 
-BUILDER_PRIVILEGE = 1
+BUILDER_PRIVILEGE: Final = 1
 
 
 def start(state: State, events: list) -> bool:  # type: ignore[type-arg]
@@ -87,8 +89,8 @@ def _forest_discount(player: Player) -> int:
 # What each building costs less its occupied quarries, by quarries (COST_AFTER_QUARRIES[q][building]):
 # a building takes at most its column of quarries off, so quarries beyond the highest column count
 # as that many.
-MOST_QUARRIES = max(info.col for info in BUILDINGS)
-COST_AFTER_QUARRIES = tuple(
+MOST_QUARRIES: Final = max(info.col for info in BUILDINGS)
+COST_AFTER_QUARRIES: Final = tuple(
     tuple(info.cost - min(quarries, info.col) for info in BUILDINGS) for quarries in range(MOST_QUARRIES + 1)
 )
 

@@ -6,6 +6,8 @@ one decision at a time, then shipped), and the storehouse's single goods.
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.puertorico.actions import (
     KEEP_SINGLE,
     LOAD,
@@ -55,9 +57,9 @@ from services.puertorico.events import (
 from services.puertorico.state import LOAD as LOAD_STEP
 from services.puertorico.state import SMALL_WHARF_STEP, STORE, Player, State
 
-CAPTAIN_PRIVILEGE_VP = 1
-HARBOR_VP = 1
-WHARF_SHIP = -1
+CAPTAIN_PRIVILEGE_VP: Final = 1
+HARBOR_VP: Final = 1
+WHARF_SHIP: Final = -1
 
 
 def start(state: State, events: list) -> bool:  # type: ignore[type-arg]

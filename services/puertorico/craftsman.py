@@ -6,6 +6,8 @@ takes two privilege goods of different kinds (OP-8), one decision each.
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.puertorico.actions import BONUS, CRAFTSMAN_BONUS, PASS_ACTION, Action
 from services.puertorico.board import privilege
 from services.puertorico.data import (
@@ -30,7 +32,7 @@ from services.puertorico.events import (
 )
 from services.puertorico.state import CRAFTSMAN_PRIVILEGE, Player, State
 
-PRIVILEGE_GOODS = 1
+PRIVILEGE_GOODS: Final = 1
 
 
 def production(player: Player) -> list[int]:

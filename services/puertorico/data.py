@@ -7,20 +7,24 @@ Expansion I, §11 open points), itself drawn from the alea 2002 rulebook and the
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 # Goods. The index of a good is also its price at the trading house (§1.1).
-CORN, INDIGO, SUGAR, TOBACCO, COFFEE = range(5)
-GOODS = (CORN, INDIGO, SUGAR, TOBACCO, COFFEE)
-GOOD_NAMES = ("corn", "indigo", "sugar", "tobacco", "coffee")
-PRICE = (0, 1, 2, 3, 4)
+CORN: Final = 0
+INDIGO: Final = 1
+SUGAR: Final = 2
+TOBACCO: Final = 3
+COFFEE: Final = 4
+GOODS: Final = (CORN, INDIGO, SUGAR, TOBACCO, COFFEE)
+GOOD_NAMES: Final = ("corn", "indigo", "sugar", "tobacco", "coffee")
+PRICE: Final = (0, 1, 2, 3, 4)
 
 # Island tiles: a plantation's index is its good's index.
-QUARRY = 5
-FOREST = 6
-TILE_KINDS = 7
-CIRCLE_TILES = (CORN, INDIGO, SUGAR, TOBACCO, COFFEE, QUARRY)
-TILE_NAMES = (
+QUARRY: Final = 5
+FOREST: Final = 6
+TILE_KINDS: Final = 7
+CIRCLE_TILES: Final = (CORN, INDIGO, SUGAR, TOBACCO, COFFEE, QUARRY)
+TILE_NAMES: Final = (
     "corn plantation",
     "indigo plantation",
     "sugar plantation",
@@ -29,13 +33,29 @@ TILE_NAMES = (
     "quarry",
     "forest",
 )
-ISLAND_SPACES = 12
-CITY_SPACES = 12
+ISLAND_SPACES: Final = 12
+CITY_SPACES: Final = 12
 
 # Roles.
-SETTLER, MAYOR, BUILDER, CRAFTSMAN, TRADER, CAPTAIN, PROSPECTOR, PROSPECTOR_2 = range(8)
-NO_ROLE = -1
-ROLE_NAMES = ("settler", "mayor", "builder", "craftsman", "trader", "captain", "prospector", "prospector")
+SETTLER: Final = 0
+MAYOR: Final = 1
+BUILDER: Final = 2
+CRAFTSMAN: Final = 3
+TRADER: Final = 4
+CAPTAIN: Final = 5
+PROSPECTOR: Final = 6
+PROSPECTOR_2: Final = 7
+NO_ROLE: Final = -1
+ROLE_NAMES: Final = (
+    "settler",
+    "mayor",
+    "builder",
+    "craftsman",
+    "trader",
+    "captain",
+    "prospector",
+    "prospector",
+)
 
 
 class BuildingInfo(NamedTuple):
@@ -88,7 +108,7 @@ def _violet(
     )
 
 
-BUILDINGS: tuple[BuildingInfo, ...] = (
+BUILDINGS: Final[tuple[BuildingInfo, ...]] = (
     _production("small indigo plant", INDIGO, 1, 1, 1, False),
     _production("small sugar mill", SUGAR, 2, 1, 1, False),
     _production("indigo plant", INDIGO, 3, 2, 3, True),
@@ -128,70 +148,71 @@ BUILDINGS: tuple[BuildingInfo, ...] = (
     _violet("statue", 10, 8, circles=0, col=4, large=True, expansion=True),
     _violet("cloister", 10, 4, large=True, expansion=True),
 )
-BUILDING_IDS = {info.name: index for index, info in enumerate(BUILDINGS)}
-BASE_BUILDINGS = tuple(i for i, info in enumerate(BUILDINGS) if not info.expansion)
+BUILDING_IDS: Final = {info.name: index for index, info in enumerate(BUILDINGS)}
+BASE_BUILDINGS: Final = tuple(i for i, info in enumerate(BUILDINGS) if not info.expansion)
 # Each building's circles and city spaces, by id (what the hot paths look up).
-BUILDING_CIRCLES = tuple(info.circles for info in BUILDINGS)
-BUILDING_CITY_SPACES = tuple(info.spaces for info in BUILDINGS)
+BUILDING_CIRCLES: Final = tuple(info.circles for info in BUILDINGS)
+BUILDING_CITY_SPACES: Final = tuple(info.spaces for info in BUILDINGS)
 
-SMALL_INDIGO_PLANT = BUILDING_IDS["small indigo plant"]
-SMALL_SUGAR_MILL = BUILDING_IDS["small sugar mill"]
-INDIGO_PLANT = BUILDING_IDS["indigo plant"]
-SUGAR_MILL = BUILDING_IDS["sugar mill"]
-TOBACCO_STORAGE = BUILDING_IDS["tobacco storage"]
-COFFEE_ROASTER = BUILDING_IDS["coffee roaster"]
-SMALL_MARKET = BUILDING_IDS["small market"]
-HACIENDA = BUILDING_IDS["hacienda"]
-CONSTRUCTION_HUT = BUILDING_IDS["construction hut"]
-SMALL_WAREHOUSE = BUILDING_IDS["small warehouse"]
-HOSPICE = BUILDING_IDS["hospice"]
-OFFICE = BUILDING_IDS["office"]
-LARGE_MARKET = BUILDING_IDS["large market"]
-LARGE_WAREHOUSE = BUILDING_IDS["large warehouse"]
-FACTORY = BUILDING_IDS["factory"]
-UNIVERSITY = BUILDING_IDS["university"]
-HARBOR = BUILDING_IDS["harbor"]
-WHARF = BUILDING_IDS["wharf"]
-GUILD_HALL = BUILDING_IDS["guild hall"]
-RESIDENCE = BUILDING_IDS["residence"]
-FORTRESS = BUILDING_IDS["fortress"]
-CUSTOMS_HOUSE = BUILDING_IDS["customs house"]
-CITY_HALL = BUILDING_IDS["city hall"]
-AQUEDUCT = BUILDING_IDS["aqueduct"]
-FOREST_HOUSE = BUILDING_IDS["forest house"]
-BLACK_MARKET = BUILDING_IDS["black market"]
-STOREHOUSE = BUILDING_IDS["storehouse"]
-GUESTHOUSE = BUILDING_IDS["guesthouse"]
-TRADING_POST = BUILDING_IDS["trading post"]
-CHURCH = BUILDING_IDS["church"]
-SMALL_WHARF = BUILDING_IDS["small wharf"]
-LIGHTHOUSE = BUILDING_IDS["lighthouse"]
-SPECIALTY_FACTORY = BUILDING_IDS["specialty factory"]
-LIBRARY = BUILDING_IDS["library"]
-UNION_HALL = BUILDING_IDS["union hall"]
-STATUE = BUILDING_IDS["statue"]
-CLOISTER = BUILDING_IDS["cloister"]
+SMALL_INDIGO_PLANT: Final = BUILDING_IDS["small indigo plant"]
+SMALL_SUGAR_MILL: Final = BUILDING_IDS["small sugar mill"]
+INDIGO_PLANT: Final = BUILDING_IDS["indigo plant"]
+SUGAR_MILL: Final = BUILDING_IDS["sugar mill"]
+TOBACCO_STORAGE: Final = BUILDING_IDS["tobacco storage"]
+COFFEE_ROASTER: Final = BUILDING_IDS["coffee roaster"]
+SMALL_MARKET: Final = BUILDING_IDS["small market"]
+HACIENDA: Final = BUILDING_IDS["hacienda"]
+CONSTRUCTION_HUT: Final = BUILDING_IDS["construction hut"]
+SMALL_WAREHOUSE: Final = BUILDING_IDS["small warehouse"]
+HOSPICE: Final = BUILDING_IDS["hospice"]
+OFFICE: Final = BUILDING_IDS["office"]
+LARGE_MARKET: Final = BUILDING_IDS["large market"]
+LARGE_WAREHOUSE: Final = BUILDING_IDS["large warehouse"]
+FACTORY: Final = BUILDING_IDS["factory"]
+UNIVERSITY: Final = BUILDING_IDS["university"]
+HARBOR: Final = BUILDING_IDS["harbor"]
+WHARF: Final = BUILDING_IDS["wharf"]
+GUILD_HALL: Final = BUILDING_IDS["guild hall"]
+RESIDENCE: Final = BUILDING_IDS["residence"]
+FORTRESS: Final = BUILDING_IDS["fortress"]
+CUSTOMS_HOUSE: Final = BUILDING_IDS["customs house"]
+CITY_HALL: Final = BUILDING_IDS["city hall"]
+AQUEDUCT: Final = BUILDING_IDS["aqueduct"]
+FOREST_HOUSE: Final = BUILDING_IDS["forest house"]
+BLACK_MARKET: Final = BUILDING_IDS["black market"]
+STOREHOUSE: Final = BUILDING_IDS["storehouse"]
+GUESTHOUSE: Final = BUILDING_IDS["guesthouse"]
+TRADING_POST: Final = BUILDING_IDS["trading post"]
+CHURCH: Final = BUILDING_IDS["church"]
+SMALL_WHARF: Final = BUILDING_IDS["small wharf"]
+LIGHTHOUSE: Final = BUILDING_IDS["lighthouse"]
+SPECIALTY_FACTORY: Final = BUILDING_IDS["specialty factory"]
+LIBRARY: Final = BUILDING_IDS["library"]
+UNION_HALL: Final = BUILDING_IDS["union hall"]
+STATUE: Final = BUILDING_IDS["statue"]
+CLOISTER: Final = BUILDING_IDS["cloister"]
 
 # The production buildings of each good, small first (§1.3).
-PRODUCTION_BUILDINGS: tuple[tuple[int, ...], ...] = tuple(
+PRODUCTION_BUILDINGS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(i for i, info in enumerate(BUILDINGS) if info.good == good) for good in GOODS
 )
 
 # Craftsman phase: doubloons the factory pays by number of kinds produced (§4.4).
-FACTORY_PAY = (0, 0, 1, 2, 3, 5)
+FACTORY_PAY: Final = (0, 0, 1, 2, 3, 5)
 # Trader phase: market bonuses (§4.5).
-SMALL_MARKET_BONUS = 1
-LARGE_MARKET_BONUS = 2
-TRADING_HOUSE_CAPACITY = 4
+SMALL_MARKET_BONUS: Final = 1
+LARGE_MARKET_BONUS: Final = 2
+TRADING_HOUSE_CAPACITY: Final = 4
 # Captain phase storage (§4.6 step 5): kinds per warehouse, single goods on the windrose.
-WAREHOUSE_KINDS = ((SMALL_WAREHOUSE, 1), (LARGE_WAREHOUSE, 2))
-WINDROSE_GOODS = 1
+WAREHOUSE_KINDS: Final = ((SMALL_WAREHOUSE, 1), (LARGE_WAREHOUSE, 2))
+WINDROSE_GOODS: Final = 1
 # Final scoring (§5): residence bonus by filled island spaces; guild hall per production building.
-RESIDENCE_BONUS = {12: 7, 11: 6, 10: 5}
-RESIDENCE_MIN_BONUS = 4
-GUILD_HALL_SMALL, GUILD_HALL_LARGE = 1, 2
-FORTRESS_COLONISTS_PER_VP = 3
-CUSTOMS_HOUSE_VP_PER_VP = 4
+RESIDENCE_BONUS: Final = {12: 7, 11: 6, 10: 5}
+RESIDENCE_MIN_BONUS: Final = 4
+GUILD_HALL_SMALL: Final = 1
+GUILD_HALL_LARGE: Final = 2
+FORTRESS_COLONISTS_PER_VP: Final = 3
+CUSTOMS_HOUSE_VP_PER_VP: Final = 4
 
 
 class Setup(NamedTuple):
@@ -210,11 +231,11 @@ class Setup(NamedTuple):
     goods: tuple[int, ...]  # per good
 
 
-_FULL_PLANTATIONS = (10, 12, 11, 9, 8)
-_FULL_GOODS = (10, 11, 11, 9, 9)
-_BASE_ROLES = (SETTLER, MAYOR, BUILDER, CRAFTSMAN, TRADER, CAPTAIN)
+_FULL_PLANTATIONS: Final = (10, 12, 11, 9, 8)
+_FULL_GOODS: Final = (10, 11, 11, 9, 9)
+_BASE_ROLES: Final = (SETTLER, MAYOR, BUILDER, CRAFTSMAN, TRADER, CAPTAIN)
 
-SETUPS: dict[int, Setup] = {
+SETUPS: Final[dict[int, Setup]] = {
     2: Setup(
         3,
         65,
@@ -258,66 +279,76 @@ SETUPS: dict[int, Setup] = {
         _FULL_GOODS,
     ),
 }
-MIN_PLAYERS, MAX_PLAYERS = 2, 5
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 5
 
 # Expansion I (§6). Building sets (option `buildings`).
-BUILDING_SET_BASE, BUILDING_SET_DRAFT, BUILDING_SET_RANDOM = "base", "draft", "random"
-BUILDING_SETS = (BUILDING_SET_BASE, BUILDING_SET_DRAFT, BUILDING_SET_RANDOM)
-PRODUCTION_IDS = tuple(i for i, info in enumerate(BUILDINGS) if not info.violet)
+BUILDING_SET_BASE: Final = "base"
+BUILDING_SET_DRAFT: Final = "draft"
+BUILDING_SET_RANDOM: Final = "random"
+BUILDING_SETS: Final = (BUILDING_SET_BASE, BUILDING_SET_DRAFT, BUILDING_SET_RANDOM)
+PRODUCTION_IDS: Final = tuple(i for i, info in enumerate(BUILDINGS) if not info.violet)
 # Draft (§6.3): violet slots per cost; the candidates of a slot are the violet buildings of its cost.
-DRAFT_SLOTS = {1: 1, 2: 2, 3: 1, 4: 1, 5: 2, 6: 1, 7: 1, 8: 2, 9: 1, 10: 5}
-DRAFT_CANDIDATES = {
+DRAFT_SLOTS: Final = {1: 1, 2: 2, 3: 1, 4: 1, 5: 2, 6: 1, 7: 1, 8: 2, 9: 1, 10: 5}
+DRAFT_CANDIDATES: Final = {
     cost: tuple(i for i, info in enumerate(BUILDINGS) if info.violet and info.cost == cost)
     for cost in DRAFT_SLOTS
 }
-DRAFT_PICKS = sum(DRAFT_SLOTS.values())
+DRAFT_PICKS: Final = sum(DRAFT_SLOTS.values())
 # Effects (§6.2).
-AQUEDUCT_PLANTS = ((INDIGO, INDIGO_PLANT), (SUGAR, SUGAR_MILL))  # the large plant each aqueduct good needs
-AQUEDUCT_GOODS = 1
-FOREST_DISCOUNT_PER = 2  # forests per doubloon of builder discount
-BLACK_MARKET_COLONIST, BLACK_MARKET_GOOD, BLACK_MARKET_VP = range(3)  # one of each item at most per build
-STOREHOUSE_SINGLES = 3
-GUESTHOUSE_WINDOW_ROLES = (SETTLER, BUILDER, CRAFTSMAN, TRADER, CAPTAIN)  # OP-13 window (2)
-CHURCH_VP_BY_COL = (0, 0, 1, 1, 2)  # by the column of the building just built (index = Col)
-SMALL_WHARF_GOODS_PER_VP = 2
-LIGHTHOUSE_DOUBLOONS = 1
-LIGHTHOUSE_CAPTAIN_DOUBLOONS = 1
-CLOISTER_KINDS = (CORN, INDIGO, SUGAR, TOBACCO, COFFEE, QUARRY, FOREST)  # OP-11
-CLOISTER_SET_SIZE = 3
-CLOISTER_TABLE = (0, 1, 3, 6, 10)  # OP-11: VP by number of sets; more sets score the last value
+AQUEDUCT_PLANTS: Final = (
+    (INDIGO, INDIGO_PLANT),
+    (SUGAR, SUGAR_MILL),
+)  # the large plant each aqueduct good needs
+AQUEDUCT_GOODS: Final = 1
+FOREST_DISCOUNT_PER: Final = 2  # forests per doubloon of builder discount
+BLACK_MARKET_COLONIST: Final = 0
+BLACK_MARKET_GOOD: Final = 1
+BLACK_MARKET_VP: Final = 2  # one of each item at most per build
+STOREHOUSE_SINGLES: Final = 3
+GUESTHOUSE_WINDOW_ROLES: Final = (SETTLER, BUILDER, CRAFTSMAN, TRADER, CAPTAIN)  # OP-13 window (2)
+CHURCH_VP_BY_COL: Final = (0, 0, 1, 1, 2)  # by the column of the building just built (index = Col)
+SMALL_WHARF_GOODS_PER_VP: Final = 2
+LIGHTHOUSE_DOUBLOONS: Final = 1
+LIGHTHOUSE_CAPTAIN_DOUBLOONS: Final = 1
+CLOISTER_KINDS: Final = (CORN, INDIGO, SUGAR, TOBACCO, COFFEE, QUARRY, FOREST)  # OP-11
+CLOISTER_SET_SIZE: Final = 3
+CLOISTER_TABLE: Final = (0, 1, 3, 6, 10)  # OP-11: VP by number of sets; more sets score the last value
 
 # Open points (§11): the defaults, as named constants and options. Each point the rules mark
 # UNCONFIRMED (OP-1, 3, 5-11, 20) is also a game option (a field of state.Config) whose default is
 # the constant here.
-VP_POOL_5P_CHOICES = (122, 126)  # OP-1: 122 is the default (2002 edition)
-DEFAULT_VP_POOL_5P = 122
-FINAL_TIE_RULE = "shared"  # OP-2: a tie after doubloons + goods is a shared victory
-BANK_UNLIMITED = True  # OP-17: the doubloon bank never runs out
-AUTO_PRODUCTION = True  # OP-21: craftsman production is resolved automatically
-RANDOM_FIRST_GOVERNOR = True  # §2.2 and §10: the first governor is a uniformly random seat
-SMALL_WHARF_ROUNDING_CHOICES = ("floor", "ceil")
-SMALL_WHARF_ROUNDING = "floor"  # OP-3: VP = goods // 2 (option `small_wharf_rounding`)
-SMALL_WHARF_COUNTS_AS_LOAD = True  # OP-4: captain privilege, harbor and lighthouse apply to it
-LIGHTHOUSE_CAPTAIN_NEEDS_LOAD = False  # OP-5: the captain's extra doubloon comes whether or not they ship
-LIGHTHOUSE_COUNTS_PRIVATE_SHIPS = True  # OP-6: wharf and small-wharf shipments pay the lighthouse
-SPECIALTY_FACTORY_COUNTS_CORN = False  # OP-7: corn does not count for the specialty factory
-LIBRARY_CRAFTSMAN_DISTINCT = True  # OP-8: the library's two extra goods are of different kinds
-LIBRARY_MULTIPLIER_CHOICES = (1, 2, 3)
-LIBRARY_MULTIPLIER = 2  # OP-9: a library owner's privileges are doubled (option `library_multiplier`)
-DRAFT_HACIENDA_FOREST_EXCLUSIVE = True  # OP-10: hacienda and forest house exclude each other
-CLOISTER_COUNTS_UNOCCUPIED = True  # OP-11: cloister tiles count occupied or not
+VP_POOL_5P_CHOICES: Final = (122, 126)  # OP-1: 122 is the default (2002 edition)
+DEFAULT_VP_POOL_5P: Final = 122
+FINAL_TIE_RULE: Final = "shared"  # OP-2: a tie after doubloons + goods is a shared victory
+BANK_UNLIMITED: Final = True  # OP-17: the doubloon bank never runs out
+AUTO_PRODUCTION: Final = True  # OP-21: craftsman production is resolved automatically
+RANDOM_FIRST_GOVERNOR: Final = True  # §2.2 and §10: the first governor is a uniformly random seat
+SMALL_WHARF_ROUNDING_CHOICES: Final = ("floor", "ceil")
+SMALL_WHARF_ROUNDING: Final = "floor"  # OP-3: VP = goods // 2 (option `small_wharf_rounding`)
+SMALL_WHARF_COUNTS_AS_LOAD: Final = True  # OP-4: captain privilege, harbor and lighthouse apply to it
+LIGHTHOUSE_CAPTAIN_NEEDS_LOAD: Final = (
+    False  # OP-5: the captain's extra doubloon comes whether or not they ship
+)
+LIGHTHOUSE_COUNTS_PRIVATE_SHIPS: Final = True  # OP-6: wharf and small-wharf shipments pay the lighthouse
+SPECIALTY_FACTORY_COUNTS_CORN: Final = False  # OP-7: corn does not count for the specialty factory
+LIBRARY_CRAFTSMAN_DISTINCT: Final = True  # OP-8: the library's two extra goods are of different kinds
+LIBRARY_MULTIPLIER_CHOICES: Final = (1, 2, 3)
+LIBRARY_MULTIPLIER: Final = 2  # OP-9: a library owner's privileges are doubled (option `library_multiplier`)
+DRAFT_HACIENDA_FOREST_EXCLUSIVE: Final = True  # OP-10: hacienda and forest house exclude each other
+CLOISTER_COUNTS_UNOCCUPIED: Final = True  # OP-11: cloister tiles count occupied or not
 # OP-11 (option `cloister_kinds`): the tile kinds that form cloister sets, by choice.
-CLOISTER_KIND_SETS = {"all": CLOISTER_KINDS, "plantations": GOODS}
-CLOISTER_KINDS_CHOICES = tuple(CLOISTER_KIND_SETS)
-DEFAULT_CLOISTER_KINDS = "all"
-AQUEDUCT_LARGE_FIRST = True  # OP-12: production is credited to the large plant first
-GUESTHOUSE_WINDOWS = ("own_step", "role_start", "final")  # OP-13: when guests may move
-BLACK_MARKET_COLONIST_SOURCE = "any"  # OP-14: any colonist of the owner may be returned
-TRADING_POST_IGNORES_HOUSE = True  # OP-15: the trading post works when the trading house is full
-FOREST_DISCOUNT_NEEDS_OCCUPIED = True  # OP-16: the forest discount needs an occupied forest house
-SPECIALTY_COUNTS_AQUEDUCT = True  # OP-19: the aqueduct's good counts for the specialty factory
-VP_TRIGGER_ANY_PHASE = True  # OP-20: an empty pool outside the captain phase fires trigger (c)
+CLOISTER_KIND_SETS: Final = {"all": CLOISTER_KINDS, "plantations": GOODS}
+CLOISTER_KINDS_CHOICES: Final = tuple(CLOISTER_KIND_SETS)
+DEFAULT_CLOISTER_KINDS: Final = "all"
+AQUEDUCT_LARGE_FIRST: Final = True  # OP-12: production is credited to the large plant first
+GUESTHOUSE_WINDOWS: Final = ("own_step", "role_start", "final")  # OP-13: when guests may move
+BLACK_MARKET_COLONIST_SOURCE: Final = "any"  # OP-14: any colonist of the owner may be returned
+TRADING_POST_IGNORES_HOUSE: Final = True  # OP-15: the trading post works when the trading house is full
+FOREST_DISCOUNT_NEEDS_OCCUPIED: Final = True  # OP-16: the forest discount needs an occupied forest house
+SPECIALTY_COUNTS_AQUEDUCT: Final = True  # OP-19: the aqueduct's good counts for the specialty factory
+VP_TRIGGER_ANY_PHASE: Final = True  # OP-20: an empty pool outside the captain phase fires trigger (c)
 
 # Engine choices where a decision can never help the decider (documented in docs/games/puertorico.md).
-STORAGE_KEEPS_MAXIMUM = True  # storage only asks which goods to keep when not all of them fit
-AUTO_RESOLVE_FORCED = True  # a decision with a single legal action is taken automatically
+STORAGE_KEEPS_MAXIMUM: Final = True  # storage only asks which goods to keep when not all of them fit
+AUTO_RESOLVE_FORCED: Final = True  # a decision with a single legal action is taken automatically

@@ -6,6 +6,7 @@ A draft pick is two small decisions: the cost of an open slot, then a building o
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Final
 
 from services.common.rng import Rng
 from services.puertorico.actions import DRAFT_ACTION, DRAFT_COST_ACTION, Action
@@ -20,7 +21,7 @@ from services.puertorico.data import (
 from services.puertorico.events import DraftPicked
 from services.puertorico.state import CHOOSE_ROLE, DRAFT_BUILDING, DRAFT_COST, Config, State
 
-EXCLUSIVE: tuple[tuple[int, int], ...] = ((HACIENDA, FOREST_HOUSE),)  # OP-10, when the option is on
+EXCLUSIVE: Final[tuple[tuple[int, int], ...]] = ((HACIENDA, FOREST_HOUSE),)  # OP-10, when the option is on
 
 
 def copies(building: int, player_count: int) -> int:

@@ -11,6 +11,7 @@ so those moves are added to the legal actions of these steps and played without 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from services.common.decisions import DecisionLoop
 from services.puertorico import builder, captain, craftsman, draft, mayor, roles, settler
@@ -46,7 +47,7 @@ from services.puertorico.state import (
 Legal = Callable[[State], list[Action]]
 Play = Callable[[State, Action, list], bool]  # type: ignore[type-arg]
 
-STEPS: dict[int, tuple[Legal, Play]] = {
+STEPS: Final[dict[int, tuple[Legal, Play]]] = {
     CHOOSE_ROLE: (roles.legal, roles.play),
     HACIENDA_STEP: (settler.legal_hacienda, settler.play_hacienda),
     TAKE_TILE: (settler.legal_take_tile, settler.play_take_tile),
@@ -69,10 +70,10 @@ STEPS: dict[int, tuple[Legal, Play]] = {
     GUESTS: (roles.legal_guests, roles.play_guests),
 }
 # The first decision of a player's own turn in a role, where their guests may move first (OP-13).
-OWN_TURN_STEPS = frozenset(
+OWN_TURN_STEPS: Final = frozenset(
     (HACIENDA_STEP, TAKE_TILE, BUILD, SELL, LOAD, STORE) if "own_step" in GUESTHOUSE_WINDOWS else ()
 )
-GUEST_MOVES = (GUEST_TO_TILE, GUEST_TO_BUILDING)
+GUEST_MOVES: Final = (GUEST_TO_TILE, GUEST_TO_BUILDING)
 
 
 def _legal(state: State) -> list[Action]:
@@ -91,7 +92,7 @@ def _take(state: State, action: Action, events: list) -> None:  # type: ignore[t
         roles.end_role(state, events)
 
 
-LOOP: DecisionLoop[State, Action] = DecisionLoop(GAME_OVER, _legal, _take, AUTO_RESOLVE_FORCED)
+LOOP: Final[DecisionLoop[State, Action]] = DecisionLoop(GAME_OVER, _legal, _take, AUTO_RESOLVE_FORCED)
 check_seat = LOOP.check_seat
 legal_actions = LOOP.legal_actions
 acting_seats = LOOP.acting_seats

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 
 class GameStarted(NamedTuple):
@@ -134,8 +134,21 @@ class SmallWharfShipped(NamedTuple):
 
 
 # Reasons and sources, numbered like their protobuf enums.
-DOUBLOONS_ROLE_CARD, DOUBLOONS_PROSPECTOR, DOUBLOONS_FACTORY = 1, 2, 3
-DOUBLOONS_SPECIALTY_FACTORY, DOUBLOONS_LIGHTHOUSE = 4, 5
-VP_SHIPPING, VP_CAPTAIN, VP_HARBOR, VP_CHURCH, VP_UNION_HALL = 1, 2, 3, 4, 5
-FROM_SHIP, FROM_PRIVILEGE, FROM_HOSPICE, FROM_UNIVERSITY = 1, 2, 3, 4
-TILE_FACE_UP, TILE_QUARRY, TILE_HACIENDA, TILE_LIBRARY = 1, 2, 3, 4
+DOUBLOONS_ROLE_CARD: Final = 1
+DOUBLOONS_PROSPECTOR: Final = 2
+DOUBLOONS_FACTORY: Final = 3
+DOUBLOONS_SPECIALTY_FACTORY: Final = 4
+DOUBLOONS_LIGHTHOUSE: Final = 5
+VP_SHIPPING: Final = 1
+VP_CAPTAIN: Final = 2
+VP_HARBOR: Final = 3
+VP_CHURCH: Final = 4
+VP_UNION_HALL: Final = 5
+FROM_SHIP: Final = 1
+FROM_PRIVILEGE: Final = 2
+FROM_HOSPICE: Final = 3
+FROM_UNIVERSITY: Final = 4
+TILE_FACE_UP: Final = 1
+TILE_QUARRY: Final = 2
+TILE_HACIENDA: Final = 3
+TILE_LIBRARY: Final = 4

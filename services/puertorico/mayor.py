@@ -8,6 +8,8 @@ colonist and one to finish.
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.puertorico.actions import (
     BUILDING_SPACE,
     MOVE_COLONIST,
@@ -32,7 +34,7 @@ from services.puertorico.events import (
 )
 from services.puertorico.state import MAYOR_PRIVILEGE, PLACE_COLONIST, TRIGGER_COLONISTS, Player, State
 
-PRIVILEGE_COLONISTS = 1
+PRIVILEGE_COLONISTS: Final = 1
 
 
 def start(state: State, events: list) -> bool:  # type: ignore[type-arg]

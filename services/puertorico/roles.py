@@ -6,6 +6,7 @@ Expansion I: guesthouse guests may move at the start of a role and before the fi
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from services.puertorico import builder, captain, craftsman, mayor, settler, trader
 from services.puertorico.actions import PASS, PASS_ACTION, ROLE, Action
@@ -37,8 +38,8 @@ from services.puertorico.guests import guest_moves, move_guest
 from services.puertorico.scoring import final_scores
 from services.puertorico.state import CHOOSE_ROLE, GAME_OVER, GUESTS, State
 
-PROSPECTOR_DOUBLOONS = 1
-UNUSED_ROLE_DOUBLOONS = 1
+PROSPECTOR_DOUBLOONS: Final = 1
+UNUSED_ROLE_DOUBLOONS: Final = 1
 
 
 def prospect(state: State, events: list) -> bool:  # type: ignore[type-arg]
@@ -49,7 +50,7 @@ def prospect(state: State, events: list) -> bool:  # type: ignore[type-arg]
     return True
 
 
-ROLE_START: dict[int, Callable[[State, list], bool]] = {  # type: ignore[type-arg]
+ROLE_START: Final[dict[int, Callable[[State, list], bool]]] = {  # type: ignore[type-arg]
     SETTLER: settler.start,
     MAYOR: mayor.start,
     BUILDER: builder.start,

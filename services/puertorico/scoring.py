@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.common.game import Scores, ranked_scores
 from services.puertorico.data import (
     BUILDINGS,
@@ -65,7 +67,7 @@ def _cloister(player: Player, config: Config) -> int:
     return CLOISTER_TABLE[min(sets, len(CLOISTER_TABLE) - 1)]
 
 
-LARGE_BUILDING_BONUS = (
+LARGE_BUILDING_BONUS: Final = (
     (GUILD_HALL, _guild_hall),
     (RESIDENCE, _residence),
     (FORTRESS, _fortress),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Self
+from typing import Final, Self
 
 from services.common.rng import Rng
 from services.puertorico.data import (
@@ -25,33 +25,33 @@ from services.puertorico.data import (
 )
 
 # The decision the acting seat faces (mirrors the protobuf Step enum, minus its zero value).
-(
-    CHOOSE_ROLE,
-    HACIENDA_STEP,
-    TAKE_TILE,
-    HOSPICE_STEP,
-    MAYOR_PRIVILEGE,
-    PLACE_COLONIST,
-    BUILD,
-    UNIVERSITY_STEP,
-    CRAFTSMAN_PRIVILEGE,
-    SELL,
-    LOAD,
-    STORE,
-    GAME_OVER,
-    DRAFT_COST,
-    DRAFT_BUILDING,
-    HACIENDA_PLACE,
-    LIBRARY_TILE,
-    BLACK_MARKET_STEP,
-    BLACK_MARKET_COLONIST_STEP,
-    SMALL_WHARF_STEP,
-    GUESTS,
-) = range(1, 22)
-LAST_STEP = GUESTS
+CHOOSE_ROLE: Final = 1
+HACIENDA_STEP: Final = 2
+TAKE_TILE: Final = 3
+HOSPICE_STEP: Final = 4
+MAYOR_PRIVILEGE: Final = 5
+PLACE_COLONIST: Final = 6
+BUILD: Final = 7
+UNIVERSITY_STEP: Final = 8
+CRAFTSMAN_PRIVILEGE: Final = 9
+SELL: Final = 10
+LOAD: Final = 11
+STORE: Final = 12
+GAME_OVER: Final = 13
+DRAFT_COST: Final = 14
+DRAFT_BUILDING: Final = 15
+HACIENDA_PLACE: Final = 16
+LIBRARY_TILE: Final = 17
+BLACK_MARKET_STEP: Final = 18
+BLACK_MARKET_COLONIST_STEP: Final = 19
+SMALL_WHARF_STEP: Final = 20
+GUESTS: Final = 21
+LAST_STEP: Final = GUESTS
 
 # Game-end triggers (§7.1), numbered like the protobuf EndTrigger enum.
-TRIGGER_COLONISTS, TRIGGER_CITY, TRIGGER_VP_POOL = 1, 2, 3
+TRIGGER_COLONISTS: Final = 1
+TRIGGER_CITY: Final = 2
+TRIGGER_VP_POOL: Final = 3
 
 
 @dataclass(frozen=True)

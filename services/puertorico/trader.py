@@ -5,6 +5,8 @@ Expansion I: a trading post owner may sell to their own post instead (price and 
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.puertorico.actions import (
     PASS_ACTION,
     SELL,
@@ -30,7 +32,7 @@ from services.puertorico.events import GoodSold, Passed, TradingHouseCleared
 from services.puertorico.state import SELL as SELL_STEP
 from services.puertorico.state import State
 
-TRADER_PRIVILEGE = 1
+TRADER_PRIVILEGE: Final = 1
 
 
 def start(state: State, events: list) -> bool:  # type: ignore[type-arg]

@@ -8,6 +8,7 @@ values, one record per seat, nothing listed twice) is the codec's.
 from __future__ import annotations
 
 from operator import itemgetter, le
+from typing import Final
 
 from services.common.errors import InvalidConfig, MalformedRequest
 from services.common.helpers import MAX_COUNT
@@ -66,7 +67,7 @@ from services.puertorico.state import (
 )
 
 # The role being carried out during each step (data from §4).
-STEP_ROLE = {
+STEP_ROLE: Final = {
     CHOOSE_ROLE: NO_ROLE,
     HACIENDA_STEP: SETTLER,
     TAKE_TILE: SETTLER,
@@ -89,16 +90,16 @@ STEP_ROLE = {
     SMALL_WHARF_STEP: CAPTAIN,
 }
 # Guests move at the start of these roles, or (no role) before the final score.
-GUEST_STEP_ROLES = frozenset((*GUESTHOUSE_WINDOW_ROLES, NO_ROLE))
-DRAFT_STEPS = (DRAFT_COST, DRAFT_BUILDING)
-MARKET_STEPS = (BLACK_MARKET_STEP, BLACK_MARKET_COLONIST_STEP)
-EXPANSION = frozenset(b for b, building in enumerate(BUILDINGS) if building.expansion)
-EXPANSION_STOCK = itemgetter(*sorted(EXPANSION))  # the stock of each Expansion I building
+GUEST_STEP_ROLES: Final = frozenset((*GUESTHOUSE_WINDOW_ROLES, NO_ROLE))
+DRAFT_STEPS: Final = (DRAFT_COST, DRAFT_BUILDING)
+MARKET_STEPS: Final = (BLACK_MARKET_STEP, BLACK_MARKET_COLONIST_STEP)
+EXPANSION: Final = frozenset(b for b, building in enumerate(BUILDINGS) if building.expansion)
+EXPANSION_STOCK: Final = itemgetter(*sorted(EXPANSION))  # the stock of each Expansion I building
 # What every state of a player count has (§2.1), as the state holds it.
-ROLES_IN_PLAY = {n: list(setup.roles) for n, setup in SETUPS.items()}
-CARGO_SHIPS = {n: list(setup.ships) for n, setup in SETUPS.items()}
+ROLES_IN_PLAY: Final = {n: list(setup.roles) for n, setup in SETUPS.items()}
+CARGO_SHIPS: Final = {n: list(setup.ships) for n, setup in SETUPS.items()}
 PLANTATIONS = GOOD_SET = frozenset(GOODS)  # a plantation tile kind is its good's id
-VIOLET = frozenset(b for b, building in enumerate(BUILDINGS) if building.violet)
+VIOLET: Final = frozenset(b for b, building in enumerate(BUILDINGS) if building.violet)
 
 
 def bad(what: str) -> None:

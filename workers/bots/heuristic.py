@@ -8,19 +8,20 @@ broken by the bot's generator. It knows nothing of the game but its rules and sc
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from services.common.game import AnyGame
 from services.common.rng import Rng
 from workers.bots.knowledge import determinize
 from workers.bots.search import rewards, rollout
 
-PLAYOUTS_PER_DECISION = 64  # shared by the legal actions, at least MIN_PLAYOUTS each
-MIN_PLAYOUTS, MAX_PLAYOUTS = 2, 16
-PLAYOUT_DEPTH = 200
+PLAYOUTS_PER_DECISION: Final = 64  # shared by the legal actions, at least MIN_PLAYOUTS each
+MIN_PLAYOUTS: Final = 2
+MAX_PLAYOUTS: Final = 16
+PLAYOUT_DEPTH: Final = 200
 
-WIN_BONUS = 1000.0
-TIEBREAK_WEIGHT = 0.001
+WIN_BONUS: Final = 1000.0
+TIEBREAK_WEIGHT: Final = 0.001
 
 
 def score_margin(game: AnyGame, state: Any, seat: int) -> float:
