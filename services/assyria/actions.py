@@ -37,6 +37,18 @@ class Action(NamedTuple):
     a: int = 0
 
 
+# One value per (kind, argument) for the arguments the engine gives (hexes, card kinds, columns, sites,
+# dignitaries, rows: all below SHARED_BELOW), shared by every list of legal actions: a playout lists
+# hundreds of them a game, and taking one from here costs a fraction of building a tuple.
+SHARED_BELOW: Final = 128
+SHARED: Final = tuple(tuple(Action(kind, a) for a in range(SHARED_BELOW)) for kind in range(END_ACTIONS + 1))
+
+
+def action(kind: int, a: int = 0) -> Action:
+    """The action `kind` with argument `a` (equal to `Action(kind, a)`, shared where it can be)."""
+    return SHARED[kind][a] if 0 <= a < SHARED_BELOW else Action(kind, a)
+
+
 STOP_PLACING_ACTION: Final = Action(STOP_PLACING)
 PLAY_PLOW_ACTION: Final = Action(PLAY_PLOW)
 CLOSE_CARD_ACTION: Final = Action(CLOSE_CARD)

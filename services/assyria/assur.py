@@ -29,7 +29,7 @@ def options(state: State, seat: int) -> list[act.Action]:
     if not player.huts:
         return []
     return [
-        act.Action(act.INTRIGUE, d)
+        act.action(act.INTRIGUE, d)
         for d in DIGNITARY_NUMBERS
         if len(state.assur(d)) < SPACES[d] and player.camels >= COST[d]
     ]

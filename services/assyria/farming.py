@@ -12,7 +12,7 @@ from services.assyria.state import NOBODY, State
 
 def legal_harvest(state: State) -> list[act.Action]:
     """Every free column."""
-    return [act.Action(act.TAKE_COLUMN, c) for c, seat in enumerate(state.column_seats) if seat == NOBODY]
+    return [act.action(act.TAKE_COLUMN, c) for c, seat in enumerate(state.column_seats) if seat == NOBODY]
 
 
 def play_harvest(state: State, action: act.Action, events: list) -> None:  # type: ignore[type-arg]

@@ -43,14 +43,14 @@ def legal(state: State) -> list[act.Action]:
     unfed = unfed_huts(state, state.actor)
     optional = state.config.feeding == FEEDING_OPTIONAL
     if state.feeding_symbols:
-        actions = [act.Action(act.FEED_HUT, h) for h in _feedable(state.feeding_food, unfed)]
+        actions = [act.action(act.FEED_HUT, h) for h in _feedable(state.feeding_food, unfed)]
         if optional:
             actions.append(act.CLOSE_CARD_ACTION)
         return actions
     player = state.players[state.actor]
     foods = {HEX_FOOD[h] for h in unfed}
     actions = [
-        act.Action(act.PLAY_CARD, card)
+        act.action(act.PLAY_CARD, card)
         for card in sorted(set(player.hand))
         if card == WILD_CARD or CARD_FOOD[card] in foods
     ]

@@ -29,7 +29,7 @@ def can_place(state: State) -> bool:
 
 def legal(state: State) -> list[act.Action]:
     """A hut on each open hex (and, if placements were optional, stopping: OP-9)."""
-    actions = [act.Action(act.PLACE_HUT, h) for h in open_hexes(state, state.actor)]
+    actions = [act.action(act.PLACE_HUT, h) for h in open_hexes(state, state.actor)]
     if not HUTS_MANDATORY:
         actions.append(act.STOP_PLACING_ACTION)
     return actions

@@ -34,7 +34,7 @@ def options(state: State, seat: int) -> list[act.Action]:
         for row in (1, 2):
             card = leftover_card(state, row)
             if card != NO_CARD and player.camels >= CARD_COST[card]:
-                found.append(act.Action(act.BUY_FOOD_CARD, row))
+                found.append(act.action(act.BUY_FOOD_CARD, row))
     return found
 
 

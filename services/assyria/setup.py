@@ -66,7 +66,7 @@ def new_game(player_count: int, config: Config, seed: bytes) -> tuple[State, lis
 def legal_start_space(state: State) -> list[act.Action]:
     """The free start spaces of this player count."""
     return [
-        act.Action(act.CHOOSE_START_SPACE, h)
+        act.action(act.CHOOSE_START_SPACE, h)
         for h in sorted(START_HEXES[state.n])
         if state.ziggurat_seats[h] < 0
     ]
@@ -84,7 +84,7 @@ def play_start_space(state: State, action: act.Action, events: list) -> None:  #
 
 def legal_draft(state: State) -> list[act.Action]:
     """Each kind of card still on display."""
-    return [act.Action(act.DRAFT_CARD, card) for card in sorted(set(state.draft_cards))]
+    return [act.action(act.DRAFT_CARD, card) for card in sorted(set(state.draft_cards))]
 
 
 def play_draft(state: State, action: act.Action, events: list) -> None:  # type: ignore[type-arg]

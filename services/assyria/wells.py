@@ -28,7 +28,7 @@ def legal_sites(state: State, seat: int) -> list[int]:
 
 def legal(state: State) -> list[act.Action]:
     """A well on each legal site, or stop building."""
-    return [act.Action(act.BUILD_WELL, s) for s in legal_sites(state, state.actor)] + [act.END_WELLS_ACTION]
+    return [act.action(act.BUILD_WELL, s) for s in legal_sites(state, state.actor)] + [act.END_WELLS_ACTION]
 
 
 def play(state: State, action: act.Action, events: list) -> bool:  # type: ignore[type-arg]

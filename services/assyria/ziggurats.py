@@ -36,7 +36,7 @@ def options(state: State, seat: int) -> list[act.Action]:
     if camels >= BASE_COST and ziggurats(state, seat) < BASES:
         blocked = well_hexes(state)
         found += [
-            act.Action(act.BUILD_BASE, h)
+            act.action(act.BUILD_BASE, h)
             for h in BOARDS[state.n].hexes
             if state.hut_seats[h] == seat and not IS_RIVER[h] and h not in blocked
         ]
@@ -48,7 +48,7 @@ def options(state: State, seat: int) -> list[act.Action]:
             and not (ONE_PIECE_PER_TURN and state.raised[h])
             and camels >= PIECE_COST[height + 1]
         ):
-            found.append(act.Action(act.RAISE_ZIGGURAT, h))
+            found.append(act.action(act.RAISE_ZIGGURAT, h))
     return found
 
 

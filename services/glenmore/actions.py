@@ -34,6 +34,25 @@ class Action(NamedTuple):
     d: int = 0
 
 
+# Every action the engine lists, one value per distinct action with small arguments (all it gives):
+# a playout lists hundreds of them a game, and looking one up costs a fraction of building a tuple.
+SPAN: Final = 256  # the arguments shared: -SPAN <= argument < SPAN
+_SHARED: Final[dict[int, Action]] = {}
+
+
+def action(kind: int, a: int = 0, b: int = 0, c: int = 0, d: int = 0) -> Action:
+    """The action `kind` with these arguments (equal to `Action(kind, ...)`, shared where it can be)."""
+    if -SPAN <= a < SPAN and -SPAN <= b < SPAN and -SPAN <= c < SPAN and -SPAN <= d < SPAN:
+        key = (
+            (((kind * 2 * SPAN + a + SPAN) * 2 * SPAN + b + SPAN) * 2 * SPAN + c + SPAN) * 2 * SPAN + d + SPAN
+        )
+        found = _SHARED.get(key)
+        if found is None:
+            found = _SHARED[key] = Action(kind, a, b, c, d)
+        return found
+    return Action(kind, a, b, c, d)
+
+
 DISCARD_FIRST_ACTION: Final = Action(DISCARD_FIRST)
 PAY_CHIEFTAIN_ACTION: Final = Action(PAY_CHIEFTAIN)
 END_ACTIVATIONS_ACTION: Final = Action(END_ACTIVATIONS)

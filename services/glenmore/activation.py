@@ -59,31 +59,31 @@ def _options(player: Player, market: list[int], slot: int, found: list[Action]) 
     coins = player.coins
     if effect == PRODUCE:
         if player.load[slot] < TILE_CUBE_CAP:
-            found.append(Action(act.ACTIVATE, x, y))
+            found.append(act.action(act.ACTIVATE, x, y))
     elif effect in (MOVEMENT, TAVERN):
-        found.append(Action(act.ACTIVATE, x, y))
+        found.append(act.action(act.ACTIVATE, x, y))
     elif effect == DISTILLERY:
         if can_pay_cubes(player, market, _GRAIN, coins):
-            found.append(Action(act.ACTIVATE, x, y))
+            found.append(act.action(act.ACTIVATE, x, y))
     elif effect == CHOSEN_CUBE:
         if player.load[slot] < TILE_CUBE_CAP:
-            found.extend(Action(act.ACTIVATE, x, y, 0, kind + 1) for kind in range(5))
+            found.extend(act.action(act.ACTIVATE, x, y, 0, kind + 1) for kind in range(5))
     elif effect == BUTCHER:
         for count in (1, 2):
             if can_pay_cubes(player, market, (tile.arg,) * count, coins):
-                found.append(Action(act.ACTIVATE, x, y, count))
+                found.append(act.action(act.ACTIVATE, x, y, count))
     elif effect == MIXED_BUTCHER:
         if can_pay_cubes(player, market, _MIXED, coins):
-            found.append(Action(act.ACTIVATE, x, y))
+            found.append(act.action(act.ACTIVATE, x, y))
     elif effect == FAIR:
         for count in range(1, tile.arg + 1):
             if can_pay_different(player, market, count, [], coins):
-                found.append(Action(act.ACTIVATE, x, y, count))
+                found.append(act.action(act.ACTIVATE, x, y, count))
     elif effect == GROCER:
         if can_pay_any(player, market, GROCER_CUBES, coins):
-            found.append(Action(act.ACTIVATE, x, y))
+            found.append(act.action(act.ACTIVATE, x, y))
     elif effect == BRIDGE and can_pay_cubes(player, market, _BRIDGE, coins):
-        found.append(Action(act.ACTIVATE, x, y))
+        found.append(act.action(act.ACTIVATE, x, y))
 
 
 def legal(state: State) -> list[Action]:

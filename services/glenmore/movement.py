@@ -27,9 +27,9 @@ def legal(state: State) -> list[Action]:
         x, y = xy(c)
         for d in AROUND:
             if c + d in grid:
-                found.append(Action(act.MOVE_CLAN, x, y, *xy(c + d)))
+                found.append(act.action(act.MOVE_CLAN, x, y, *xy(c + d)))
         if chieftain_possible:
-            found.append(Action(act.MAKE_CHIEFTAIN, x, y))
+            found.append(act.action(act.MAKE_CHIEFTAIN, x, y))
     found.sort()
     return found
 

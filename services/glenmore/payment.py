@@ -54,7 +54,7 @@ def _pay_from_tiles(player: Player, kind: int, found: list[Action]) -> None:
     for slot, c in enumerate(player.cells):
         if cubes[5 * slot + kind]:
             x, y = xy(c)
-            found.append(Action(act.PAY_CUBE, x, y, kind))
+            found.append(act.action(act.PAY_CUBE, x, y, kind))
 
 
 def _after_buying(market: list[int], kind: int) -> list[int]:
@@ -106,7 +106,7 @@ def legal(state: State) -> list[Action]:
             for slot, c in enumerate(player.cells):
                 if player.clans[slot]:
                     x, y = xy(c)
-                    found.append(Action(act.PAY_CLAN, x, y))
+                    found.append(act.action(act.PAY_CLAN, x, y))
         if player.chieftains:
             found.append(act.PAY_CHIEFTAIN_ACTION)
     found.sort()

@@ -86,11 +86,14 @@ def fitting(player: Player, c: int) -> int:
     return mask
 
 
+def _frontier(player: Player) -> set[int]:
+    grid = player.grid
+    return {c + d for c in player.cells for d in ORTHOGONAL if c + d not in grid}
+
+
 def frontier(player: Player) -> list[int]:
     """The empty cells orthogonally next to the territory (P1, P2), sorted."""
-    grid = player.grid
-    found = {c + d for c in player.cells for d in ORTHOGONAL}
-    return sorted(c for c in found if c not in grid)
+    return sorted(_frontier(player))
 
 
 def legal_cells(player: Player, edge: int) -> list[int]:
@@ -102,7 +105,7 @@ def legal_cells(player: Player, edge: int) -> list[int]:
 def placeable_edges(player: Player) -> int:
     """A bitmask of the edge features (bit `edge`) that some cell of the territory takes."""
     mask = 0
-    for c in frontier(player):
+    for c in _frontier(player):  # in any order: the same union
         mask |= fitting(player, c)
         if mask == ALL_EDGES:
             break

@@ -75,7 +75,7 @@ def takeable(state: State) -> list[int]:
 
 def legal_choose(state: State) -> list[Action]:
     """Take a tile (or, when none can be taken, give the turn up: OP-14), or sell."""
-    found = [Action(act.TAKE_TILE, tile) for tile in takeable(state)]
+    found = [act.action(act.TAKE_TILE, tile) for tile in takeable(state)]
     if not found:
         found.append(act.DISCARD_FIRST_ACTION)
     sell_actions(state, found)
@@ -110,7 +110,7 @@ def play_choose(state: State, action: Action, events: list) -> None:  # type: ig
 def legal_place(state: State) -> list[Action]:
     """The cells where the new tile may go."""
     player = state.players[state.actor]
-    return [Action(act.PLACE_TILE, *xy(c)) for c in legal_cells(player, EDGES[state.tile])]
+    return [act.action(act.PLACE_TILE, *xy(c)) for c in legal_cells(player, EDGES[state.tile])]
 
 
 def play_place(state: State, action: Action, events: list) -> None:  # type: ignore[type-arg]

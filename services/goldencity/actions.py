@@ -24,4 +24,21 @@ class Action(NamedTuple):
     b: int = 0
 
 
+# Every action the engine lists, one value per distinct action with small arguments (all it gives):
+# a playout lists hundreds of them a game, and looking one up costs a fraction of building a tuple.
+SPAN: Final = 256  # the arguments shared: -SPAN <= argument < SPAN
+_SHARED: Final[dict[int, Action]] = {}
+
+
+def action(kind: int, a: int = 0, b: int = 0) -> Action:
+    """The action `kind` with these arguments (equal to `Action(kind, ...)`, shared where it can be)."""
+    if -SPAN <= a < SPAN and -SPAN <= b < SPAN:
+        key = (kind * 2 * SPAN + a + SPAN) * 2 * SPAN + b + SPAN
+        found = _SHARED.get(key)
+        if found is None:
+            found = _SHARED[key] = Action(kind, a, b)
+        return found
+    return Action(kind, a, b)
+
+
 END_BUILDING_ACTION: Final = Action(END_BUILDING)

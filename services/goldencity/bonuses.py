@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from services.goldencity import events as ev
 from services.goldencity import landscapes
-from services.goldencity.actions import CHOOSE_BONUS_CARD, CHOOSE_GOODS_CARD, Action
+from services.goldencity.actions import CHOOSE_BONUS_CARD, CHOOSE_GOODS_CARD, Action, action
 from services.goldencity.rules import BONUS_CARD_DRAW, NOBODY
 from services.goldencity.state import CHOOSE_BONUS_CARD as STEP_CHOOSE_BONUS
 from services.goldencity.state import CHOOSE_GOODS_CARD as STEP_CHOOSE_GOODS
@@ -58,7 +58,7 @@ def take(state: State, place: int, events: list) -> bool:  # type: ignore[type-a
 
 def legal_goods(state: State) -> list[Action]:
     """Each face-up goods card."""
-    return [Action(CHOOSE_GOODS_CARD, card) for card in sorted(state.goods_display)]
+    return [action(CHOOSE_GOODS_CARD, card) for card in sorted(state.goods_display)]
 
 
 def play_goods(state: State, action: Action, events: list) -> None:  # type: ignore[type-arg]
@@ -72,7 +72,7 @@ def play_goods(state: State, action: Action, events: list) -> None:  # type: ign
 
 def legal_bonus(state: State) -> list[Action]:
     """Each bonus card left in the supply."""
-    return [Action(CHOOSE_BONUS_CARD, card) for card in sorted(state.bonus_supply)]
+    return [action(CHOOSE_BONUS_CARD, card) for card in sorted(state.bonus_supply)]
 
 
 def play_bonus(state: State, action: Action, events: list) -> None:  # type: ignore[type-arg]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from services.goldencity import bonuses, payment, round_end
 from services.goldencity import events as ev
-from services.goldencity.actions import BUILD, END_BUILDING_ACTION, Action
+from services.goldencity.actions import BUILD, END_BUILDING_ACTION, Action, action
 from services.goldencity.landscapes import counts
 from services.goldencity.rules import (
     BUILDS_PER_TURN,
@@ -132,10 +132,10 @@ def legal(state: State) -> list[Action]:
                 elif place in taken:
                     continue
                 if pays(place):
-                    found.append(Action(BUILD, place, 0))
+                    found.append(action(BUILD, place, 0))
         if player.black_houses_left:  # only beside an own house in a city part (§7)
             found += [
-                Action(BUILD, place, 1)
+                action(BUILD, place, 1)
                 for place in sorted(set(player.houses) & builder.city)
                 if builder.takes(place, True) and pays(place)
             ]

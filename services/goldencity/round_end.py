@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from services.goldencity import events as ev
 from services.goldencity import round_start, scoring
-from services.goldencity.actions import DISCARD, Action
+from services.goldencity.actions import DISCARD, Action, action
 from services.goldencity.rules import HAND_LIMIT
 from services.goldencity.state import DISCARD as STEP_DISCARD
 from services.goldencity.state import GAME_OVER, State
@@ -48,7 +48,7 @@ def _next_discarder(state: State, seat: int, events: list) -> None:  # type: ign
 
 def legal_discard(state: State) -> list[Action]:
     """One card of each landscape the actor holds."""
-    return [Action(DISCARD, kind) for kind in sorted(set(state.players[state.actor].hand.cards))]
+    return [action(DISCARD, kind) for kind in sorted(set(state.players[state.actor].hand.cards))]
 
 
 def play_discard(state: State, action: Action, events: list) -> None:  # type: ignore[type-arg]
