@@ -10,7 +10,7 @@ from boardgame.rules.v1 import rules_pb2
 from gateway import auth
 from gateway.errors import rpc
 from i18n.messages import LOCALE_TAG
-from live import levels
+from live import levels, texts
 from live.errors import invalid
 from live.table import Table
 
@@ -100,13 +100,14 @@ class CatalogService(gateway_pb2_grpc.CatalogServiceServicer):
         return gateway_pb2.GetCatalogResponse(catalog=catalog)
 
     async def catalog(self, name: str, locale: str) -> rules_pb2.GetCatalogResponse:
-        """The title's catalog for a locale tag, from its rules service the first time (kept by the
-        tag asked for; at most CATALOG_MEMO of them)."""
+        """The title's catalog for a locale tag, from its rules service the first time, with the live
+        table's own messages of that locale added (`live.texts`; kept by the tag asked for; at most
+        CATALOG_MEMO of them)."""
         key = (name, locale)
         found = self._catalogs.get(key)
         if found is None:
             title = self.app.rules.get(name)
-            found = await title.call("GetCatalog", rules_pb2.GetCatalogRequest(locale=locale))
+            found = texts.merged(await title.call("GetCatalog", rules_pb2.GetCatalogRequest(locale=locale)))
             if len(self._catalogs) >= CATALOG_MEMO:
                 self._catalogs.clear()
             self._catalogs[key] = found

@@ -20,7 +20,7 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from live import clocks, outbox, undoable
+from live import clocks, outbox, texts, undoable
 from live.clocks import entry_of
 from live.errors import GatewayError, not_found
 from live.moves import (
@@ -35,8 +35,17 @@ from live.store import STATUS_FINISHED, CommitResult, Meta
 from live.table import Table
 
 MAX_ATTEMPTS = 50  # a resignation retries while other commits overtake it
+# How a seat changes hands (also a part of the change's request digest), and the message saying so.
 RESIGNED = "resigned"
 FORFEITED = "forfeited (out of time)"
+ROUND_DEADLINE = "forfeited (the round's time ran out)"
+WITHDREW = "withdrew from the tournament"
+MESSAGES = {
+    RESIGNED: "game.event.resigned",
+    FORFEITED: "game.event.forfeited",
+    ROUND_DEADLINE: "game.event.round_deadline",
+    WITHDREW: "game.event.withdrew",
+}
 
 SeatsToHand = Callable[[Meta], list[int]]
 
@@ -75,10 +84,7 @@ def _change(
 ) -> rules_pb2.ApplyActionResponse:
     """The change watchers get: one event per seat saying who left it, and no views (`changes_hands`)."""
     names = {s.seat: s.player.display_name for s in record.seats}
-    events = [
-        rules_pb2.Event(text=f"seat {seat} ({names.get(seat, '')}) {how}; a bot plays it to the end")
-        for seat in seats
-    ]
+    events = [texts.event(MESSAGES[how], seat=seat, name=names.get(seat, "")) for seat in seats]
     return rules_pb2.ApplyActionResponse(events=events, acting_seats=acting)
 
 

@@ -18,7 +18,7 @@ from boardgame.gateway.v1 import gateway_pb2
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
-from live import clocks, keys, metrics, moves, outbox
+from live import clocks, keys, metrics, moves, outbox, texts
 from live.clocks import entry_of
 from live.errors import GatewayError, precondition
 from live.moves import Caller, FanOut
@@ -134,8 +134,8 @@ def taken_back(seats: Sequence[gateway_pb2.GameSeat], seat: int, takeback: bool)
     """The event of an undo (or, `takeback`, a takeback all accepted) of a seat's decisions, for
     everyone (text only, as a resignation's); a replay of the record words it again the same."""
     names = {s.seat: s.player.display_name for s in seats}
-    how = "took back their last decision" + (" (a takeback all accepted)" if takeback else "")
-    return rules_pb2.Event(text=f"seat {seat} ({names.get(seat, '')}) {how}")
+    template = "game.event.took_back.takeback" if takeback else "game.event.took_back"
+    return texts.event(template, seat=seat, name=names.get(seat, ""))
 
 
 async def undo(

@@ -46,9 +46,9 @@ ARCHIVE_CHECK_MS = 60_000  # a finished tournament not archived yet is queued ag
 # soon as the bots have played the games out, and every result counted is one a game gave: replayable,
 # archived and rated like any other. (Adjudicating by the score at the deadline was the alternative;
 # it would count a result no game reached.)
-AT_ROUND_DEADLINE = "forfeited (the round's time ran out)"
+AT_ROUND_DEADLINE = resignations.ROUND_DEADLINE
 DEADLINE_BOT_STRENGTH = gateway_pb2.BOT_STRENGTH_HEURISTIC
-WITHDREW = "withdrew from the tournament"
+WITHDREW = resignations.WITHDREW
 
 
 def ms(stamp: object) -> int:

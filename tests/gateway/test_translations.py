@@ -5,12 +5,16 @@ events, rendered in Chinese by `bg`, are checked in tests/clients/test_cli_lang.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import grpc
 from boardgame.gateway.v1 import gateway_pb2
 
+from i18n.messages import Catalog
 from tests.gateway._support_accounts import refused
-from tests.gateway.support import Client
-from tests.titles import TITLE
+from tests.gateway.support import Client, GatewayProcess
+from tests.gateway.test_play import new_game, signed_in
+from tests.titles import GAME, TITLE
 
 
 def catalog(client: Client, locale: str, known_digest: str = "") -> gateway_pb2.GetCatalogResponse:
@@ -74,3 +78,28 @@ def test_the_account_keeps_its_locale_and_get_me_returns_it(client: Client) -> N
     assert accounts.GetMe(gateway_pb2.GetMeRequest(), metadata=auth).locale == "zh-TW"
     accounts.SetLocale(gateway_pb2.SetLocaleRequest(), metadata=auth)
     assert accounts.GetMe(gateway_pb2.GetMeRequest(), metadata=auth).locale == ""
+
+
+def test_the_gateways_own_event_texts_come_from_the_catalog_it_serves(
+    gateway: GatewayProcess, new_client: Callable[[], Client]
+) -> None:
+    """A resignation's event (worded by the live table, not the rules) carries a Text whose template
+    every locale of the served catalog has, rendering to the English sent and to Chinese."""
+    players = signed_in(new_client, GAME.info.min_players)
+    game_id = new_game(gateway, TITLE, players)
+    resigner = players[-1]
+    resigned = resigner.games.Resign(gateway_pb2.ResignRequest(game_id=game_id), metadata=resigner.auth)
+    watch = gateway_pb2.WatchGameRequest(game_id=game_id, from_version=resigned.game.version - 1)
+    stream = players[0].games.WatchGame(watch, metadata=players[0].auth, timeout=10)
+    try:
+        change = next(change for change in stream if change.events)
+    finally:
+        stream.cancel()
+    event = change.events[0]
+    assert event.HasField("message") and event.message.template.startswith("game.")
+    served = {tag: catalog(players[0], tag).catalog for tag in ("en", "zh-TW", "zh-CN")}
+    assert Catalog("en", dict(served["en"].messages)).render(event.message) == event.text
+    for tag in ("zh-TW", "zh-CN"):
+        reply = served[tag]
+        chinese = Catalog(reply.locale, dict(reply.messages)).render(event.message)
+        assert any("\u4e00" <= c <= "\u9fff" for c in chinese) and chinese != event.text, chinese
