@@ -6,7 +6,8 @@ action before anything changes, caches the legal actions on the state until it c
 decision with a single legal action by itself (its events are reported like any other), and offers
 the pure `apply` on a copy, and `apply_traced`, which also names the other seats whose forced
 decisions it took on the way (an undo barrier: another seat has acted, `services.common.undo`). For
-playouts and searches that draw their actions from `legal_now`, `advance` takes one unchecked.
+playouts and searches that draw their actions from `legal_now`, `advance` takes one unchecked and
+`rollout` plays a random playout.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from services.common.errors import GameOver, IllegalAction, MalformedRequest, NotYourTurn
+from services.common.rng import Rng
 
 
 class TurnState(Protocol):
@@ -135,6 +137,16 @@ class DecisionLoop(Generic[S, A]):
         events: list[Any] = []
         self._take(state, action, events)
         self.settle(state, events)
+
+    def rollout(self, state: S, rng: Rng, depth: int) -> None:
+        """`advance` by uniformly random actions of `legal_now` (one `rng.below` draw each) for at most
+        `depth` decisions or until the game is over: a search's playout, in one call."""
+        game_over = self.game_over
+        for _ in range(depth):
+            if state.step == game_over:
+                break
+            actions = self.legal_now(state)
+            self.advance(state, actions[rng.below(len(actions))])
 
     def apply(self, state: S, seat: int, action: A) -> tuple[S, list[Any]]:
         """The pure form of `play`: a new state and the events; the argument is never changed."""

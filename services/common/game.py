@@ -276,6 +276,11 @@ class Game(Generic[S, A, C]):
     """`play` of one of `legal_now`'s actions by the first acting seat, without checking it or keeping
     the events (default: `play`): the step of a playout or a search that drew the action itself."""
 
+    rollout: Callable[[S, Rng, int], None] = None  # type: ignore[assignment]
+    """Play a state on in place by `advance` of uniformly random `legal_now` actions, one `below` draw
+    of the generator each, for at most the given number of decisions or until it is terminal
+    (default: those calls in a loop): the search bot's playouts."""
+
     def __post_init__(self) -> None:
         """Derive the `encode_*` functions the game leaves unset from its message functions."""
         defaults = {
@@ -288,10 +293,18 @@ class Game(Generic[S, A, C]):
             "encode_event": self._serialized_event,
             "legal_now": lambda state: self.legal_actions(state, self.acting_seats(state)[0]),
             "advance": lambda state, action: self.play(state, self.acting_seats(state)[0], action),
+            "rollout": self._rollout,
         }
         for name, default in defaults.items():
             if getattr(self, name) is None:
                 object.__setattr__(self, name, default)
+
+    def _rollout(self, state: S, rng: Rng, depth: int) -> None:
+        for _ in range(depth):
+            if self.is_terminal(state):
+                break
+            actions = self.legal_now(state)
+            self.advance(state, actions[rng.below(len(actions))])
 
     def _serialized_event(self, event: Any) -> tuple[bytes, str, tuple[int, ...]]:
         message, text, visible_to = self.event_to_proto(event)

@@ -45,9 +45,12 @@ def modular_game(
     (both the message and the bytes forms) and exact state round trip are the codec's."""
 
     loop = getattr(engine, "LOOP", None)  # its DecisionLoop, which traces the seats a decision moved
-    # The loop's own legal_now and advance, for the search bot's playouts (else the Game's defaults).
+    # The loop's own legal_now, advance and rollout, for the search bot (else the Game's defaults); the
+    # loop's end (its game_over step) is the state's terminal.
     playouts: dict[str, Any] = (
-        {"legal_now": loop.legal_now, "advance": loop.advance} if isinstance(loop, DecisionLoop) else {}
+        {"legal_now": loop.legal_now, "advance": loop.advance, "rollout": loop.rollout}
+        if isinstance(loop, DecisionLoop)
+        else {}
     )
 
     def new_game(player_count: int, config: Any, seed: bytes) -> tuple[Any, list[Any]]:

@@ -21,6 +21,7 @@ EAST: Final = STRIDE
 WEST: Final = -STRIDE
 ORTHOGONAL: Final = (NORTH, SOUTH, EAST, WEST)
 AROUND: Final = (WEST + SOUTH, WEST, WEST + NORTH, SOUTH, NORTH, EAST + SOUTH, EAST, EAST + NORTH)
+DIAGONAL: Final = (WEST + SOUTH, WEST + NORTH, EAST + SOUTH, EAST + NORTH)
 ORIGIN: Final = OFFSET * STRIDE + OFFSET
 
 EDGES: Final = tuple(tile.edge for tile in TILES)
@@ -55,23 +56,25 @@ def fitting(player: Player, c: int) -> int:
     """
     grid = player.grid
     clans = player.clans
-    for d in AROUND:
-        slot = grid.get(c + d)
-        if slot is not None and clans[slot]:
-            break
-    else:
-        return 0
+    # Each neighbour looked up once: the orthogonal ones first (they also decide P3-P5).
+    vertical_slots = (grid.get(c + NORTH), grid.get(c + SOUTH))
+    horizontal_slots = (grid.get(c + EAST), grid.get(c + WEST))
+    if not any(slot is not None and clans[slot] for slot in (*vertical_slots, *horizontal_slots)):
+        for d in DIAGONAL:
+            slot = grid.get(c + d)
+            if slot is not None and clans[slot]:
+                break
+        else:
+            return 0
     tiles = player.tiles
     # Count orthogonal neighbours by whether their facing side has a feature.
     vertical = vertical_river = horizontal = horizontal_road = 0
-    for d in (NORTH, SOUTH):
-        slot = grid.get(c + d)
+    for slot in vertical_slots:
         if slot is not None:
             vertical += 1
             if EDGES[tiles[slot]] & RIVER:
                 vertical_river += 1
-    for d in (EAST, WEST):
-        slot = grid.get(c + d)
+    for slot in horizontal_slots:
         if slot is not None:
             horizontal += 1
             if EDGES[tiles[slot]] & ROAD:

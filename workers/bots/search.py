@@ -67,13 +67,8 @@ def rewards(game: AnyGame, state: Any, seats: int) -> list[float]:
 
 def rollout(game: AnyGame, world: Any, rng: Rng, depth: int) -> None:
     """Play `world` on in place with random legal moves of the first acting seat, for at most `depth`
-    moves or until the game ends (one `rng.below` draw per move)."""
-    is_terminal, legal_now, advance, below = game.is_terminal, game.legal_now, game.advance, rng.below
-    for _ in range(depth):
-        if is_terminal(world):
-            break
-        actions = legal_now(world)
-        advance(world, actions[below(len(actions))])
+    moves or until the game ends (one `rng.below` draw per move): the game's `rollout`."""
+    game.rollout(world, rng, depth)
 
 
 def _select(node: Node, actions: Sequence[Any], seat: int) -> tuple[Any, Node]:
