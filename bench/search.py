@@ -10,7 +10,9 @@ alternating) for ROUNDS rounds; each side's figure is the median of its rounds, 
 second of the process's CPU time (the search runs on one thread, and the machine's other tenants
 then change the figures less than they change the wall clock's). Both sides must have searched the
 same positions (their encoded states' digests are compared), and the table counts the positions
-where both chose the same action: a change that only makes the search faster keeps every choice.
+where both chose the same action: a change that only makes the search faster keeps every choice. The
+title says how this tree's engines run (compiled with mypyc, or pure Python and why: see
+services.common.compiled); the baseline's worktree has no build and runs them from source.
 
     python -m bench.search [--positions 4] [--iterations 300] [--rounds 3] [--players N] [--game NAME]
         [--baseline COMMIT]
@@ -32,7 +34,7 @@ from typing import IO
 
 from bench import reference_players, table, verdict
 from bench.pipeline import worktree
-from services.common import registry
+from services.common import compiled, registry
 from workers.bots.search import Budget
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -226,7 +228,8 @@ def render(commit: str, rows: Sequence[Row], rounds: int, budget: Budget) -> str
     against = " (main before the search bot's speed-up)" if BASELINE_COMMIT.startswith(commit) else ""
     title = (
         f"(s) search bot, iterations per CPU second: this tree against {commit[:10]}{against}, "
-        f"playouts of up to {budget.rollout_depth} decisions, medians of {rounds} rounds taken in turn"
+        f"playouts of up to {budget.rollout_depth} decisions, medians of {rounds} rounds taken in turn; "
+        f"this tree's {compiled.describe()}"
     )
     headers = [
         "game",
