@@ -99,7 +99,7 @@ def groups() -> list[Group]:
 
 def cannot_compile() -> str | None:
     """Why this machine cannot compile the modules (no C compiler, no Python headers), or None."""
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]  # as setuptools
     if shutil.which(compiler) is None:
         return f"no C compiler ({compiler}; Debian's build-essential has one)"
     headers = Path(sysconfig.get_paths()["include"]) / "Python.h"

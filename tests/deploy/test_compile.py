@@ -1,6 +1,7 @@
 """The engines compiled with mypyc (deploy/compile.py, services/common/compiled.py): which modules the
 rule picks, a build that is current and used, an edited source that runs from source (never an old
-compiled module in its place), and the same bytes from the compiled engines as from their sources."""
+compiled module in its place), a machine without a C compiler told so and running every module from
+source, and the same bytes from the compiled engines as from their sources."""
 
 from __future__ import annotations
 
@@ -111,6 +112,30 @@ def test_an_edited_source_runs_from_source_and_says_so(tmp_path: Path) -> None:
     assert f"from source: {group.name} (`make setup` compiles them)" in lines[2]
     assert f"{edited} changed since the engines were compiled" in done.stderr
     assert "`make setup`" in done.stderr and "StaleBuild" in done.stderr
+
+
+def test_without_a_compiler_set_up_says_so_and_everything_runs_from_source(tmp_path: Path) -> None:
+    needs_build()
+    copy_tree(tmp_path)
+    (tmp_path / "deploy").mkdir()
+    for name in ("__init__.py", "compile.py"):
+        shutil.copy(ROOT / "deploy" / name, tmp_path / "deploy" / name)
+    engine = f"{registry.GAME_MODULES[0]}.engine"
+    with (tmp_path / build.source(engine).relative_to(ROOT)).open("a") as source:
+        source.write("\n# edited: to compile again\n")
+    env = {key: value for key, value in os.environ.items() if key != PURE_ENV}
+    command = [sys.executable, "-m", "deploy.compile"]
+    env["CC"] = str(tmp_path / "no-such-compiler")
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        f"deploy.compile: cannot compile the engines here, no C compiler ({env['CC']}; Debian's "
+        "build-essential has one): they run as pure Python (slower)\n"
+    )
+    said = run(
+        f"import {engine}\nfrom services.common import compiled\nprint(compiled.describe())\n", cwd=tmp_path
+    )
+    assert said.stdout == "engines in pure Python (no compiled build)\n" and said.stderr == ""
 
 
 def test_a_group_whose_needed_group_changed_runs_from_source(tmp_path: Path) -> None:
