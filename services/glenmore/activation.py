@@ -42,7 +42,7 @@ from services.glenmore.data import (
 )
 from services.glenmore.market import can_pay_any, can_pay_cubes, can_pay_different
 from services.glenmore.state import ACTIVATE, MOVE, NO_CELL, PAY, PAY_FOR_ACTIVATION, Player, State
-from services.glenmore.territory import cell, neighbourhood_mask, xy
+from services.glenmore.territory import cell, in_neighbourhood, neighbourhood_mask, xy
 from services.glenmore.tiles import play_sell, sell_actions
 from services.glenmore.turns import end_turn
 
@@ -134,7 +134,7 @@ def play(state: State, action: Action, events: list) -> None:  # type: ignore[ty
     player = state.players[seat]
     c = cell(action.a, action.b)
     slot = player.grid[c]
-    loch_ness = not neighbourhood_mask(state, player) & (1 << slot)
+    loch_ness = not in_neighbourhood(state, player, slot)
     if loch_ness:
         state.loch_ness_used = True
     state.activated |= 1 << slot

@@ -27,7 +27,8 @@ def legal(state: State) -> list[Action]:
         x, y = xy(c)
         for d in AROUND:
             if c + d in grid:
-                found.append(act.action(act.MOVE_CLAN, x, y, *xy(c + d)))
+                to_x, to_y = xy(c + d)
+                found.append(act.action(act.MOVE_CLAN, x, y, to_x, to_y))
         if chieftain_possible:
             found.append(act.action(act.MAKE_CHIEFTAIN, x, y))
     found.sort()

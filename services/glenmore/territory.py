@@ -26,6 +26,7 @@ ORIGIN: Final = OFFSET * STRIDE + OFFSET
 
 EDGES: Final = tuple(tile.edge for tile in TILES)
 ALL_EDGES: Final = (1 << NO_EDGE) | (1 << RIVER) | (1 << ROAD)
+NONE: Final = -1  # no tile on a cell (a grid's slots count from 0)
 
 
 def cell(x: int, y: int) -> int:
@@ -56,29 +57,36 @@ def fitting(player: Player, c: int) -> int:
     """
     grid = player.grid
     clans = player.clans
-    # Each neighbour looked up once: the orthogonal ones first (they also decide P3-P5).
-    vertical_slots = (grid.get(c + NORTH), grid.get(c + SOUTH))
-    horizontal_slots = (grid.get(c + EAST), grid.get(c + WEST))
-    if not any(slot is not None and clans[slot] for slot in (*vertical_slots, *horizontal_slots)):
+    # Each neighbour looked up once (NONE: no tile), the orthogonal ones first: they also decide P3-P5.
+    north, south = grid.get(c + NORTH, NONE), grid.get(c + SOUTH, NONE)
+    east, west = grid.get(c + EAST, NONE), grid.get(c + WEST, NONE)
+    if not (
+        (north != NONE and clans[north])
+        or (south != NONE and clans[south])
+        or (east != NONE and clans[east])
+        or (west != NONE and clans[west])
+    ):
         for d in DIAGONAL:
-            slot = grid.get(c + d)
-            if slot is not None and clans[slot]:
+            slot = grid.get(c + d, NONE)
+            if slot != NONE and clans[slot]:
                 break
         else:
             return 0
     tiles = player.tiles
     # Count orthogonal neighbours by whether their facing side has a feature.
     vertical = vertical_river = horizontal = horizontal_road = 0
-    for slot in vertical_slots:
-        if slot is not None:
-            vertical += 1
-            if EDGES[tiles[slot]] & RIVER:
-                vertical_river += 1
-    for slot in horizontal_slots:
-        if slot is not None:
-            horizontal += 1
-            if EDGES[tiles[slot]] & ROAD:
-                horizontal_road += 1
+    if north != NONE:
+        vertical += 1
+        vertical_river += EDGES[tiles[north]] & RIVER != 0
+    if south != NONE:
+        vertical += 1
+        vertical_river += EDGES[tiles[south]] & RIVER != 0
+    if east != NONE:
+        horizontal += 1
+        horizontal_road += EDGES[tiles[east]] & ROAD != 0
+    if west != NONE:
+        horizontal += 1
+        horizontal_road += EDGES[tiles[west]] & ROAD != 0
     mask = 0
     if not vertical_river and not horizontal_road:
         mask |= 1 << NO_EDGE
@@ -105,14 +113,29 @@ def legal_cells(player: Player, edge: int) -> list[int]:
     return [c for c in frontier(player) if fitting(player, c) & bit]
 
 
-def placeable_edges(player: Player) -> int:
-    """A bitmask of the edge features (bit `edge`) that some cell of the territory takes."""
+def placeable_edges(player: Player, wanted: int = ALL_EDGES) -> int:
+    """A bitmask of the edge features (bit `edge`) that some cell of the territory takes: all of them,
+    or at least those of `wanted` that some cell takes (it stops looking once it has found those)."""
+    grid = player.grid
     mask = 0
-    for c in _frontier(player):  # in any order: the same union
-        mask |= fitting(player, c)
-        if mask == ALL_EDGES:
-            break
+    seen: set[int] = set()
+    for c in player.cells:  # the frontier in any order (the same union), stopping when it can
+        for d in ORTHOGONAL:
+            empty = c + d
+            if empty not in grid and empty not in seen:
+                seen.add(empty)
+                mask |= fitting(player, empty)
+                if mask & wanted == wanted:
+                    return mask
     return mask
+
+
+def in_neighbourhood(state: State, player: Player, slot: int) -> bool:
+    """Whether `neighbourhood_mask` holds the slot (a tile of the player's territory)."""
+    if state.activate_all:
+        return True
+    offset = player.cells[slot] - state.cell
+    return offset == 0 or offset in AROUND
 
 
 def neighbourhood_mask(state: State, player: Player) -> int:
@@ -123,7 +146,7 @@ def neighbourhood_mask(state: State, player: Player) -> int:
     c = state.cell
     mask = 1 << grid[c]
     for d in AROUND:
-        slot = grid.get(c + d)
-        if slot is not None:
+        slot = grid.get(c + d, NONE)
+        if slot != NONE:
             mask |= 1 << slot
     return mask

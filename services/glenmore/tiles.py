@@ -62,15 +62,14 @@ def play_sell(state: State, action: Action, events: list) -> None:  # type: igno
 def takeable(state: State) -> list[int]:
     """The tiles on the track the acting player can both pay for and place, in track order."""
     player = state.players[state.actor]
-    edges = placeable_edges(player)
     market = state.market
-    found = []
-    for entry in state.track[1:]:
-        if entry >= 0:
-            tile = TILES[entry]
-            if edges >> tile.edge & 1 and can_pay(player, market, tile.cost):
-                found.append(entry)
-    return found
+    track = state.track[1:]
+    affordable = [entry for entry in track if entry >= 0 and can_pay(player, market, TILES[entry].cost)]
+    wanted = 0
+    for entry in affordable:
+        wanted |= 1 << TILES[entry].edge
+    edges = placeable_edges(player, wanted) if wanted else 0  # only the edges of tiles it can pay for
+    return [entry for entry in affordable if edges >> TILES[entry].edge & 1]
 
 
 def legal_choose(state: State) -> list[Action]:
@@ -110,7 +109,11 @@ def play_choose(state: State, action: Action, events: list) -> None:  # type: ig
 def legal_place(state: State) -> list[Action]:
     """The cells where the new tile may go."""
     player = state.players[state.actor]
-    return [act.action(act.PLACE_TILE, *xy(c)) for c in legal_cells(player, EDGES[state.tile])]
+    found = []
+    for c in legal_cells(player, EDGES[state.tile]):
+        x, y = xy(c)
+        found.append(act.action(act.PLACE_TILE, x, y))
+    return found
 
 
 def play_place(state: State, action: Action, events: list) -> None:  # type: ignore[type-arg]
