@@ -56,6 +56,9 @@ class DecisionLoop(Generic[S, A]):
         self.legal = legal
         self.take = take
         self.auto_resolve = auto_resolve
+        # `of_steps`'s functions by step number, called directly (each gap: `legal` and `take`).
+        self.legal_by_step: list[Callable[[S], list[A]]] = []
+        self.take_by_step: list[Callable[[S, A, list[Any]], Any]] = []
 
     @classmethod
     def of_steps(
@@ -72,13 +75,21 @@ class DecisionLoop(Generic[S, A]):
         def take(state: S, action: A, events: list[Any]) -> None:
             steps[state.step][1](state, action, events)
 
-        return cls(game_over, legal, take, auto_resolve)
+        loop = cls(game_over, legal, take, auto_resolve)
+        numbers = range(max((step for step in steps if step >= 0), default=-1) + 1)
+        loop.legal_by_step = [steps[step][0] if step in steps else legal for step in numbers]
+        loop.take_by_step = [steps[step][1] if step in steps else take for step in numbers]
+        return loop
+
+    def _legal(self, state: S) -> list[A]:
+        step, table = state.step, self.legal_by_step
+        return table[step](state) if 0 <= step < len(table) else self.legal(state)
 
     def legal_now(self, state: S) -> list[A]:
         """The acting seat's legal actions (cached on the state until it changes)."""
         legal = state.legal
         if legal is None:
-            legal = [] if state.step == self.game_over else self.legal(state)
+            legal = [] if state.step == self.game_over else self._legal(state)
             state.legal = legal
         return legal
 
@@ -99,7 +110,11 @@ class DecisionLoop(Generic[S, A]):
 
     def _take(self, state: S, action: A, events: list[Any]) -> None:
         state.legal = None
-        self.take(state, action, events)
+        step, table = state.step, self.take_by_step
+        if 0 <= step < len(table):
+            table[step](state, action, events)
+        else:
+            self.take(state, action, events)
 
     def settle(self, state: S, events: list[Any], actors: set[int] | None = None) -> None:
         """Take forced decisions until a real choice (or the end) is reached; the seat of each one

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.common.game import ScoreRow, Scores, ranked_scores
 from services.glenmore import events as ev
 from services.glenmore.data import (
@@ -25,6 +27,12 @@ from services.glenmore.labels import CATALOGS
 from services.glenmore.state import Player, State
 
 _ = CATALOGS.message
+# The score lines' names (messages without arguments: the same for every score).
+VP_DURING_PLAY: Final = _("glenmore.score.vp_during_play")
+INTERMEDIATE_SCORINGS: Final = _("glenmore.score.intermediate_scorings")
+SPECIAL_LOCATIONS: Final = _("glenmore.score.special_locations")
+COINS: Final = _("glenmore.score.coins")
+TILE_PENALTY_LINE: Final = _("glenmore.score.tile_penalty")
 
 
 def difference_vp(value: int, lowest: int) -> int:
@@ -111,15 +119,15 @@ def score_rows(state: State) -> list[ScoreRow]:
     parts = final_parts(state) if state.terminal else None
     for seat, player in enumerate(state.players):
         items: list[tuple[str, int]] = [
-            (_("glenmore.score.vp_during_play"), player.vp - player.scoring_vp),
-            (_("glenmore.score.intermediate_scorings"), player.scoring_vp),
+            (VP_DURING_PLAY, player.vp - player.scoring_vp),
+            (INTERMEDIATE_SCORINGS, player.scoring_vp),
         ]
         if parts is not None:
             cards, coins, penalty, _cubes = parts[seat]
             items += [
-                (_("glenmore.score.special_locations"), cards),
-                (_("glenmore.score.coins"), coins),
-                (_("glenmore.score.tile_penalty"), penalty),
+                (SPECIAL_LOCATIONS, cards),
+                (COINS, coins),
+                (TILE_PENALTY_LINE, penalty),
             ]
         rows.append((sum(points for _line, points in items), tuple(items), sum(player.own)))
     return rows

@@ -77,13 +77,16 @@ LARGE_BUILDING_BONUS: Final = (
 
 
 _ = CATALOGS.message
+# The score lines' names without arguments (the same for every score).
+VP_CHIPS_LINE: Final = _("puertorico.score.vp_chips")
+BUILDINGS_LINE: Final = _("puertorico.score.buildings")
 
 
 def score_items(player: Player, config: Config) -> list[tuple[str, int]]:
     """The lines of a player's score; large-building bonuses only when occupied (ruling 25)."""
     items: list[tuple[str, int]] = [
-        (_("puertorico.score.vp_chips"), player.vp),
-        (_("puertorico.score.buildings"), sum(BUILDINGS[b].vp for b in player.buildings)),
+        (VP_CHIPS_LINE, player.vp),
+        (BUILDINGS_LINE, sum(BUILDINGS[b].vp for b in player.buildings)),
     ]
     for large, bonus in LARGE_BUILDING_BONUS:
         if player.has(large):
