@@ -16,11 +16,13 @@ from typing import Any
 import grpc
 import pytest
 from boardgame.gateway.v1 import gateway_pb2
+from boardgame.rules.v1 import rules_pb2
 
+from live import levels
 from services.common import registry
 from tests.gateway.support import Client, GatewayProcess
 from tests.redis_modes import ONE_NODE
-from tests.titles import TITLE
+from tests.titles import GAME, TITLE
 from tests.workers.web import WEB_CLIENT, board_game, run_driver
 
 pytestmark = ONE_NODE  # the client's test: the gateway's own tests cover a Redis Cluster
@@ -87,8 +89,8 @@ def test_a_whole_game_spectated_and_replayed_and_every_board_drawn(
 
 
 def strength_label(value: int) -> str:
-    """A BotStrength as the page labels it: its name without the enum's prefix, in lower case."""
-    return gateway_pb2.BotStrength.Name(value).removeprefix("BOT_STRENGTH_").lower()
+    """A BotStrength's level as the page marks its choice (data-level): the level's name."""
+    return levels.of(value).name
 
 
 @pytest.fixture(scope="module")
@@ -102,12 +104,34 @@ def lobby_report(web_gateway: GatewayProcess) -> dict[str, Any]:
     return run_driver(LOBBY_DRIVER, env, LOBBY_DRIVER_TIMEOUT_SECONDS)
 
 
+def test_the_lobby_form_names_each_option_and_choice_from_the_titles_catalog(
+    lobby_report: dict[str, Any],
+) -> None:
+    """The page labels a title's options and their choices with the title's catalog's messages
+    (`<title>.option.<name>`, `.<choice>`) and describes them with the option's help: never the Config
+    field's name or a bare "true"."""
+    assert lobby_report["errors"] == [], "\n".join(lobby_report["errors"])
+    english = GAME.catalogs.catalogs["en"] if GAME.catalogs else None
+    assert english is not None
+    shown = {option["name"]: option for option in lobby_report["options"]}
+    assert set(shown) == {option.name for option in GAME.info.options}
+
+    def words(template: str) -> str:
+        return english.render(rules_pb2.Text(template=template))
+
+    for option in GAME.info.options:
+        said = shown[option.name]
+        prefix = f"{TITLE}.option.{option.name}"
+        assert said["label"] == words(prefix) != option.name
+        assert said["help"] == option.description
+        assert said["choices"] == [[choice, words(f"{prefix}.{choice}")] for choice in option.choices]
+
+
 def test_a_bot_added_from_the_page_is_heuristic_unless_another_strength_is_chosen(
     web_gateway: GatewayProcess, lobby_report: dict[str, Any]
 ) -> None:
     assert lobby_report["errors"] == [], "\n".join(lobby_report["errors"])
-    offered = [s for s in gateway_pb2.BotStrength.values() if s != gateway_pb2.BOT_STRENGTH_UNSPECIFIED]
-    assert lobby_report["strengths"] == [strength_label(value) for value in offered]
+    assert lobby_report["strengths"] == [level.name for level in levels.LEVELS]
     assert lobby_report["preselected"] == strength_label(gateway_pb2.BOT_STRENGTH_HEURISTIC)
     with grpc.insecure_channel(web_gateway.address) as channel:
         client = Client(channel)

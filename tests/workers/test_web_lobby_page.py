@@ -16,6 +16,7 @@ import pytest
 from boardgame.gateway.v1 import gateway_pb2
 from google.protobuf import json_format
 
+from live import levels
 from services.common import registry
 from tests.gateway.support import Client, GatewayProcess
 from tests.redis_modes import ONE_NODE
@@ -103,7 +104,7 @@ def report(
         "E2E_STEP": str(STEP),
         "E2E_SEATS": str(SEATS),
         "E2E_GAMES": str(setup["live"] + 1),
-        "E2E_STRENGTH": gateway_pb2.BotStrength.Name(CHOSEN_STRENGTH).removeprefix("BOT_STRENGTH_").lower(),
+        "E2E_STRENGTH": levels.of(CHOSEN_STRENGTH).name,
         "E2E_OUT": str(tmp_path_factory.mktemp("lobby-page")),
     }
     result = run_driver(DRIVER, env, DRIVER_TIMEOUT_SECONDS)

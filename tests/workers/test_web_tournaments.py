@@ -18,6 +18,7 @@ import pytest
 from boardgame.gateway.v1 import gateway_pb2, tournaments_pb2, tournaments_pb2_grpc
 
 from i18n.messages import Catalog, text
+from live import levels
 from services.common import registry
 from tests.gateway.support import Client, GatewayProcess
 from tests.redis_modes import ONE_NODE
@@ -65,7 +66,7 @@ def report(
         "E2E_ROUNDS": str(ROUNDS),
         "E2E_CAPACITY": str(CAPACITY),
         "E2E_BOTS": str(BOTS),
-        "E2E_STRENGTH": gateway_pb2.BotStrength.Name(STRENGTH).removeprefix("BOT_STRENGTH_").lower(),
+        "E2E_STRENGTH": levels.of(STRENGTH).name,
         "E2E_FINISH_SECONDS": str(FINISH_SECONDS),
         "E2E_FINISHED_STATUS": str(tournaments_pb2.TOURNAMENT_STATUS_FINISHED),
         "E2E_OUT": str(tmp_path_factory.mktemp("tournament")),

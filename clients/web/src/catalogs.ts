@@ -41,10 +41,10 @@ function kept(key: string): Kept | null {
   }
 }
 
-/** The title's catalog in the page's locale, fetched (or the kept copy confirmed) the first time. */
+/** The title's catalog in the page's locale, fetched (or the kept copy confirmed) the first time. In
+ * English the API's strings need none, but what only the catalog holds does (a lobby option's label). */
 export function loadCatalog(title: string): Promise<void> {
   const name = locale();
-  if (name === ENGLISH) return Promise.resolve();
   const key = `${name}/${title}`;
   let loading = asked.get(key);
   if (!loading) {

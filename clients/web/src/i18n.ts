@@ -94,6 +94,14 @@ export function term(title: string, kind: string, key: string, english: string):
   return text ?? english;
 }
 
+/** A message of the title's catalog in the reader's language, English included (a lobby option's
+ * label or choice: `<title>.option.<name>`), `fallback` until that catalog is loaded or without it. */
+export function titleMessage(title: string, id: string, fallback: string): string {
+  const pattern = titles.get(`${current}/${title}`)?.[id];
+  const text = pattern === undefined ? null : formatted(pattern, {});
+  return text ?? fallback;
+}
+
 class Missing extends Error {}
 
 /** A template of `catalog` with its arguments, rendered (terms and nested Texts first). */

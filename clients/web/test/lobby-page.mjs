@@ -80,7 +80,7 @@ try {
   await page.waitForSelector("#find-match");
   await page.select("#match-title", title);
   await page.$eval("#match-seats", (input, n) => { input.value = String(n); }, seats);
-  const value = await page.$$eval("#match-strength option", (options, label) => options.find((o) => o.textContent === label)?.value ?? "", process.env.E2E_STRENGTH);
+  const value = await page.$$eval("#match-strength option", (options, label) => options.find((o) => o.dataset.level === label)?.value ?? "", process.env.E2E_STRENGTH);
   if (!value) throw new Error(`the page offers no strength "${process.env.E2E_STRENGTH}"`);
   await page.select("#match-strength", value);
   await page.$eval("#match-bots-after", (input) => { input.value = "1"; });

@@ -48,17 +48,26 @@ try {
   await page.click("#guest");
   await page.waitForSelector("#create-lobby");
   await page.select("#title", title);
+  // The title's options, once drawn with their labels from its catalog (the first has its own label).
+  await page.waitForFunction(() => {
+    const first = document.querySelector("#options select");
+    return !first || first.closest("label")?.querySelector("span")?.textContent !== first.dataset.option;
+  });
+  report.options = await page.$$eval("#options select", (selects) => selects.map((s) => ({
+    name: s.dataset.option, label: s.closest("label")?.querySelector("span")?.textContent ?? "",
+    help: s.title, choices: [...s.options].map((o) => [o.value, o.textContent]),
+  })));
   await page.$eval("#seats", (input, n) => { input.value = String(n); }, SEATS);
   await page.click("#create-lobby");
   await page.waitForSelector("#add-bot");
   report.lobbyId = await page.$eval("#lobby-id", (code) => code.textContent);
-  report.strengths = await page.$$eval("#bot-strength option", (options) => options.map((o) => o.textContent));
-  report.preselected = await page.$eval("#bot-strength", (s) => s.selectedOptions[0]?.textContent ?? "");
+  report.strengths = await page.$$eval("#bot-strength option", (options) => options.map((o) => o.dataset.level));
+  report.preselected = await page.$eval("#bot-strength", (s) => s.selectedOptions[0]?.dataset.level ?? "");
 
   await page.click("#add-bot"); // the strength as the page offers it
   await taken(page, 2);
   const value = await page.$$eval("#bot-strength option", (options, label) =>
-    options.find((o) => o.textContent === label)?.value ?? "", strength);
+    options.find((o) => o.dataset.level === label)?.value ?? "", strength);
   if (!value) throw new Error(`the page offers no strength "${strength}"`);
   await page.select("#bot-strength", value);
   await page.click("#add-bot");

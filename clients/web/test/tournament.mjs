@@ -79,7 +79,7 @@ try {
   report.entrantsAfterLeave = await entrantIds(page);
   await page.click("#tournament-join");
   await entrantCount(page, 1);
-  const strength = await page.$$eval("#tournament-bot-strength option", (options, label) => options.find((o) => o.textContent === label)?.value ?? "", env.E2E_STRENGTH);
+  const strength = await page.$$eval("#tournament-bot-strength option", (options, label) => options.find((o) => o.dataset.level === label)?.value ?? "", env.E2E_STRENGTH);
   if (!strength) throw new Error(`the page offers no strength "${env.E2E_STRENGTH}"`);
   await page.select("#tournament-bot-strength", strength);
   const bots = Number(env.E2E_BOTS);

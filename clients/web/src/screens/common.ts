@@ -3,11 +3,13 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { catalog } from "../api";
 import { el, field, say, select } from "../dom";
-import { render, t, term } from "../i18n";
+import { loadCatalog } from "../catalogs";
+import { render, t, term, titleMessage } from "../i18n";
 import type { GameInfo, ScoreItem } from "../gen/boardgame/rules/v1/rules_pb";
 import {
   BotStrength,
   BotStrengthSchema,
+  type BotLevel,
   type GameSeat,
   type Player,
 } from "../gen/boardgame/gateway/v1/gateway_pb";
@@ -20,10 +22,15 @@ export type Screen = { signal: AbortSignal; redraw?: () => Promise<void> };
 export const account: { player?: Player } = {};
 
 let titles: GameInfo[] = [];
+let levels = new Map<string, BotLevel[]>(); // each title's bot levels, with their measured ratings
 
-/** Every title, fetched once. */
+/** Every title (and each title's bot levels), fetched once. */
 export async function loadTitles(): Promise<GameInfo[]> {
-  if (!titles.length) titles = (await catalog.listTitles({})).titles;
+  if (!titles.length) {
+    const reply = await catalog.listTitles({});
+    levels = new Map(reply.botLevels.map((of) => [of.title, of.levels]));
+    titles = reply.titles;
+  }
   return titles;
 }
 
@@ -61,32 +68,62 @@ export function link(route: string, text: string, attrs: Record<string, string> 
   return el("a", { href: `#/${route}`, ...attrs }, text);
 }
 
-// The names of the strengths the gateway's API defines (BotStrength); one it adds later is named by its
-// enum name until the page has a message for it.
-const STRENGTH_NAMES: Partial<Record<BotStrength, () => string>> = {
-  [BotStrength.RANDOM]: () => t("web.strength.random", "random"),
-  [BotStrength.HEURISTIC]: () => t("web.strength.heuristic", "heuristic"),
-  [BotStrength.SEARCH]: () => t("web.strength.search", "search"),
+// The bot levels' names in the reader's language; a level the API adds later is named by its own name
+// until the page has a message for it.
+const LEVEL_NAMES: Record<string, () => string> = {
+  random: () => t("web.strength.random", "random"),
+  easy: () => t("web.strength.easy", "easy"),
+  medium: () => t("web.strength.medium", "medium"),
+  hard: () => t("web.strength.hard", "hard"),
 };
 
-/** Every strength but the unset value, labelled in the reader's language. */
-export function strengths(): { value: number; label: string }[] {
-  return BotStrengthSchema.values
-    .filter((value) => value.number !== BotStrength.UNSPECIFIED)
-    .map((value) => ({ value: value.number, label: STRENGTH_NAMES[value.number as BotStrength]?.() ?? value.localName.toLowerCase() }));
+function levelName(level: string): string {
+  return LEVEL_NAMES[level]?.() ?? level;
 }
 
-/** A select of the bot strengths, `chosen` selected. */
-export function strengthSelect(id: string, chosen: number): HTMLSelectElement {
-  return select(
-    { id, title: t("web.strength.help", "how well the bot plays") },
-    strengths().map(({ value, label }) => ({ value: String(value), label })),
-    String(chosen),
-  );
+/** A level: its API value, its name (random, easy, medium, hard) and its label for people. */
+export type Strength = { value: number; level: string; label: string };
+
+/** The levels of the API's values without a title's ratings: one per value, the newest name of each
+ * (BotStrength's aliases: HEURISTIC is EASY, SEARCH is MEDIUM). */
+function plainLevels(): Strength[] {
+  const byValue = new Map<number, string>();
+  for (const value of BotStrengthSchema.values)
+    if (value.number !== BotStrength.UNSPECIFIED) byValue.set(value.number, value.localName.toLowerCase());
+  return [...byValue].map(([value, level]) => ({ value, level, label: levelName(level) }));
 }
 
+/** The bot levels a player may choose, weakest first, labelled in the reader's language; for a title,
+ * each with the rating it measured in self-play (ListTitles' bot_levels). */
+export function strengths(title = ""): Strength[] {
+  const measured = levels.get(title);
+  if (!measured?.length) return plainLevels();
+  return measured.map((found) => ({
+    value: found.strength,
+    level: found.name,
+    label: found.games
+      ? t("web.strength.rated", "{level} (rating {rating})", { level: levelName(found.name), rating: found.rating.toFixed(1) })
+      : levelName(found.name),
+  }));
+}
+
+/** A select of the bot levels (of `title`, with their ratings), `chosen` selected; `nearest` adds the
+ * choice of no level, which the matchmaker fills with the level nearest the players' rating. */
+export function strengthSelect(id: string, chosen: number, title = "", nearest = false): HTMLSelectElement {
+  const choices = [
+    ...(nearest ? [{ value: BotStrength.UNSPECIFIED, level: "nearest", label: t("web.strength.nearest", "nearest your rating") }] : []),
+    ...strengths(title),
+  ];
+  return el("select", { id, title: t("web.strength.help", "how well the bot plays") }, ...choices.map((choice) => {
+    const option = el("option", { value: String(choice.value), "data-level": choice.level }, choice.label);
+    option.selected = choice.value === chosen;
+    return option;
+  }));
+}
+
+/** A level's name in the reader's language. */
 export function strengthLabel(strength: BotStrength): string {
-  return strengths().find((s) => s.value === strength)?.label ?? "";
+  return plainLevels().find((s) => s.value === strength)?.label ?? "";
 }
 
 /** Who plays a seat: the player's name, a bot's with its strength. */
@@ -120,18 +157,30 @@ export function gameChoice(prefix: string, seatsWanted = 4, seatsLabel = t("web.
   const seats = el("input", { id: `${prefix}seats`, type: "number", value: String(seatsWanted), min: "1" });
   const options = el("div", { id: `${prefix}options`, class: "options" });
   const drawOptions = () => {
-    const info = titleInfo(titleSelect.value);
-    options.replaceChildren(...(info?.options ?? []).map((option) =>
-      field(option.name, select({ "data-option": option.name, title: option.description },
-        option.choices.map((choice) => ({ value: choice, label: choice })), option.defaultValue), { title: option.description })));
+    const chosen = new Map([...options.querySelectorAll<HTMLSelectElement>("select")].map((s) => [s.dataset.option ?? "", s.value]));
+    const title = titleSelect.value;
+    const info = titleInfo(title);
+    const said = (id: string, fallback: string) => titleMessage(title, `${title}.option.${id}`, fallback);
+    options.replaceChildren(...(info?.options ?? []).map((option) => {
+      const help = render(option.message, option.description, title);
+      const choices = option.choices.map((choice) => ({ value: choice, label: said(`${option.name}.${choice}`, choice) }));
+      const value = chosen.get(option.name) ?? option.defaultValue;
+      return field(said(option.name, option.name), select({ "data-option": option.name, title: help }, choices, value), { title: help });
+    }));
     if (info) {
       seats.min = String(info.minPlayers);
       seats.max = String(info.maxPlayers);
       seats.value = String(Math.min(Math.max(Number(seats.value), info.minPlayers), info.maxPlayers));
     }
   };
-  titleSelect.addEventListener("change", drawOptions);
-  drawOptions();
+  // Drawn at once, and again with the labels once the title's catalog is in.
+  const withCatalog = () => {
+    drawOptions();
+    const title = titleSelect.value;
+    void loadCatalog(title).then(() => { if (titleSelect.value === title) drawOptions(); }).catch(() => undefined);
+  };
+  titleSelect.addEventListener("change", withCatalog);
+  withCatalog();
   return {
     element: el("div", { class: "game-choice" },
       el("div", { class: "row" }, field(t("web.choice.title", "Game"), titleSelect), field(seatsLabel, seats)),

@@ -42,7 +42,7 @@ export async function lobbyScreen(screen: Screen, lobbyId: string): Promise<void
     count.textContent = t("web.lobby.count", "{taken} of {seats} seats taken", { taken: takenSeats(fresh), seats: fresh.seatCount });
   };
   update(lobby);
-  const strength = strengthSelect("bot-strength", botStrength);
+  const strength = strengthSelect("bot-strength", botStrength, lobby.title);
   strength.addEventListener("change", () => { botStrength = Number(strength.value); });
   const options = lobby.options.map((o) => `${o.name}: ${o.value}`).join(", ");
   section.replaceChildren(card(t("web.lobby.heading", "Lobby of {title}", { title: titleName(lobby.title) }),

@@ -27,7 +27,7 @@ type Search = {
 
 let search: Search | null = null;
 let stream: AbortController | null = null;
-let chosenStrength: number = BotStrength.HEURISTIC;
+let chosenStrength: number = BotStrength.UNSPECIFIED; // the level nearest the players, as the API's default
 const listeners = new Set<() => void>();
 
 /** The header's chip of a search going on, and the match screen, drawn again. */
@@ -105,8 +105,19 @@ export async function matchScreen(screen: Screen): Promise<void> {
   if (screen.signal.aborted) return; // left (or signed out) meanwhile
   const section = show("match");
   const choice = gameChoice("match-", 2);
-  const strength = strengthSelect("match-strength", chosenStrength);
-  strength.addEventListener("change", () => { chosenStrength = Number(strength.value); });
+  // The title's levels with their ratings, drawn again for another title.
+  const strengthOf = () => {
+    const made = strengthSelect("match-strength", chosenStrength, choice.title(), true);
+    made.addEventListener("change", () => { chosenStrength = Number(made.value); });
+    return made;
+  };
+  let strength = strengthOf();
+  const strengthField = field(t("web.match.strength", "Bots' strength"), strength);
+  choice.element.querySelector("#match-title")?.addEventListener("change", () => {
+    const fresh = strengthOf();
+    strength.replaceWith(fresh);
+    strength = fresh;
+  });
   const botsAfter = el("input", { id: "match-bots-after", type: "number", min: "1", max: String(MOST_BOTS_AFTER_SECONDS), value: String(BOTS_AFTER_SECONDS) });
   const state = el("p", { id: "match-state", class: "state" });
   const find_ = button(t("web.match.find", "Find a match"), () => guarded(() => find({
@@ -125,10 +136,10 @@ export async function matchScreen(screen: Screen): Promise<void> {
     }
   };
   section.replaceChildren(card(t("web.match.heading", "Find a match"),
-    el("p", { class: "muted" }, t("web.match.help", "Players near your rating are grouped for a game; bots of the strength you pick fill the seats nobody took once the wait is over.")),
+    el("p", { class: "muted" }, t("web.match.help", "Players near your rating are grouped for a game; once the wait is over, bots fill the seats nobody took: of the level you pick, or of the level whose rating is nearest the players'.")),
     choice.element,
     el("div", { class: "row" },
-      field(t("web.match.strength", "Bots' strength"), strength),
+      strengthField,
       field(t("web.match.bots_after", "Bots after (seconds)"), botsAfter)),
     el("div", { class: "row" }, find_, cancel),
     state));

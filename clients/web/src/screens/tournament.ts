@@ -118,7 +118,7 @@ export async function tournamentScreen(screen: Screen, tournamentId: string): Pr
     const registering = tournament.status === TournamentStatus.REGISTRATION;
     const entrant = tournament.entrants.find((e) => e.player?.playerId === me());
     const organiser = tournament.organiserPlayerId === me();
-    const strength = strengthSelect("tournament-bot-strength", botStrength);
+    const strength = strengthSelect("tournament-bot-strength", botStrength, tournament.title);
     strength.addEventListener("change", () => { botStrength = Number(strength.value); });
     return el("div", { class: "row", id: "tournament-controls" },
       registering && !entrant
