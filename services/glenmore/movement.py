@@ -10,24 +10,24 @@ from services.glenmore import actions as act
 from services.glenmore import events as ev
 from services.glenmore.actions import Action
 from services.glenmore.state import State
-from services.glenmore.territory import AROUND, cell, xy
+from services.glenmore.territory import cell, xy
 from services.glenmore.turns import end_turn
 
 
 def legal(state: State) -> list[Action]:
     """Move a clan member, make a chieftain, or stop."""
     player = state.players[state.actor]
-    grid = player.grid
     clans = player.clans
     chieftain_possible = sum(clans) > 1
     found = [act.END_MOVEMENT_ACTION]
-    for slot, c in enumerate(player.cells):
+    cells = player.cells
+    for slot, c in enumerate(cells):
         if not clans[slot]:
             continue
         x, y = xy(c)
-        for d in AROUND:
-            if c + d in grid:
-                to_x, to_y = xy(c + d)
+        for other in cells:  # the tiles on the 8 cells around (as territory.fitting finds them)
+            to_x, to_y = xy(other)
+            if other != c and -1 <= to_x - x <= 1 and -1 <= to_y - y <= 1:
                 found.append(act.action(act.MOVE_CLAN, x, y, to_x, to_y))
         if chieftain_possible:
             found.append(act.action(act.MAKE_CHIEFTAIN, x, y))
