@@ -33,7 +33,7 @@ LOW34: Final[i64] = (1 << 34) - 1
 LOW37: Final[i64] = (1 << 37) - 1
 BIT62: Final[i64] = 1 << 62
 WRAPPED_BELOW: Final = 1 << 31  # the ranges and counters the wrapping draws take
-WRAPPED_COUNTERS: Final = 1 << 62
+WRAPPED_COUNTERS: Final = 1 << 61  # (a small int to compare with: 2**62 would be an object)
 
 
 def _wraps() -> bool:

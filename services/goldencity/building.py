@@ -54,7 +54,10 @@ class _Builder:
         self.others = [p for s, p in enumerate(state.players) if s != seat]
         self.own = {*player.houses, *player.black_houses}
         self.others_black = {place for o in self.others for place in o.black_houses}
-        self.taken = {place for p in state.players for place in (*p.houses, *p.black_houses)}
+        self.taken = taken = set(player.houses)
+        for other in state.players:
+            taken.update(other.houses)
+            taken.update(other.black_houses)
         self.have = counts(player.hand.cards)
         self.any_pair = state.config.joker == JOKER_ANY_PAIR
         self.city = state.tables.city_parts
