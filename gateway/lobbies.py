@@ -259,13 +259,7 @@ class LobbyService(gateway_pb2_grpc.LobbyServiceServicer):
             self.app.rules.get(request.title)
         index = keys.open_lobbies_of(request.title) if request.title else keys.open_lobbies()
         listing = f"lobbies/{request.title}"
-        cursor: tuple[float, str] | None = None
-        if request.page_token:
-            position = paging.decode(listing, request.page_token)
-            score, after = position.get("s"), position.get("i")
-            if not isinstance(score, int | float) or not isinstance(after, str):
-                raise paging.bad_token()
-            cursor = (float(score), after)
+        cursor = paging.after(listing, request.page_token)
         found = await self._scan(index, cursor, size + 1)
         page = found[:size]
         token = ""

@@ -45,6 +45,18 @@ def decode(listing: str, token: str) -> dict[str, Any]:
     return payload
 
 
+def after(listing: str, token: str) -> tuple[float, str] | None:
+    """The (score, id) a token of a listing ordered by score then id resumes after (`encode`'s "s" and
+    "i"); None for no token (the first page); INVALID_ARGUMENT for any other token."""
+    if not token:
+        return None
+    position = decode(listing, token)
+    score, last = position.get("s"), position.get("i")
+    if not isinstance(score, int | float) or not isinstance(last, str):
+        raise bad_token()
+    return float(score), last
+
+
 def bad_token() -> GatewayError:
     """INVALID_ARGUMENT for a page token that this listing never gave out."""
     return invalid("INVALID_PAGE_TOKEN", "page_token is not a next_page_token of this listing")

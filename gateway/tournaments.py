@@ -229,13 +229,7 @@ class TournamentService(tournaments_pb2_grpc.TournamentServiceServicer):
             self.app.rules.get(request.title)
         index = keys.listed_tournaments_of(request.title) if request.title else keys.listed_tournaments()
         listing = f"tournaments/{request.title}/{request.status}"
-        cursor: tuple[float, str] | None = None
-        if request.page_token:
-            position = paging.decode(listing, request.page_token)
-            score, after = position.get("s"), position.get("i")
-            if not isinstance(score, int | float) or not isinstance(after, str):
-                raise paging.bad_token()
-            cursor = (float(score), after)
+        cursor = paging.after(listing, request.page_token)
         found = await self._scan(index, cursor, size + 1, request.status)
         page = found[:size]
         token = ""
