@@ -125,6 +125,12 @@ def build(wanted: Sequence[Group], lib: Path = compiled.LIB) -> None:
     from setuptools import setup
 
     (lib / compiled.MANIFEST_NAME).unlink(missing_ok=True)
+    # A running process keeps the library files it loaded: each path gets a copy of its own (same
+    # contents and times, so setuptools still skips what is current) before the build writes there.
+    for path in lib.rglob("*" + compiled.SUFFIX):
+        fresh = path.with_name(path.name + ".new")
+        shutil.copy2(path, fresh)
+        os.replace(fresh, path)
     files = [[str(source(module).relative_to(ROOT)) for module in group.modules] for group in wanted]
     options = ["--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(BUILD / "mypy_cache")]
     said = io.StringIO()
