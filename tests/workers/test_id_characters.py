@@ -14,13 +14,13 @@ from boardgame.gateway.v1 import gateway_pb2
 from connectrpc.errors import ConnectError
 from google.protobuf import message
 
-from gateway import auth
+from gateway import api, auth
 from gateway.browser import WebSettings
 from live.settings import Settings
 from services.common.status import error_info
 from tests.gateway.browser_client import BrowserClient
 from tests.gateway.support import Client, GatewayProcess
-from tests.gateway.test_request_validation import SERVICES, request_with, string_fields
+from tests.gateway.test_request_validation import request_with, string_fields
 from tests.titles import TITLE
 from tests.workers.support import new_game
 
@@ -79,7 +79,7 @@ def game_id(web_gateway: GatewayProcess, player: Client) -> str:
 
 def _grpc(player: Client, service: str, method: str, request: message.Message) -> grpc.RpcError:
     """The refusal of a call (a stream's, at its first reply)."""
-    stub = getattr(getattr(player, SERVICES[service]), method)
+    stub = getattr(api.stub(service, player.channel), method)
     with pytest.raises(grpc.RpcError) as refused:
         answer = stub(request, metadata=player.auth, timeout=10)
         if isinstance(answer, Iterator):

@@ -94,6 +94,12 @@ export function term(title: string, kind: string, key: string, english: string):
   return text ?? english;
 }
 
+/** Whether the title's catalog of the reader's locale has been asked for and answered (English needs
+ * none). */
+export function hasTitleCatalog(title: string): boolean {
+  return current === ENGLISH || titles.has(`${current}/${title}`);
+}
+
 /** A message of the title's catalog in the reader's language, English included (a lobby option's
  * label or choice: `<title>.option.<name>`), `fallback` until that catalog is loaded or without it. */
 export function titleMessage(title: string, id: string, fallback: string): string {

@@ -97,8 +97,11 @@ async function guestPage(name) {
 
 const state = (page) => page.$eval("#game", (game) => [game.dataset.status ?? "", Number(game.dataset.version ?? -1)]);
 
+let playing = null; // the page playing, whose message a failure reports
+
 async function play() {
   const page = await guestPage("Board player");
+  playing = page;
   await page.select("#title", title);
   await page.$eval("#seats", (input, n) => { input.value = String(n); }, seats);
   await page.click("#create-lobby");
@@ -170,6 +173,7 @@ try {
 } catch (error) {
   report.errors.push(String(error?.stack ?? error));
   report.errors.push(`last click: ${report.lastClick}`);
+  if (playing) report.errors.push(`page message: ${await playing.$eval("#message", (m) => m.textContent).catch(() => "(none)")}`);
 } finally {
   await browser.close();
 }

@@ -4,7 +4,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { catalog } from "../api";
 import { el, field, say, select } from "../dom";
 import { loadCatalog } from "../catalogs";
-import { render, t, term, titleMessage } from "../i18n";
+import { hasTitleCatalog, render, t, term, titleMessage } from "../i18n";
 import type { GameInfo, ScoreItem } from "../gen/boardgame/rules/v1/rules_pb";
 import {
   BotStrength,
@@ -162,7 +162,8 @@ export function gameChoice(prefix: string, seatsWanted = 4, seatsLabel = t("web.
     const info = titleInfo(title);
     const said = (id: string, fallback: string) => titleMessage(title, `${title}.option.${id}`, fallback);
     options.replaceChildren(...(info?.options ?? []).map((option) => {
-      const help = render(option.message, option.description, title);
+      // Until the catalog is in, the English description (drawn again once it is).
+      const help = hasTitleCatalog(title) ? render(option.message, option.description, title) : option.description;
       const choices = option.choices.map((choice) => ({ value: choice, label: said(`${option.name}.${choice}`, choice) }));
       const value = chosen.get(option.name) ?? option.defaultValue;
       return field(said(option.name, option.name), select({ "data-option": option.name, title: help }, choices, value), { title: help });
