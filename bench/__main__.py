@@ -177,6 +177,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--skip-levels", action="store_true", help="skip the bot levels' ratings (bench.levels)"
     )
+    parser.add_argument("--skip-undo", action="store_true", help="skip the undo barriers' cost (bench.undo)")
+    parser.add_argument(
+        "--skip-replay", action="store_true", help="skip the replay steps' cost (bench.replay)"
+    )
     args = parser.parse_args(argv)
 
     names = args.game or list(registry.games())
@@ -245,6 +249,16 @@ def main(argv: list[str] | None = None) -> int:
         options = ["--competition", args.competition] if args.competition else []
         options += ["--games", str(args.strength_games), "--search-seconds", str(args.search_ms / 1000)]
         strength_main([*options, "--competition-search-seconds", "1", *(f"--title={n}" for n in names)])
+        print()
+    if not args.skip_undo:
+        from bench import undo
+
+        print(undo.cost_table([undo.measure(game, reference_players(game)) for game in games]))
+        print()
+    if not args.skip_replay:
+        from bench import replay
+
+        print(replay.measure(registry.get(replay.TITLE).info.max_players, seed=1, jumps=200))
         print()
     if not args.skip_levels:
         from bench.levels import measure as measure_levels
