@@ -181,6 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--skip-replay", action="store_true", help="skip the replay steps' cost (bench.replay)"
     )
+    parser.add_argument(
+        "--skip-boards", action="store_true", help="skip the web boards' draw times (bench.boards)"
+    )
     args = parser.parse_args(argv)
 
     names = args.game or list(registry.games())
@@ -259,6 +262,11 @@ def main(argv: list[str] | None = None) -> int:
         from bench import replay
 
         print(replay.measure(registry.get(replay.TITLE).info.max_players, seed=1, jumps=200))
+        print()
+    if not args.skip_boards:
+        from bench import boards
+
+        print(boards.measure(names))
         print()
     if not args.skip_levels:
         from bench.levels import measure as measure_levels

@@ -83,9 +83,10 @@ def _start(argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen(argv, env={**os.environ, **env}, stdout=log, stderr=log)
 
 
-def start_rules(address: str) -> subprocess.Popen[bytes]:
-    """The title's rules service (`python -m services.<title>`) on `address`, no metrics."""
-    return _start([sys.executable, "-m", TITLE_MODULE], {"RULES_ADDRESS": address, "METRICS_PORT": "off"})
+def start_rules(address: str, module: str = TITLE_MODULE) -> subprocess.Popen[bytes]:
+    """A title's rules service (`python -m services.<title>`, by default the first registered's) on
+    `address`, no metrics."""
+    return _start([sys.executable, "-m", module], {"RULES_ADDRESS": address, "METRICS_PORT": "off"})
 
 
 def start_gateway(

@@ -1,8 +1,8 @@
 """Every title's whole table in the web client (clients/web/src/boards/<title>.ts) in a real browser
 against a real gateway, Redis, rules services and a Celery worker playing the bots: a whole game
 against a random bot played by clicking the board (the labelled list only where the board marks no
-legal action) in Traditional Chinese, each board on screen within a second of the move, every label,
-event and term shown found in a catalog; and the table at fixed positions in
+legal action) in Traditional Chinese, each board's draw time recorded (`bench.boards` holds them to a
+second), every label, event and term shown found in a catalog; and the table at fixed positions in
 each language of the page (clients/web/locale/) held to golden pictures
 (tests/workers/golden/<title>/<position>.<locale>.png; BOARD_GOLDEN_UPDATE=1 writes them anew), every
 term and text it draws found in the title's catalog or the page's."""

@@ -33,7 +33,6 @@ UPDATE = "BOARD_GOLDEN_UPDATE"
 PLAY_TIMEOUT_SECONDS = 420
 SHOTS_TIMEOUT_SECONDS = 120
 BOARD_SHARE = 0.8  # of the decisions, at least, taken on the board
-DRAW_SECONDS = 1.0  # from a move's arrival to its board on screen, at most
 # A pixel differs when a channel is off by more than this; a picture matches when at most
 # DIFFERENT_PIXELS of its pixels differ (anti-aliasing and font rasterising vary a little).
 CHANNEL_TOLERANCE = 48
@@ -54,9 +53,9 @@ def play(gateway: GatewayProcess, title: str, locale: str, out: Path) -> dict[st
 
 
 def check_play(report: dict[str, Any]) -> None:
-    """The game finished, mostly clicked on the board, each board on screen within DRAW_SECONDS of its
-    move's arrival (and the median from the click, the round trip included, within it too), every
-    label, event and term shown found in a catalog."""
+    """The game finished, mostly clicked on the board, a draw time recorded for at least 9 in 10
+    decisions (and printed: `python -m bench.boards` holds them to their target), every label, event
+    and term shown found in a catalog."""
     assert report["errors"] == [], "\n".join(report["errors"])
     missing = sorted(set(report["missing"]))
     assert not missing, "shown in English: " + "; ".join(missing)
@@ -77,10 +76,6 @@ def check_play(report: dict[str, Any]) -> None:
         f"{median(arrivals):.0f} max {max(arrivals):.0f}; from the click: median {median(clicks):.0f} max "
         f"{max(clicks):.0f}"
     )
-    assert arrivals and max(arrivals) < DRAW_SECONDS * 1000, (
-        f"slowest board {max(arrivals):.0f} ms after its move"
-    )
-    assert median(clicks) < DRAW_SECONDS * 1000, f"a click's board takes {median(clicks):.0f} ms (median)"
 
 
 def fixed_game(gateway: GatewayProcess, title: str, moves: int, monkeypatch: pytest.MonkeyPatch) -> str:
