@@ -128,12 +128,14 @@ class CompetitionTask:
     seats: tuple[tuple[str, str], ...]
     seed: int
     seconds: float
+    their_seconds: float | None = None  # their time limit a move; None: the competition's own
 
 
 def play_competition(task: CompetitionTask) -> object:
     module = competition(task.title)
     assert module is not None
-    return module.play_game(task.root, task.seed, list(task.seats), task.seconds)
+    limit = {} if task.their_seconds is None else {"their_move_seconds": task.their_seconds}
+    return module.play_game(task.root, task.seed, list(task.seats), task.seconds, **limit)
 
 
 def competition_table(
@@ -144,6 +146,7 @@ def competition_table(
     pool: ProcessPoolExecutor,
     ours_levels: Sequence[str] = OURS,
     their_agents: Sequence[str] | None = None,
+    their_seconds: float | None = None,
 ) -> str:
     """Our heuristic and search bots against the competition's agents, one of ours to the rest of
     theirs."""
@@ -152,7 +155,14 @@ def competition_table(
     their_agents = their_agents or module.AGENTS
     heading = (
         f"strength: {registry.get(title).info.display_name} vs {module.OPPONENTS}, {module.PLAYERS} players,"
-        f" search {seconds:g} s/move"
+        f" search {seconds:g} s/move, theirs "
+        + (
+            "at the competition's time limit"
+            if their_seconds is None
+            else f"at {their_seconds:g} s/move"
+            if their_seconds > 0
+            else "without a time limit"
+        )
     )
     try:
         path = str(module.competition_dir(root))
@@ -174,14 +184,15 @@ def competition_table(
         for ours in ours_levels:
             lineup = (("ours", ours), *[("theirs", theirs)] * (module.PLAYERS - 1))
             tasks = [
-                CompetitionTask(title, path, seats, i, seconds)
+                CompetitionTask(title, path, seats, i, seconds, their_seconds)
                 for i, seats in enumerate(rotations(lineup, games))
             ]
-            wins, played, stopped, timeouts = 0.0, 0, 0, 0
+            wins, played, stopped, timeouts, chosen = 0.0, 0, 0, 0, 0
             for task, outcome in zip(tasks, pool.map(play_competition, tasks), strict=True):
                 for key, count in outcome.findings.items():  # type: ignore[attr-defined]
                     findings[key] = findings.get(key, 0) + count
-                timeouts += sum(t for s, t in enumerate(outcome.timeouts) if task.seats[s][0] == "theirs")  # type: ignore[attr-defined]
+                timeouts += sum(outcome.timeouts)  # type: ignore[attr-defined]
+                chosen += sum(outcome.chosen)  # type: ignore[attr-defined]
                 print(  # progress on stderr: a game of these can take minutes
                     f"game {task.seed}: {[name for _, name in task.seats]} winners {outcome.winners}"  # type: ignore[attr-defined]
                     f" scores {outcome.their_scores}",  # type: ignore[attr-defined]
@@ -196,7 +207,7 @@ def competition_table(
                 ours_seat = next(s for s, side in enumerate(task.seats) if side[0] == "ours")
                 winners = outcome.winners  # type: ignore[attr-defined]
                 wins += 1 / len(winners) if ours_seat in winners else 0.0
-            note = f"{stopped} stopped by a mismatch; their timeouts {timeouts}"
+            note = f"{stopped} stopped by a mismatch; their moves over the limit {timeouts} of {chosen}"
             rows.append(
                 Row(
                     f"{ours} vs {module.PLAYERS - 1} x {theirs}",
@@ -228,6 +239,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--competition", help="checkout of the outside competition (default: the variable its module names)"
     )
+    parser.add_argument(
+        "--their-seconds",
+        type=float,
+        help="their agents' time limit a move in the competition rows, 0: none (default: the competition's)",
+    )
     parser.add_argument("--ours", action="append", choices=OURS, help="only this bot of ours (repeatable)")
     parser.add_argument("--theirs", action="append", help="only this agent of theirs (repeatable)")
     parser.add_argument("--skip-titles", action="store_true", help="only the competition table")
@@ -246,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
                         pool,
                         args.ours or OURS,
                         args.theirs,
+                        args.their_seconds,
                     ),
                     flush=True,
                 )

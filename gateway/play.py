@@ -176,6 +176,21 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
         key = (meta.record.game_id, version, seat)
         return await self.views.shown(key, lambda: self.change_view(meta, version, seat, change))
 
+    async def _outcome(
+        self,
+        game_id: str,
+        meta: Meta,
+        version: int,
+        seat: int | None,
+        change: rules_pb2.ApplyActionResponse | None,
+    ) -> tuple[list[gateway_pb2.GameEvent], gateway_pb2.GameView]:
+        """What a commit of the caller's (a move, an undo) answers: the events the seat may see and its
+        view after it; for a repeated request (no change), its first result again, read back."""
+        if change is None:
+            return await self._events_of(game_id, version, seat), await self._current_view(meta, seat)
+        shown = await self.shared_view(meta, version, seat, change)
+        return visible_events(change.events, version, seat), shown.view
+
     async def _current_view(self, meta: Meta, seat: int | None) -> gateway_pb2.GameView:
         state, version = await self.store.state(meta.record.game_id)
         return await self.game_view(meta, state, version, seat)
@@ -207,18 +222,10 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             caller=checked_caller(self.app, caller),
             fan_out=self._fan_out,
         )
-        meta, seat = played.meta, played.seat
-        if played.change is None:  # a repeated request: its first result again
-            events = await self._events_of(request.game_id, played.version, seat)
-            return gateway_pb2.SubmitActionResponse(
-                version=played.version, events=events, game=await self._current_view(meta, seat)
-            )
-        shown = await self.shared_view(meta, played.version, seat, played.change)
-        return gateway_pb2.SubmitActionResponse(
-            version=played.version,
-            events=visible_events(played.change.events, played.version, seat),
-            game=shown.view,
+        events, view = await self._outcome(
+            request.game_id, played.meta, played.version, played.seat, played.change
         )
+        return gateway_pb2.SubmitActionResponse(version=played.version, events=events, game=view)
 
     @rpc
     async def Undo(
@@ -236,21 +243,11 @@ class GameServicer(gateway_pb2_grpc.GameServiceServicer):
             caller=checked_caller(self.app, caller),
             fan_out=self._fan_out,
         )
-        meta, seat = undone.meta, undone.seat
-        if undone.change is None:  # a repeated request: its first result again
-            events = await self._events_of(request.game_id, undone.version, seat)
-            return gateway_pb2.UndoResponse(
-                version=undone.version,
-                events=events,
-                game=await self._current_view(meta, seat),
-                returned_to=undone.returned_to,
-            )
-        shown = await self.shared_view(meta, undone.version, seat, undone.change)
+        events, view = await self._outcome(
+            request.game_id, undone.meta, undone.version, undone.seat, undone.change
+        )
         return gateway_pb2.UndoResponse(
-            version=undone.version,
-            events=visible_events(undone.change.events, undone.version, seat),
-            game=shown.view,
-            returned_to=undone.returned_to,
+            version=undone.version, events=events, game=view, returned_to=undone.returned_to
         )
 
     @rpc

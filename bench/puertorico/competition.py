@@ -105,7 +105,8 @@ class Outcome:
     their_scores: list[tuple[int, int]] | None
     winners: list[int]
     decisions: int
-    timeouts: list[int]
+    timeouts: list[int]  # per seat, their moves over the time limit (replaced by a random legal one)
+    chosen: list[int]  # per seat, the moves their agent chose (0 for ours)
     findings: Counter[str]
     mismatch: Mismatch | None = None
 
@@ -206,21 +207,31 @@ class OurBot(Controller):
 class TheirAgent(Controller):
     ours = False
 
-    def __init__(self, lib: types.SimpleNamespace, name: str, seed: int, **options: Any) -> None:
+    def __init__(
+        self,
+        lib: types.SimpleNamespace,
+        name: str,
+        seed: int,
+        move_seconds: float = MOVE_SECONDS,
+        **options: Any,
+    ) -> None:
         cls = lib.agents[name]
         self.name = name
+        self.move_seconds = move_seconds  # 0: no limit, the agent's own choice always kept
         self.agent = cls(seed=seed, **options) if name == "mcts" else _construct(cls, seed)
         import numpy as np
 
         self.np, self.fallback = np, np.random.default_rng(seed)
 
     def act(self, model: Any) -> tuple[int, bool]:
-        """Their agent's action with the competition's 1 s rule: an overrun plays a random legal action."""
+        """Their agent's action under the competition's rule (at MOVE_SECONDS): an overrun plays a random
+        legal action instead."""
         mask = model.action_mask()
         start = time.perf_counter()
         action = int(self.agent.act(model.observation(), mask))
         legal = self.np.flatnonzero(mask)
-        if time.perf_counter() - start > MOVE_SECONDS or mask[action] != 1:
+        overran = self.move_seconds > 0 and time.perf_counter() - start > self.move_seconds
+        if overran or mask[action] != 1:
             return int(self.fallback.choice(legal)), True
         return action, False
 
@@ -257,6 +268,7 @@ class Lockstep:
         self.findings: Counter[str] = Counter()
         self.decisions = 0
         self.timeouts = [0] * PLAYERS
+        self.chosen = [0] * PLAYERS
         for i, c in enumerate(controllers):
             if not c.ours:
                 c.agent.on_game_start(self.model)  # type: ignore[attr-defined]
@@ -397,6 +409,7 @@ class Lockstep:
     def _their_choice(self, seat: int) -> int:
         action, timed_out = self.controllers[seat].act(self.model)  # type: ignore[attr-defined]
         self.timeouts[seat] += timed_out
+        self.chosen[seat] += 1
         return action
 
     def _our_choice(self, seat: int) -> Any:
@@ -435,6 +448,7 @@ class Lockstep:
             winners,
             self.decisions,
             self.timeouts,
+            self.chosen,
             self.findings,
             mismatch,
         )
@@ -747,15 +761,22 @@ def _rule(step: int) -> str:
     }.get(step, f"step {step}")
 
 
-def play_game(root: str, seed: int, seats: list[tuple[str, str]], search_seconds: float = 1.0) -> Outcome:
-    """One lockstep game; `seats` are (side, name): ("ours", strength) or ("theirs", agent name)."""
+def play_game(
+    root: str,
+    seed: int,
+    seats: list[tuple[str, str]],
+    search_seconds: float = 1.0,
+    their_move_seconds: float = MOVE_SECONDS,
+) -> Outcome:
+    """One lockstep game; `seats` are (side, name): ("ours", strength) or ("theirs", agent name); their
+    moves over `their_move_seconds` are replaced by random ones (0: never)."""
     lib = load(competition_dir(root))
     controllers: list[Controller] = []
     for i, (side, name) in enumerate(seats):
         if side == "ours":
             controllers.append(OurBot(name, Budget(seconds=search_seconds), seed * 10 + i))
         else:
-            controllers.append(TheirAgent(lib, name, seed * 10 + i))
+            controllers.append(TheirAgent(lib, name, seed * 10 + i, their_move_seconds))
     return Lockstep(lib, seed, controllers).play()
 
 
