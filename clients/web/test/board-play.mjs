@@ -104,14 +104,16 @@ async function play() {
   playing = page;
   await page.select("#title", title);
   await page.$eval("#seats", (input, n) => { input.value = String(n); }, seats);
-  await page.click("#create-lobby");
+  // The form's buttons are pressed, not clicked at coordinates: the form grows when the title's labels
+  // arrive, and a click at a place read a moment before could land beside the button.
+  await page.$eval("#create-lobby", (button) => button.click());
   await page.waitForSelector("#add-bot");
   await page.select("#bot-strength", RANDOM_BOT);
   for (let bot = 1; bot < seats; bot++) {
-    await page.click("#add-bot");
+    await page.$eval("#add-bot", (button) => button.click());
     await page.waitForFunction((n) => document.querySelectorAll("#lobby-seats li.taken").length === n, {}, bot + 1);
   }
-  await page.click("#start");
+  await page.$eval("#start", (button) => button.click());
   await page.waitForSelector("#game[data-version]");
   while (report.decisions < MAX_DECISIONS) {
     await page.waitForFunction(

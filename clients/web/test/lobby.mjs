@@ -58,22 +58,24 @@ try {
     help: s.title, choices: [...s.options].map((o) => [o.value, o.textContent]),
   })));
   await page.$eval("#seats", (input, n) => { input.value = String(n); }, SEATS);
-  await page.click("#create-lobby");
+  // The form's buttons are pressed, not clicked at coordinates: the form grows when the title's labels
+  // arrive, and a click at a place read a moment before could land beside the button.
+  await page.$eval("#create-lobby", (button) => button.click());
   await page.waitForSelector("#add-bot");
   report.lobbyId = await page.$eval("#lobby-id", (code) => code.textContent);
   report.strengths = await page.$$eval("#bot-strength option", (options) => options.map((o) => o.dataset.level));
   report.preselected = await page.$eval("#bot-strength", (s) => s.selectedOptions[0]?.dataset.level ?? "");
 
-  await page.click("#add-bot"); // the strength as the page offers it
+  await page.$eval("#add-bot", (button) => button.click()); // the strength as the page offers it
   await taken(page, 2);
   const value = await page.$$eval("#bot-strength option", (options, label) =>
     options.find((o) => o.dataset.level === label)?.value ?? "", strength);
   if (!value) throw new Error(`the page offers no strength "${strength}"`);
   await page.select("#bot-strength", value);
-  await page.click("#add-bot");
+  await page.$eval("#add-bot", (button) => button.click());
   await taken(page, 3);
 
-  await page.click("#start");
+  await page.$eval("#start", (button) => button.click());
   await page.waitForSelector("#game[data-version]");
   report.gameId = await page.$eval("#game", (game) => game.dataset.gameId);
   while (report.moves < moves) {
