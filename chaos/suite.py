@@ -174,6 +174,16 @@ def tail(path: Path, lines: int = 40) -> str:
     return ""
 
 
+def around(path: Path, needle: str, after: int = 40) -> str:
+    """The lines of a file from the first holding `needle` (a logged failure's traceback), or ""."""
+    with contextlib.suppress(OSError):
+        lines = path.read_text().splitlines()
+        first = next((i for i, line in enumerate(lines) if needle in line), None)
+        if first is not None:
+            return "\n".join(lines[first : first + after])
+    return ""
+
+
 def kill(pid: int) -> None:
     """kill -9 one process (gone already: nothing to do)."""
     with contextlib.suppress(ProcessLookupError):

@@ -15,7 +15,10 @@ def test_a_kill_between_the_last_commit_and_the_scoring_loses_no_scoring() -> No
     with suite.running(final_commit.ENVIRONMENT) as running:
         report = asyncio.run(final_commit.run(running, 1, title))
         rendered = report.render()
-        assert report.passed, rendered + "\n" + suite.tail(running.data_dir / "launcher.log", 60)
+        log = running.data_dir / "launcher.log"
+        # A gateway's INTERNAL answer is explained by the traceback it logged, maybe long before the tail.
+        logged = suite.around(log, "gateway failure")
+        assert report.passed, f"{rendered}\n{suite.tail(log, 60)}\n{logged}"
     assert sorted(o.kind for o in report.outcomes) == sorted(final_commit.KINDS), rendered
 
 
