@@ -6,17 +6,17 @@ from __future__ import annotations
 import re
 import subprocess
 
+import pytest
+
 from bench import pipeline
 from deploy.throwaway import ROOT
+from tests.bench import worktrees
 
 
-def worktrees() -> int:
-    listed = subprocess.run(["git", "worktree", "list"], cwd=ROOT, capture_output=True, text=True, check=True)
-    return len(listed.stdout.splitlines())
-
-
-def test_the_live_path_benchmark_measures_both_gateways_and_the_crowd() -> None:
-    before = worktrees()
+def test_the_live_path_benchmark_measures_both_gateways_and_the_crowd(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made = worktrees.noted(pipeline, monkeypatch)
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True)
     table = pipeline.measure(
         games=2, crowd=4, processes=1, warmup=0.2, seconds=1.0, commit=head.stdout.strip(), rounds=1
@@ -42,4 +42,4 @@ def test_the_live_path_benchmark_measures_both_gateways_and_the_crowd() -> None:
         "yes",
         "yes",
     ], table
-    assert worktrees() == before
+    worktrees.assert_removed(made)

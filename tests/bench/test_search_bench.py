@@ -7,18 +7,16 @@ from __future__ import annotations
 import re
 import subprocess
 
+import pytest
+
 from bench import reference_players, search
 from deploy.throwaway import ROOT
 from services.common import registry
+from tests.bench import worktrees
 
 
-def worktrees() -> int:
-    listed = subprocess.run(["git", "worktree", "list"], cwd=ROOT, capture_output=True, text=True, check=True)
-    return len(listed.stdout.splitlines())
-
-
-def test_the_search_benchmark_measures_both_trees_on_every_game() -> None:
-    before = worktrees()
+def test_the_search_benchmark_measures_both_trees_on_every_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    made = worktrees.noted(search, monkeypatch)
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True)
     commit = head.stdout.strip()
     table = search.measure(positions=2, iterations=3, rounds=2, commit=commit)
@@ -34,4 +32,4 @@ def test_the_search_benchmark_measures_both_trees_on_every_game() -> None:
         assert (target, meets) == (">= 3.0x", "yes" if float(ratio[:-1]) >= 3.0 else "NO"), table
         # HEAD and this tree search alike: the same choices, unless this tree's bots were changed.
         assert same == "2/2", table
-    assert worktrees() == before
+    worktrees.assert_removed(made)
