@@ -85,13 +85,13 @@ try {
   const player = await guestPage("Web player");
   await player.select("#title", title);
   await player.$eval("#seats", (input) => { input.value = "4"; });
-  await player.click("#create-lobby");
+  await player.$eval("#create-lobby", (button) => button.click());
   await player.waitForSelector("#add-bot");
   for (let bot = 1; bot <= 3; bot++) {
-    await player.click("#add-bot");
+    await player.$eval("#add-bot", (button) => button.click());
     await player.waitForFunction((n) => document.querySelectorAll("#lobby-seats li.taken").length === n, {}, bot + 1);
   }
-  await player.click("#start");
+  await player.$eval("#start", (button) => button.click());
   await player.waitForSelector("#game[data-version]");
   const gameId = await player.$eval("#game", (game) => game.dataset.gameId);
 
@@ -199,8 +199,8 @@ try {
   await account.click("#nav-lobbies");
   await account.waitForSelector("#create-lobby");
   await account.select("#title", title);
-  await account.click("#private");
-  await account.click("#create-lobby");
+  await account.$eval("#private", (box) => box.click());
+  await account.$eval("#create-lobby", (button) => button.click());
   await account.waitForSelector("#lobby-invite");
   const lobbyId = await account.$eval("#lobby-id", (code) => code.textContent);
   const inviteCode = await account.$eval("#lobby-invite", (code) => code.textContent);
@@ -208,7 +208,7 @@ try {
   await spectator.waitForSelector("#join-invite");
   await spectator.type("#invite-code", lobbyId);
   await spectator.type("#invite-secret", inviteCode);
-  await spectator.click("#join-invite");
+  await spectator.$eval("#join-invite", (button) => button.click());
   await spectator.waitForSelector("#lobby-seats");
   report.invitedSeats = await spectator.$$eval("#lobby-seats li.taken .seat-name", (seats) => seats.map((s) => s.textContent));
   await account.waitForFunction(() => document.querySelectorAll("#lobby-seats li.taken").length === 2, { timeout: MOVE_TIMEOUT_MS });

@@ -84,7 +84,7 @@ try {
   if (!value) throw new Error(`the page offers no strength "${process.env.E2E_STRENGTH}"`);
   await page.select("#match-strength", value);
   await page.$eval("#match-bots-after", (input) => { input.value = "1"; });
-  await page.click("#find-match");
+  await page.$eval("#find-match", (button) => button.click());
   report.match.states.push(await page.$eval("#match-state", (s) => s.dataset.status));
   await page.waitForFunction(() => !document.querySelector("#game")?.hidden && document.querySelector("#game")?.dataset.version, { timeout: TIMEOUT_MS });
   report.match.gameId = await page.$eval("#game", (g) => g.dataset.gameId);

@@ -62,7 +62,7 @@ try {
   await page.select("#tournament-format", env.E2E_FORMAT);
   await set("#tournament-rounds", env.E2E_ROUNDS);
   await set("#tournament-capacity", env.E2E_CAPACITY);
-  await page.click("#create-tournament");
+  await page.$eval("#create-tournament", (button) => button.click());
   await statusIs(page, "registration");
   report.created.id = await page.$eval("#tournament", (s) => s.dataset.tournamentId);
   report.created.hash = await page.evaluate(() => location.hash);
@@ -71,23 +71,23 @@ try {
 
   // Join, leave, join again; bots of the chosen strength.
   const me = env.E2E_PLAYER;
-  await page.click("#tournament-join");
+  await page.$eval("#tournament-join", (button) => button.click());
   await entrantCount(page, 1);
   report.entrantsAfterJoin = await entrantIds(page);
-  await page.click("#tournament-leave");
+  await page.$eval("#tournament-leave", (button) => button.click());
   await entrantCount(page, 0);
   report.entrantsAfterLeave = await entrantIds(page);
-  await page.click("#tournament-join");
+  await page.$eval("#tournament-join", (button) => button.click());
   await entrantCount(page, 1);
   const strength = await page.$$eval("#tournament-bot-strength option", (options, label) => options.find((o) => o.dataset.level === label)?.value ?? "", env.E2E_STRENGTH);
   if (!strength) throw new Error(`the page offers no strength "${env.E2E_STRENGTH}"`);
   await page.select("#tournament-bot-strength", strength);
   const bots = Number(env.E2E_BOTS);
   for (let added = 1; added <= bots; added++) {
-    await page.click("#tournament-add-bot");
+    await page.$eval("#tournament-add-bot", (button) => button.click());
     await entrantCount(page, 1 + added);
   }
-  await page.click("#tournament-start");
+  await page.$eval("#tournament-start", (button) => button.click());
   await statusIs(page, "running");
   await page.waitForSelector('#tournament-rounds .round[data-round="1"]', WAIT);
 
@@ -108,7 +108,7 @@ try {
 
   // Withdrawn: the bots play on to the end.
   await page.bringToFront();
-  await page.click("#tournament-leave");
+  await page.$eval("#tournament-leave", (button) => button.click());
   await page.waitForSelector(`#tournament-entrants tr.entrant.withdrawn[data-player-id="${me}"]`, WAIT);
   await statusIs(page, "finished", FINISH_MS);
   report.entrants = await page.$$eval("#tournament-entrants tr.entrant", (rows) => rows.map((r) => ({
@@ -151,7 +151,7 @@ try {
   await page.type("#tournament-name", `${env.E2E_NAME} called off`);
   await page.select("#tournament-title", env.E2E_TITLE);
   await set("#tournament-seats", env.E2E_SEATS);
-  await page.click("#create-tournament");
+  await page.$eval("#create-tournament", (button) => button.click());
   await statusIs(page, "registration");
   report.cancelled = { id: await page.$eval("#tournament", (s) => s.dataset.tournamentId) };
   page.once("dialog", (dialog) => { report.cancelled.asked = dialog.message(); void dialog.accept(); });

@@ -208,7 +208,7 @@ try {
   await mover.select("#lobby-undo", env.E2E_LOBBY_UNDO);
   await mover.click("#lobby-unrated");
   await mover.select("#lobby-bot-takebacks", env.E2E_LOBBY_BOTS);
-  await mover.click("#create-lobby");
+  await mover.$eval("#create-lobby", (button) => button.click());
   await mover.waitForSelector("#lobby-id");
   report.lobby.lobbyId = await mover.$eval("#lobby-id", (code) => code.textContent);
   if (env.E2E_OUT) {
