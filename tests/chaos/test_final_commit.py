@@ -17,7 +17,7 @@ def test_a_kill_between_the_last_commit_and_the_scoring_loses_no_scoring() -> No
         rendered = report.render()
         log = running.data_dir / "launcher.log"
         # A gateway's INTERNAL answer is explained by the traceback it logged, maybe long before the tail.
-        logged = suite.around(log, "gateway failure")
+        logged = suite.around(log, "gateway failure", 150)
         assert report.passed, f"{rendered}\n{suite.tail(log, 60)}\n{logged}"
     assert sorted(o.kind for o in report.outcomes) == sorted(final_commit.KINDS), rendered
 
