@@ -608,6 +608,11 @@ def test_the_engine_never_changes_a_state_it_is_given(pool: Pool, case: Case, ga
         assert structure(state) == before and serialize(game.state_to_proto(state)) == data
 
 
+# Within pytest-timeout's 600 s for this test (the run takes 35-70 s on two cores), so that a hung run
+# is reported by the subprocess with its output rather than by the outer timeout.
+SOURCE_RUN_TIMEOUT_SECONDS = 300
+
+
 def test_the_engines_from_source_never_change_a_state_they_are_given() -> None:
     """A compiled engine writes attributes and lists past the frozen copies' refusals: when this
     process runs compiled engines, the tests that freeze states (the one above and those of
@@ -622,7 +627,9 @@ def test_the_engines_from_source_never_change_a_state_they_are_given() -> None:
     pure = {**os.environ, PURE_ENV: "1"}
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests]
     here = Path(__file__).parent
-    run = subprocess.run(command, cwd=here, env=pure, capture_output=True, text=True, timeout=1200)
+    run = subprocess.run(
+        command, cwd=here, env=pure, capture_output=True, text=True, timeout=SOURCE_RUN_TIMEOUT_SECONDS
+    )
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert " passed" in run.stdout and " skipped" not in run.stdout, run.stdout[-2000:]
 
