@@ -305,6 +305,17 @@ def start_worker_process(
     )
 
 
+def start_rules_process(
+    module: str, address: str, env: Mapping[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """`python -m <module>` (a title's rules service, as `make run` starts it) on `address`, no metrics,
+    logging warnings and worse to a temporary file (`serving_or_failed` shows it when it fails to come
+    up), in its own session (stop it with `stop_worker_process`); `env` adds or overrides variables."""
+    return _logged_process(
+        module, ROOT, {"RULES_ADDRESS": address, "LOG_LEVEL": "WARNING", "METRICS_PORT": "off", **(env or {})}
+    )
+
+
 def start_gateway_process(
     redis_url: str,
     rules_addresses: str,
@@ -316,12 +327,10 @@ def start_gateway_process(
     127.0.0.1:`port`, this Redis and these rules services, no metrics, logging warnings and worse to
     a temporary file (`gateway_serving` shows it when the gateway fails to come up), in its own
     session (stop it with `stop_worker_process`)."""
-    log = tempfile.TemporaryFile()  # noqa: SIM115 - it lives as long as the process: its Popen holds it
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gateway"],
-        cwd=tree,
-        env={
-            **os.environ,
+    return _logged_process(
+        "gateway",
+        tree,
+        {
             "REDIS_URL": redis_url,
             "RULES_ADDRESSES": rules_addresses,
             "GATEWAY_ADDRESS": f"127.0.0.1:{port}",
@@ -330,11 +339,22 @@ def start_gateway_process(
             "WEB_ADDRESS": f"127.0.0.1:{free_port()}",  # the browser listener, on a port of its own
             **(env or {}),
         },
+    )
+
+
+def _logged_process(module: str, tree: Path, env: Mapping[str, str]) -> subprocess.Popen[bytes]:
+    """`python -m module` from `tree` with `env` added, its stderr in a temporary file (read back by
+    `serving_or_failed`), in its own session."""
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - it lives as long as the process: its Popen holds it
+    process = subprocess.Popen(
+        [sys.executable, "-m", module],
+        cwd=tree,
+        env={**os.environ, **env},
         stdout=subprocess.DEVNULL,
         stderr=log,
         start_new_session=True,
     )
-    process.stderr = log  # read back by gateway_serving
+    process.stderr = log
     return process
 
 
@@ -346,12 +366,20 @@ def gateway_serving(
 ) -> None:
     """Wait until the gateway `process` started by `start_gateway_process` serves at `address`; fail
     at once if it exits, or after `timeout` seconds, either way with what it logged."""
+    serving_or_failed(process, address, "the gateway", timeout)
+
+
+def serving_or_failed(
+    process: subprocess.Popen[bytes], address: str, what: str, timeout: float = GATEWAY_START_SECONDS
+) -> None:
+    """Wait until `process` (started by `start_rules_process` or `start_gateway_process`) serves gRPC
+    health at `address`; fail at once if it exits, or after `timeout` seconds, with what it logged."""
     deadline = time.monotonic() + timeout
     while not probe.serving(address):
         if process.poll() is not None or time.monotonic() > deadline:
             exited = process.returncode is not None
             state = f"exited with {process.returncode}" if exited else "is not serving"
-            raise RuntimeError(f"the gateway at {address} {state}; it logged:\n{_logged(process)}")
+            raise RuntimeError(f"{what} at {address} {state}; it logged:\n{_logged(process)}")
         time.sleep(0.05)
 
 

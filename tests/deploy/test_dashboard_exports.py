@@ -5,11 +5,7 @@ on, scraped after a little traffic (a game against a bot, a stale move, a watch 
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
-import time
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -21,8 +17,16 @@ import yaml
 from boardgame.gateway.v1 import gateway_pb2, gateway_pb2_grpc
 from prometheus_client.parser import text_string_to_metric_families
 
-from deploy.probe import serving
-from deploy.throwaway import free_port, redis_server, start_worker_process, stop_worker_process
+from deploy.throwaway import (
+    free_port,
+    gateway_serving,
+    redis_server,
+    serving_or_failed,
+    start_gateway_process,
+    start_rules_process,
+    start_worker_process,
+    stop_worker_process,
+)
 from services.common import registry
 from tests.gateway.patience import patient_channel
 from tests.titles import TITLE
@@ -34,26 +38,6 @@ PROCESS_JOBS = ("gateway", "rules", "worker")  # the jobs scraping the backend's
 SELECTOR = re.compile(r"([a-zA-Z_:][a-zA-Z0-9_:]*)\{([^}]*)\}")
 JOB_MATCH = re.compile(r'job\s*(=~|=)\s*"([^"]*)"')
 GAME_SECONDS = 120.0
-
-
-def _start(module: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", module],
-        cwd=ROOT,
-        env={**os.environ, "LOG_LEVEL": "WARNING", **env},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-
-def _wait(address: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while not serving(address, timeout=1):
-        if process.poll() is not None:
-            raise RuntimeError(f"{address}: {process.args} exited with {process.returncode} while starting")
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{address} did not start")
-        time.sleep(0.2)
 
 
 def _play_against_a_bot(address: str) -> None:
@@ -119,31 +103,26 @@ def exported() -> Iterator[dict[str, set[str]]]:
     with redis_server() as redis_url:
         rules_address, gateway_address = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
         ports = {job: free_port() for job in PROCESS_JOBS}
-        rules = _start(
-            registry.GAME_MODULES[0], {"RULES_ADDRESS": rules_address, "METRICS_PORT": str(ports["rules"])}
+        rules = start_rules_process(
+            registry.GAME_MODULES[0], rules_address, {"METRICS_PORT": str(ports["rules"])}
         )
-        gateway = _start(
-            "gateway",
-            {
-                "GATEWAY_ADDRESS": gateway_address,
-                "REDIS_URL": redis_url,
-                "RULES_ADDRESSES": rules_address,
-                "METRICS_PORT": str(ports["gateway"]),
-            },
+        gateway = start_gateway_process(
+            redis_url,
+            rules_address,
+            int(gateway_address.rsplit(":", 1)[1]),
+            {"METRICS_PORT": str(ports["gateway"])},
         )
         worker = start_worker_process(
             redis_url, rules_address, {"METRICS_PORT": str(ports["worker"]), "WORKER_BEAT": "0"}
         )
         try:
-            _wait(rules_address, rules)
-            _wait(gateway_address, gateway)
+            serving_or_failed(rules, rules_address, "the rules service")
+            gateway_serving(gateway, gateway_address)
             _play_against_a_bot(gateway_address)
             yield {job: _exported(port) for job, port in ports.items()}
         finally:
-            stop_worker_process(worker)
-            for process in (gateway, rules):
-                process.terminate()
-                process.wait(10)
+            for process in (worker, gateway, rules):
+                stop_worker_process(process)
 
 
 def _dashboard() -> dict:  # type: ignore[type-arg]
