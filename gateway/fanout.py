@@ -40,7 +40,7 @@ from boardgame.rules.v1 import rules_pb2
 from redis.asyncio.cluster import ClusterPubSub, RedisCluster
 
 from live import inbox, keys, takebacks
-from live.connection import clustered
+from live.connection import UNREACHABLE, clustered
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +71,7 @@ class Fanout:
         self.sessions: dict[str, set[asyncio.Queue[Item]]] = defaultdict(set)  # session key -> queues
         self.delivered: dict[str, int] = {}  # channel -> newest version handed over by `deliver`
         self.kinds: dict[str, str] = {}  # channel -> CHAT or INBOX (a game's changes otherwise)
+        self.unheard: set[str] = set()  # channels without a watcher that Redis could not be told of
         self.task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
         # On a Cluster: a reader per node's connection (by node name), handing what it reads (or the
@@ -168,6 +169,9 @@ class Fanout:
                 if not self.sharded:  # on a Cluster, `_recover` resynchronized the games that moved
                     for channel in list(self.queues):
                         self._resync(channel)
+                if self.unheard:
+                    async with self.lock:
+                        await self._unsubscribe_unheard()
             if message is None or message["type"] not in ("message", "smessage"):
                 continue
             channel = message["channel"].decode()
@@ -214,37 +218,59 @@ class Fanout:
     @contextlib.asynccontextmanager
     async def _subscribed(self, channels: dict[str, str], session: str) -> AsyncIterator[asyncio.Queue[Item]]:
         queue: asyncio.Queue[Item] = asyncio.Queue()
-        async with self.lock:
-            if self.task is None:
-                # Sign-outs come sharded on a Cluster, as `gateway.auth.end_sessions` publishes them.
-                listen = self.pubsub.ssubscribe if self.sharded else self.pubsub.subscribe
-                await listen(keys.revoked_sessions())
-                self.task = asyncio.create_task(self._reader())
-            listen = self.pubsub.ssubscribe if self.sharded else self.pubsub.subscribe
-            for channel, kind in channels.items():
-                if not self.queues[channel]:
-                    if kind:
-                        self.kinds[channel] = kind
-                    await listen(channel)
-                self.queues[channel].add(queue)
-            self.sessions[session].add(queue)
-            if self.sharded:
-                self._read_shards()  # a node subscribed to for the first time is read at once
         try:
+            async with self.lock:
+                if self.task is None:
+                    # Sign-outs come sharded on a Cluster, as `gateway.auth.end_sessions` publishes them.
+                    await self._listen(keys.revoked_sessions())
+                    self.task = asyncio.create_task(self._reader())
+                self.sessions[session].add(queue)
+                for channel, kind in channels.items():
+                    first = not self.queues[channel]
+                    self.queues[channel].add(queue)
+                    if first:
+                        if kind:
+                            self.kinds[channel] = kind
+                        await self._listen(channel)
+                if self.sharded:
+                    self._read_shards()  # a node subscribed to for the first time is read at once
             yield queue
         finally:
             async with self.lock:
-                self.sessions[session].discard(queue)
-                if not self.sessions[session]:
-                    del self.sessions[session]
-                forget = self.pubsub.sunsubscribe if self.sharded else self.pubsub.unsubscribe
-                for channel in channels:
-                    self.queues[channel].discard(queue)
-                    if not self.queues[channel]:
-                        del self.queues[channel]
-                        self.delivered.pop(channel, None)
-                        self.kinds.pop(channel, None)
-                        await forget(channel)
+                self._forget(queue, channels, session)
+                await self._unsubscribe_unheard()
+
+    async def _listen(self, channel: str) -> None:
+        await (self.pubsub.ssubscribe if self.sharded else self.pubsub.subscribe)(channel)
+
+    def _forget(self, queue: asyncio.Queue[Item], channels: dict[str, str], session: str) -> None:
+        """Take a watcher's queue off its session and channels; a channel left without a watcher is to
+        be unsubscribed."""
+        self.sessions[session].discard(queue)
+        if not self.sessions[session]:
+            del self.sessions[session]
+        for channel in channels:
+            self.queues[channel].discard(queue)
+            if not self.queues[channel]:
+                del self.queues[channel]
+                self.delivered.pop(channel, None)
+                self.kinds.pop(channel, None)
+                self.unheard.add(channel)
+
+    async def _unsubscribe_unheard(self) -> None:
+        """Unsubscribe the channels no watcher listens to (under `lock`). While Redis is out of reach
+        they stay to be unsubscribed once reading works again (redis-py subscribes its connection
+        again to every channel it did not hear unsubscribed); the watcher's stream ends as it would
+        have, its answer not changed by this clean-up."""
+        forget = self.pubsub.sunsubscribe if self.sharded else self.pubsub.unsubscribe
+        for channel in sorted(self.unheard):
+            if channel not in self.queues:  # not listened to again meanwhile
+                try:
+                    await forget(channel)
+                except UNREACHABLE as error:
+                    log.info("watch fan-out will unsubscribe %s once Redis is back: %s", channel, error)
+                    return
+            self.unheard.discard(channel)
 
     async def close(self) -> None:
         """Stop reading and close the connection."""

@@ -34,11 +34,12 @@ def node_url(url: str) -> str:
 
 
 class _ClosedWhileWriting:
-    """A connection on which a write that meets the connection closed under it (by a concurrent
-    disconnect, as the cluster client does to a node's connections while it reloads the slot map)
-    fails as the ConnectionError redis-py retries, not as the AttributeError or TypeError that
-    asyncio's torn-down writer raises (redis-py 8.1, redis/redis-py#4287), which escaped every retry
-    and reached clients as INTERNAL."""
+    """A connection on which a write that meets the connection closed under it fails as the
+    ConnectionError redis-py retries, never as what reached clients as INTERNAL: the AttributeError or
+    TypeError of asyncio's writer torn down by a concurrent disconnect (as the cluster client does to
+    a node's connections while it reloads the slot map; redis-py 8.1, redis/redis-py#4287), or uvloop's
+    RuntimeError on a transport Redis closed (a pub/sub connection told to unsubscribe after Redis
+    went away)."""
 
     async def send_packed_command(self, command: Any, check_health: bool = True) -> None:
         try:
@@ -47,6 +48,12 @@ class _ClosedWhileWriting:
             raise redis.exceptions.ConnectionError(
                 f"the connection closed while writing to it: {error}"
             ) from error
+        except RuntimeError as error:
+            writer = getattr(self, "_writer", None)
+            if writer is not None and not writer.transport.is_closing():
+                raise  # not a closed connection: a fault of ours, reported as such
+            await self.disconnect(nowait=True)  # type: ignore[attr-defined]
+            raise redis.exceptions.ConnectionError(f"the connection was closed: {error}") from error
 
 
 class _CancelledWhileWriting:

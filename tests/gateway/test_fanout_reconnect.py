@@ -1,5 +1,6 @@
 """Watch fan-out across a Redis restart: the changes published while its pub/sub connection was away
-never arrive, so every watcher is told to resynchronize once the connection is back."""
+never arrive, so every watcher is told to resynchronize once the connection is back; a watcher that
+leaves meanwhile leaves cleanly."""
 
 from __future__ import annotations
 
@@ -13,12 +14,15 @@ from pathlib import Path
 import pytest
 import redis
 import redis.asyncio as aioredis
+import uvloop
 from boardgame.rules.v1 import rules_pb2
 
 from deploy import durability, programs
 from deploy.throwaway import free_port
 from gateway.fanout import Fanout
 from live import keys
+from live.connection import async_client
+from live.settings import Settings
 
 
 class RestartableRedis:
@@ -111,3 +115,44 @@ def test_an_unreadable_message_is_dropped_and_the_fanout_goes_on(restartable: Re
             await client.aclose()
 
     assert asyncio.run(scenario())[0] == 1  # type: ignore[index]
+
+
+def test_a_watcher_leaving_while_redis_is_away_leaves_cleanly_and_is_unsubscribed_once_it_is_back(
+    restartable: RestartableRedis,
+) -> None:
+    """On the gateway's own loop (uvloop) and client: a watch stream that ended while Redis was away
+    once failed its clean-up on the lost connection (a ConnectionError, or uvloop's RuntimeError on
+    the closed transport, answered INTERNAL); it now ends as it would have, and its channels are
+    unsubscribed once Redis is back."""
+    game_id = "g3"
+
+    async def scenario() -> tuple[list[bytes], set[str]]:
+        client = async_client(Settings(redis_url=restartable.url))
+        fanout = Fanout(client)
+        try:
+            async with fanout.subscribe(game_id, "a session") as queue:
+                await client.publish(
+                    keys.game_channel(game_id), b"1|" + rules_pb2.ApplyActionResponse().SerializeToString()
+                )
+                assert (await asyncio.wait_for(queue.get(), 5))[0] == 1  # type: ignore[index]
+                restartable.kill()
+                await asyncio.sleep(1.5)  # the fan-out finds Redis gone
+            unheard = set(fanout.unheard)
+            restartable.start()
+            observer = aioredis.Redis.from_url(restartable.url)
+            try:
+                for _ in range(100):  # the fan-out connects again, then unsubscribes what it could not
+                    channels = sorted(await observer.pubsub_channels())
+                    if channels == [keys.revoked_sessions().encode()] and not fanout.unheard:
+                        break
+                    await asyncio.sleep(0.1)
+            finally:
+                await observer.aclose()
+            return channels, unheard
+        finally:
+            await fanout.close()
+            await client.aclose()
+
+    channels, unheard = uvloop.run(scenario())
+    assert unheard == {keys.game_channel(game_id), keys.game_chat_channel(game_id)}
+    assert channels == [keys.revoked_sessions().encode()]

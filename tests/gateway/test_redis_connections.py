@@ -1,9 +1,10 @@
 """The gateway's and workers' Redis connections: a write that meets its connection closed under it (a
 concurrent disconnect, as the cluster client does while it reloads its slot map) fails as a
 ConnectionError, which redis-py retries, never as the AttributeError of asyncio's torn-down writer,
-which reached clients as INTERNAL (a burst of CreateGuest on a Cluster did); and a command whose task is
-cancelled as its write completes is cancelled, not answered (Python 3.11's asyncio.wait_for, which
-redis-py bounds each write with, lost such a cancellation)."""
+which reached clients as INTERNAL (a burst of CreateGuest on a Cluster did), nor as uvloop's
+RuntimeError on a transport closed under it (a watch stream's clean-up after Redis went away); and
+a command whose task is cancelled as its write completes is cancelled, not answered (Python 3.11's
+asyncio.wait_for, which redis-py bounds each write with, lost such a cancellation)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
+import uvloop
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from live.connection import Connection, async_client, node_url
@@ -44,6 +46,37 @@ def test_a_write_meeting_its_connection_closed_is_a_connection_error(redis_url: 
     ours = asyncio.run(write_while_closed(Connection, redis_url))
     assert isinstance(ours, RedisConnectionError), ours
     assert "closed while writing" in str(ours)
+
+
+async def write_on_a_closed_transport(
+    connection_class: type[aioredis.Connection], url: str
+) -> BaseException | None:
+    """What a PING written on a connection whose transport closed without redis-py hearing of it
+    raises (as a pub/sub connection's did, told to unsubscribe after Redis went away)."""
+    pool = aioredis.ConnectionPool.from_url(node_url(url), connection_class=connection_class)
+    connection = pool.make_connection()
+    await connection.connect()
+    connection._writer.transport.close()  # type: ignore[attr-defined]
+    await asyncio.sleep(0.1)  # the loop closes the transport's handle
+    try:
+        await connection.send_packed_command(connection.pack_command("PING"), check_health=False)
+    except Exception as error:
+        return error
+    finally:
+        await connection.disconnect()
+        await pool.aclose()
+    return None
+
+
+@pytest.mark.redis_modes("single")
+def test_a_write_on_a_transport_closed_under_it_on_the_gateways_loop_is_a_connection_error(
+    redis_url: str,
+) -> None:
+    plain = uvloop.run(write_on_a_closed_transport(aioredis.Connection, redis_url))
+    assert isinstance(plain, RuntimeError), f"redis-py's own connection raised {plain!r}"
+    ours = uvloop.run(write_on_a_closed_transport(Connection, redis_url))
+    assert isinstance(ours, RedisConnectionError), ours
+    assert "the connection was closed" in str(ours)
 
 
 class CancelledAsWritten:
