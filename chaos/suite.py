@@ -74,18 +74,10 @@ class Suite:
 
 def environment(data_dir: Path, extra: Mapping[str, str]) -> dict[str, str]:
     """The launcher's environment: every port free (none of its defaults), quiet logs, a pool of two."""
-    games = len(GAME_MODULES)
-    base = ports.free_run(2 * games + 6 + 3 * (GATEWAYS - 1))
+    base = ports.free_run(local.PORT_COUNT + 3 * (GATEWAYS - 1))  # the replicas' ports come after
     environ = {
         **os.environ,
-        "RULES_BASE_PORT": str(base),
-        "METRICS_BASE_PORT": str(base + games),
-        "REDIS_PORT": str(base + 2 * games),
-        "GATEWAY_PORT": str(base + 2 * games + 1),
-        "GATEWAY_METRICS_PORT": str(base + 2 * games + 2),
-        "WORKER_METRICS_PORT": str(base + 2 * games + 3),
-        "POSTGRES_PORT": str(base + 2 * games + 4),
-        "WEB_PORT": str(base + 2 * games + 5),
+        **local.port_layout(base),
         "DATA_DIR": str(data_dir),
         "NO_COLOR": "1",
         "LOG_LEVEL": "WARNING",
@@ -134,10 +126,10 @@ def running(extra: Mapping[str, str] | None = None) -> Iterator[Suite]:
             environ = environment(data_dir, extra or {})
             rows, _ = local.plan(environ)
             gateway = rows[-1]
-            last = int(environ["WEB_PORT"])
+            after = int(environ["RULES_BASE_PORT"]) + local.PORT_COUNT  # past the launcher's ports
             for number in range(2, GATEWAYS + 1):
-                first = last + 3 * (number - 2)
-                rows.append(replica(gateway, number, first + 1, first + 2, first + 3))
+                first = after + 3 * (number - 2)
+                rows.append(replica(gateway, number, first, first + 1, first + 2))
             with open(data_dir / "launcher.log", "w") as log:
                 launcher = local.Launcher(rows, environ, log)
                 thread = threading.Thread(target=launcher.run, args=(READY_TIMEOUT_SECONDS,), daemon=True)

@@ -252,6 +252,29 @@ def plan(environ: Mapping[str, str]) -> tuple[list[Row], list[str]]:
     return rows, notes
 
 
+# The launcher's port variables past the rules services' two runs (gRPC, then metrics), in the order
+# `port_layout` gives them consecutive ports.
+PORT_VARIABLES = (
+    "REDIS_PORT",
+    "GATEWAY_PORT",
+    "GATEWAY_METRICS_PORT",
+    "WORKER_METRICS_PORT",
+    "POSTGRES_PORT",
+    "WEB_PORT",
+    "ARCHIVER_METRICS_PORT",
+)
+PORT_COUNT = 2 * len(GAME_MODULES) + len(PORT_VARIABLES)  # how many ports one launcher hands out
+
+
+def port_layout(base: int) -> dict[str, str]:
+    """Every port variable the launcher reads, set to the PORT_COUNT consecutive ports from `base`:
+    a launcher on none of its defaults (a test's or a chaos run's, beside another one)."""
+    games = len(GAME_MODULES)
+    layout = {"RULES_BASE_PORT": base, "METRICS_BASE_PORT": base + games}
+    layout |= {name: base + 2 * games + index for index, name in enumerate(PORT_VARIABLES)}
+    return {name: str(port) for name, port in layout.items()}
+
+
 def worker_row(
     environ: Mapping[str, str],
     host: str,

@@ -234,10 +234,11 @@ def postgres_server() -> Iterator[str]:
         data = Path(scratch) / "data"
         postgres.init(bin_dir, data, durable=False)
         user = postgres.server_user()
+        log = tempfile.TemporaryFile()  # noqa: SIM115 - read back if the server fails to start
         process = subprocess.Popen(
             postgres.server_argv(bin_dir, data, "127.0.0.1", port, durable=False),
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=log,
             cwd=data,
             user=user.pw_uid if user else None,
             group=user.pw_gid if user else None,
@@ -250,11 +251,16 @@ def postgres_server() -> Iterator[str]:
                     break
                 time.sleep(0.02)
             if process.poll() is not None:
-                raise RuntimeError(f"postgres exited with code {process.returncode} while starting")
+                log.seek(0)
+                logged = log.read()[-4000:].decode(errors="replace") or "(nothing)"
+                raise RuntimeError(
+                    f"postgres exited with code {process.returncode} while starting:\n{logged}"
+                )
             yield url
         finally:
             process.send_signal(signal.SIGINT)  # a fast shutdown: open sessions are ended
             process.wait(30)
+            log.close()
 
 
 @contextlib.contextmanager

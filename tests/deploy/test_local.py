@@ -76,19 +76,9 @@ def test_json_log_lines_become_readable() -> None:
 
 def launcher_env(tmp_path: Path) -> dict[str, str]:
     """The environment of a launcher on a run of free ports (none of its defaults), data in tmp_path."""
-    games = len(GAME_MODULES)
-    base = ports.free_run(2 * games + 7)
     env = {
         **os.environ,
-        "RULES_BASE_PORT": str(base),
-        "METRICS_BASE_PORT": str(base + games),
-        "REDIS_PORT": str(base + 2 * games),
-        "GATEWAY_PORT": str(base + 2 * games + 1),
-        "GATEWAY_METRICS_PORT": str(base + 2 * games + 2),
-        "WORKER_METRICS_PORT": str(base + 2 * games + 3),
-        "POSTGRES_PORT": str(base + 2 * games + 4),
-        "WEB_PORT": str(base + 2 * games + 5),
-        "ARCHIVER_METRICS_PORT": str(base + 2 * games + 6),
+        **local.port_layout(ports.free_run(local.PORT_COUNT)),
         "DATA_DIR": str(tmp_path),
         "NO_COLOR": "1",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen")]),
@@ -103,8 +93,7 @@ def launcher_env(tmp_path: Path) -> dict[str, str]:
 
 def launcher_ports(env: Mapping[str, str]) -> list[int]:
     """Every port the launcher of `env` hands out."""
-    games = len(GAME_MODULES)
-    return list(range(int(env["RULES_BASE_PORT"]), int(env["RULES_BASE_PORT"]) + 2 * games + 7))
+    return list(range(int(env["RULES_BASE_PORT"]), int(env["RULES_BASE_PORT"]) + local.PORT_COUNT))
 
 
 def listeners(env: Mapping[str, str]) -> dict[int, tuple[int, str] | None]:
