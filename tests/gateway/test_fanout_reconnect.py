@@ -19,7 +19,7 @@ from boardgame.rules.v1 import rules_pb2
 
 from deploy import durability, programs
 from deploy.throwaway import free_port
-from gateway.fanout import Fanout
+from gateway.fanout import Fanout, Item
 from live import keys
 from live.connection import async_client
 from live.settings import Settings
@@ -68,6 +68,19 @@ def restartable(tmp_path: Path) -> Iterator[RestartableRedis]:
             server.kill()
 
 
+async def heard_then_lost(
+    client: aioredis.Redis, queue: asyncio.Queue[Item], game_id: str, server: RestartableRedis
+) -> None:
+    """A change published and heard by the watcher of `queue`, then Redis killed and the fan-out
+    given time to find it gone."""
+    await client.publish(
+        keys.game_channel(game_id), b"1|" + rules_pb2.ApplyActionResponse().SerializeToString()
+    )
+    assert (await asyncio.wait_for(queue.get(), 5))[0] == 1  # type: ignore[index]
+    server.kill()
+    await asyncio.sleep(1.5)
+
+
 def test_a_watcher_resynchronizes_after_the_fanout_lost_redis(restartable: RestartableRedis) -> None:
     game_id = "g1"
 
@@ -76,12 +89,7 @@ def test_a_watcher_resynchronizes_after_the_fanout_lost_redis(restartable: Resta
         fanout = Fanout(client)
         try:
             async with fanout.subscribe(game_id, "a session") as queue:
-                await client.publish(
-                    keys.game_channel(game_id), b"1|" + rules_pb2.ApplyActionResponse().SerializeToString()
-                )
-                assert (await asyncio.wait_for(queue.get(), 5))[0] == 1  # type: ignore[index]
-                restartable.kill()
-                await asyncio.sleep(1.5)  # the fan-out finds Redis gone
+                await heard_then_lost(client, queue, game_id, restartable)
                 restartable.start()
                 # Published as the fan-out connects again: whether it arrives or not, the watcher
                 # must first hear that it missed what was published while the fan-out was away.
@@ -126,17 +134,12 @@ def test_a_watcher_leaving_while_redis_is_away_leaves_cleanly_and_is_unsubscribe
     unsubscribed once Redis is back."""
     game_id = "g3"
 
-    async def scenario() -> tuple[list[bytes], set[str]]:
+    async def scenario() -> tuple[list[bytes | str], set[str]]:
         client = async_client(Settings(redis_url=restartable.url))
         fanout = Fanout(client)
         try:
             async with fanout.subscribe(game_id, "a session") as queue:
-                await client.publish(
-                    keys.game_channel(game_id), b"1|" + rules_pb2.ApplyActionResponse().SerializeToString()
-                )
-                assert (await asyncio.wait_for(queue.get(), 5))[0] == 1  # type: ignore[index]
-                restartable.kill()
-                await asyncio.sleep(1.5)  # the fan-out finds Redis gone
+                await heard_then_lost(client, queue, game_id, restartable)
             unheard = set(fanout.unheard)
             restartable.start()
             observer = aioredis.Redis.from_url(restartable.url)
