@@ -201,5 +201,13 @@ def test_a_match_found_from_the_page_seats_bots_of_the_chosen_strength(
     assert {s.bot_strength for s in game.seats if s.player.bot} == {CHOSEN_STRENGTH}
 
 
+def test_the_new_lobby_form_is_drawn_with_its_labels_and_stands_still(report: dict[str, Any]) -> None:
+    """The title's option labels are in when the form is first drawn: it once drew fallbacks and grew
+    when they came, under a pointer about to press its button."""
+    first, later = report["form"]["first"], report["form"]["later"]
+    assert later["labels"], "the form shows no option"
+    assert first == later
+
+
 def test_the_page_logs_no_failed_request_nor_console_error(report: dict[str, Any]) -> None:
     assert report["problems"] == [], "\n".join(report["problems"])

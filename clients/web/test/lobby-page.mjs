@@ -4,7 +4,8 @@
 // as set up to move E2E_STEP with the arrow keys and to its end; then finds a match of E2E_TITLE for E2E_SEATS with bots
 // of strength E2E_STRENGTH (a label of the page's list) after one second, and follows it into the game.
 //
-// Prints one JSON line: {games: [{gameId, myTurn}], inbox: [{kind, eventId, gameId}], unread,
+// First it opens the lobbies and reads the new-lobby form as first drawn and 1.5 s later.
+// Prints one JSON line: {form: {first, later: {labels, box}}, games: [{gameId, myTurn}], inbox: [{kind, eventId, gameId}], unread,
 // leaderboard: [{playerId, rating, me}], replay: {position, version, seat, action, shown, boardAtStep,
 // boardVersion, boardDrawn, lastPosition, check, positionAfterSlider}, match: {gameId, states}, problems, errors}.
 import puppeteer from "puppeteer-core";
@@ -14,7 +15,7 @@ const step = Number(process.env.E2E_STEP ?? "3");
 const seats = Number(process.env.E2E_SEATS ?? "2");
 const games = Number(process.env.E2E_GAMES ?? "1");
 const TIMEOUT_MS = 30_000;
-const report = { games: [], inbox: [], unread: "", leaderboard: [], replay: {}, match: { gameId: "", states: [] }, problems: [], errors: [] };
+const report = { form: {}, games: [], inbox: [], unread: "", leaderboard: [], replay: {}, match: { gameId: "", states: [] }, problems: [], errors: [] };
 
 const browser = await puppeteer.launch({
   executablePath: chromium,
@@ -30,7 +31,29 @@ try {
   page.on("pageerror", (error) => report.problems.push(`uncaught: ${error}`));
   page.on("response", (r) => { if (r.status() >= 400) report.problems.push(`status ${r.status()}: ${r.url()}`); });
   await page.evaluateOnNewDocument((value) => localStorage.setItem("bg-token", value), token);
+  // The new-lobby form as first drawn: its option labels and where its button is, the moment it is in.
+  await page.evaluateOnNewDocument(() => {
+    new MutationObserver((_, observer) => {
+      const button = document.querySelector("#create-lobby");
+      if (!button?.isConnected) return;
+      const box = button.getBoundingClientRect();
+      window.firstForm = { labels: [...document.querySelectorAll("#options label > span")].map((s) => s.textContent), box: [box.x, box.y] };
+      observer.disconnect();
+    }).observe(document, { subtree: true, childList: true });
+  });
   await page.setViewport({ width: 1280, height: 900 });
+
+  // The new-lobby form stands still: as first drawn, and a second and a half later.
+  await page.goto(`${url}#/lobbies`, { waitUntil: "load" });
+  await page.waitForSelector("#create-lobby", { timeout: TIMEOUT_MS });
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  report.form = {
+    first: await page.evaluate(() => window.firstForm),
+    later: await page.evaluate(() => {
+      const box = document.querySelector("#create-lobby").getBoundingClientRect();
+      return { labels: [...document.querySelectorAll("#options label > span")].map((s) => s.textContent), box: [box.x, box.y] };
+    }),
+  };
 
   // My games: every game listed, in the page's order.
   await page.goto(`${url}#/games`, { waitUntil: "load" });

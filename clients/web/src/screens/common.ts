@@ -34,6 +34,14 @@ export async function loadTitles(): Promise<GameInfo[]> {
   return titles;
 }
 
+/** Every title, with its catalog in the reader's locale: a game form then draws its options' labels
+ * at once, rather than growing under the reader's pointer when they arrive. */
+export async function loadTitlesWithCatalogs(): Promise<GameInfo[]> {
+  const all = await loadTitles();
+  await Promise.all(all.map((info) => loadCatalog(info.name)));
+  return all;
+}
+
 export function titleInfo(name: string): GameInfo | undefined {
   return titles.find((info) => info.name === name);
 }

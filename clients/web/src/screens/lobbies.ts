@@ -5,7 +5,7 @@ import { lobbies } from "../api";
 import { ago, button, card, el, field, select, show } from "../dom";
 import { t } from "../i18n";
 import { BotTakebacks, UndoPolicy, Visibility, type Lobby } from "../gen/boardgame/gateway/v1/gateway_pb";
-import { account, every, gameChoice, go, guarded, loadTitles, titleName, type Screen } from "./common";
+import { account, every, gameChoice, go, guarded, loadTitlesWithCatalogs, titleName, type Screen } from "./common";
 
 const REFRESH_MS = 5000;
 const LISTED = 50;
@@ -65,7 +65,7 @@ function lobbyCard(lobby: Lobby): HTMLElement {
 }
 
 export async function lobbiesScreen(screen: Screen): Promise<void> {
-  const titles = await loadTitles();
+  const titles = await loadTitlesWithCatalogs();
   if (screen.signal.aborted) return; // left (or signed out) meanwhile
   const section = show("lobbies");
   const choice = gameChoice("");

@@ -7,7 +7,7 @@ import { match } from "../api";
 import { button, card, el, field, say, show } from "../dom";
 import { t } from "../i18n";
 import { BotStrength, MatchStatus } from "../gen/boardgame/gateway/v1/gateway_pb";
-import { failure, gameChoice, go, guarded, loadTitles, strengthSelect, titleName, type Screen } from "./common";
+import { failure, gameChoice, go, guarded, loadTitlesWithCatalogs, strengthSelect, titleName, type Screen } from "./common";
 
 const BOTS_AFTER_SECONDS = 30; // the page's default wait before bots fill the open seats
 const MOST_BOTS_AFTER_SECONDS = 600;
@@ -101,7 +101,7 @@ function stateText(current: Search): string {
 }
 
 export async function matchScreen(screen: Screen): Promise<void> {
-  await loadTitles();
+  await loadTitlesWithCatalogs();
   if (screen.signal.aborted) return; // left (or signed out) meanwhile
   const section = show("match");
   const choice = gameChoice("match-", 2);

@@ -8,7 +8,7 @@ import { ago, button, card, el, field, select, show } from "../dom";
 import { t } from "../i18n";
 import { TournamentFormat, TournamentStatus, type Tournament } from "../gen/boardgame/gateway/v1/tournaments_pb";
 import { clockChoice } from "./clock";
-import { gameChoice, go, guarded, link, loadTitles, titleName, type Screen } from "./common";
+import { gameChoice, go, guarded, link, loadTitlesWithCatalogs, titleName, type Screen } from "./common";
 
 const PAGE = 20;
 const SWISS_ROUNDS = { least: 1, most: 20, chosen: 4 };
@@ -97,7 +97,7 @@ function newTournament(): HTMLElement {
 }
 
 export async function tournamentsScreen(screen: Screen): Promise<void> {
-  const titles = await loadTitles();
+  const titles = await loadTitlesWithCatalogs();
   if (screen.signal.aborted) return; // left (or signed out) meanwhile
   const section = show("tournaments");
   const title = select({ id: "tournaments-title" }, [
