@@ -88,10 +88,10 @@ async def replay(title: Title, record: gateway_pb2.GameRecord, until: int | None
 
 
 def mismatch(what: str, step: int) -> GatewayError:
-    """INTERNAL: the record does not replay as far as `step` (a rules service that changed its rules
-    since the game, or a damaged record; ReplayGame says where)."""
+    """DATA_LOSS: the record does not replay as far as `step` (a damaged record, or a rules service
+    that changed its rules since the game; ReplayGame says where). Asking again answers the same."""
     return GatewayError(
-        grpc.StatusCode.INTERNAL, "REPLAY_MISMATCH", f"the record does not replay: {what}", step=str(step)
+        grpc.StatusCode.DATA_LOSS, "REPLAY_MISMATCH", f"the record does not replay: {what}", step=str(step)
     )
 
 
@@ -231,7 +231,7 @@ class Steps:
         if found is None:  # the log keeps a move's bytes as sent: another encoding of the same action?
             _load_generated_messages()
             action_class = symbol_database.Default().GetSymbol(self.title.info.action_type)
-            played = action_class.FromString(entry.action.value)
+            played = action_class.FromString(entry.action.value)  # it parsed: the rules service applied it
             found = next(
                 (legal for legal in listed if action_class.FromString(legal.action.value) == played), None
             )

@@ -2,7 +2,8 @@
 every title is the view each seat and a spectator were shown live at that version (read from their
 watch streams as the game was played), with the events they were shown and the label of the legal
 action the mover chose from; undos and takebacks are steps that say so; steps asked for in any order
-answer the same; and each refusal has its reason."""
+answer the same; each refusal has its reason; and a damaged record answers DATA_LOSS from the step it
+fails at."""
 
 from __future__ import annotations
 
@@ -10,12 +11,15 @@ from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 import pytest
+import redis.asyncio as aioredis
 from boardgame.gateway.v1 import gateway_pb2
 from google.rpc import error_details_pb2, status_pb2
 
+from live import keys
 from live.games import start_game
 from services.common import registry
 from services.common.rng import Rng
+from services.common.status import error_info
 from tests.gateway.patience import patient_channel
 from tests.gateway.replaying import (
     Watcher,
@@ -195,3 +199,43 @@ def test_refusals_say_why(gateway: GatewayProcess, new_client) -> None:  # type:
         bad = error_details_pb2.BadRequest()
         assert any(detail.Unpack(bad) for detail in status.details)
         assert [v.field for v in bad.field_violations] == ["step"], step
+
+
+DAMAGED_ENTRY = 3  # the log entry (1-based) a damaged record fails at
+DAMAGES = {  # what stands in the entry's action: bytes that are no action, an action no rule allows
+    "unreadable": b"\xff\xff",
+    "no such move": b"\x08\x63",  # its first field, the kind of action, one no title has
+}
+
+
+async def damage_log(redis: aioredis.Redis, game_id: str, damage: str) -> None:
+    """Write the game's log again with entry DAMAGED_ENTRY's action replaced as `damage` says."""
+    log = keys.game_log(game_id)
+    entries = await redis.xrange(log)
+    entry_id, fields = entries[DAMAGED_ENTRY - 1]
+    entries[DAMAGED_ENTRY - 1] = (entry_id, {**fields, b"a": DAMAGES[damage]})
+    await redis.delete(log)
+    for entry_id, fields in entries:
+        await redis.xadd(log, fields, id=entry_id)
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+def test_a_record_that_does_not_replay_answers_data_loss_from_the_step_it_fails_at(  # type: ignore[no-untyped-def]
+    gateway: GatewayProcess, new_client, damage: str
+) -> None:
+    """A record damaged after the game (or one its rules service no longer plays as it did) answers
+    DATA_LOSS from the step it fails at, with that step in the metadata, never INTERNAL; the steps
+    before it still answer."""
+    clients = signed_in(new_client, 2)
+    game_id = start(gateway, TITLE, clients)
+    play_randomly(clients, game_id, Rng(5), registry.get(TITLE).info.max_game_length)
+    gateway.run(damage_log(gateway.app.redis, game_id, damage))
+    for step in range(DAMAGED_ENTRY):
+        assert replay_step(clients[0], game_id, step).step == step
+    for step in (DAMAGED_ENTRY, DAMAGED_ENTRY + 1):
+        with pytest.raises(grpc.RpcError) as refused:
+            replay_step(clients[0], game_id, step)
+        assert refusal(refused.value) == (grpc.StatusCode.DATA_LOSS, "REPLAY_MISMATCH"), (
+            refused.value.details()
+        )
+        assert error_info(refused.value).metadata["step"] == str(DAMAGED_ENTRY)
