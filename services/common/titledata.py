@@ -5,12 +5,44 @@ tables (one mechanism for every game, no data copied by hand), with its version 
 from __future__ import annotations
 
 import hashlib
+from typing import NamedTuple
 
 from boardgame.rules.v1 import rules_pb2
 from google.protobuf import any_pb2
 
 from services.common.convert import Converter
 from services.common.game import TitleData
+
+
+class ArgumentFacts(NamedTuple):
+    """An Argument message's native value: its one value set, the other members None."""
+
+    name: str
+    number: int | None
+    literal: str | None
+    term: str | None
+    text: TextFacts | None
+
+
+class TextFacts(NamedTuple):
+    """A Text message's native value (a label in a title's data, translatable as its events are)."""
+
+    template: str
+    arguments: tuple[ArgumentFacts, ...]
+
+
+def text_facts(message: rules_pb2.Text) -> TextFacts:
+    """The native value of a Text built by a title's labels."""
+    arguments = []
+    for argument in message.arguments:
+        chosen = argument.WhichOneof("value")
+        values: dict[str, object] = {"number": None, "literal": None, "term": None, "text": None}
+        if chosen == "text":
+            values["text"] = text_facts(argument.text)
+        elif chosen is not None:
+            values[chosen] = getattr(argument, chosen)
+        arguments.append(ArgumentFacts(argument.name, **values))  # type: ignore[arg-type]
+    return TextFacts(message.template, tuple(arguments))
 
 
 def encode(data: TitleData) -> bytes:

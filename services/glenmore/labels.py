@@ -110,12 +110,17 @@ COSTS = tuple(cost_words(tile.cost) for tile in TILES)
 """Each tile's buy cost as a message argument, by tile index."""
 
 
-def cost_text(cost: Cost) -> str:
-    """A buy cost in (English) words, as the title's data gives it."""
+def cost_message(cost: Cost) -> rules_pb2.Text:
+    """A buy cost as the title's data gives it, translatable."""
     words = cost_words(cost)
     message = text(words.id) if isinstance(words, Term) else words
     assert isinstance(message, rules_pb2.Text)
-    return CATALOGS.catalogs["en"].render(message)
+    return message
+
+
+def cost_text(cost: Cost) -> str:
+    """A buy cost in (English) words, as the title's data gives it."""
+    return CATALOGS.catalogs["en"].render(cost_message(cost))
 
 
 # Labels with a nested Text (a tile's cost) are remembered here, since the catalogs' own memo keeps

@@ -1,5 +1,6 @@
 """Glen More's static data for clients (boardgame.glenmore.v1.TitleData), from the game's own tile
-table in `services.glenmore.data`: each tile's number, name, road and river, and its cost in words."""
+table in `services.glenmore.data`: each tile's number, name, road and river, and its cost in words and
+as a translatable message."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from typing import NamedTuple
 from boardgame.glenmore.v1 import glenmore_pb2 as pb
 
 from services.common.game import TitleData
+from services.common.titledata import TextFacts, text_facts
 from services.glenmore.data import MARKET_SLOTS, RESOURCE_NAMES, RIVER, ROAD, TILES, TRACK_SPACES, Tile
-from services.glenmore.labels import cost_text
+from services.glenmore.labels import cost_message, cost_text
 
 DATA_VERSION = "1"  # the edition of the tile table (single-source data: see TILES_CONFIRMED)
 
@@ -23,6 +25,7 @@ class TileFacts(NamedTuple):
     river: bool
     cost: str
     stack: int
+    cost_message: TextFacts
 
 
 class Facts(NamedTuple):
@@ -43,6 +46,7 @@ def tile_facts(tile: Tile) -> TileFacts:
         bool(tile.edge & RIVER),
         cost_text(tile.cost),
         tile.stack,
+        text_facts(cost_message(tile.cost)),
     )
 
 

@@ -143,7 +143,12 @@ def bonus_card_text(tables: Tables, card: int) -> str:
 
 
 def scoring_card_text(tables: Tables, card: int) -> str:
-    """A scoring card: "sc05 (north x2, goods_2 x2)"."""
+    """A scoring card in words: "sc05 (north x2, goods_2 x2)"."""
+    return scoring_card(tables, card)
+
+
+def scoring_card(tables: Tables, card: int) -> Message:
+    """A scoring card: "sc05 (north x2, goods_2 x2)", carrying its Text."""
     record = tables.scoring_cards[card]
     assert record is not None
     board = tables.data.board

@@ -10,6 +10,7 @@ from typing import NamedTuple
 from boardgame.goldencity.v1 import goldencity_pb2 as pb
 
 from services.common.game import TitleData
+from services.common.titledata import TextFacts, text_facts
 from services.goldencity import dataset, labels, tables
 from services.goldencity.records import Place
 from services.goldencity.rules import BLACK_HOUSE_COLOUR, HOUSE_COLOURS
@@ -27,6 +28,7 @@ class PlaceFacts(NamedTuple):
     bonus_type: str
     bonus_amount: int
     bonus_text: str
+    bonus_message: TextFacts
 
 
 class RoadFacts(NamedTuple):
@@ -46,6 +48,9 @@ class SetFacts(NamedTuple):
     scoring_cards: tuple[str, ...]
     goods_cards: tuple[str, ...]
     bonus_cards: tuple[str, ...]
+    scoring_card_messages: tuple[TextFacts, ...]
+    goods_card_messages: tuple[TextFacts, ...]
+    bonus_card_messages: tuple[TextFacts, ...]
 
 
 class Facts(NamedTuple):
@@ -69,22 +74,29 @@ def place_facts(place: Place) -> PlaceFacts:
         bonus.type.name.lower(),
         bonus.amount,
         labels.bonus_text(bonus.type, bonus.amount),
+        text_facts(labels.english(labels.bonus(bonus.type, bonus.amount)).text),
     )
 
 
 def set_facts(name: str) -> SetFacts:
-    """The installed data set `name`: its board, and its cards in words by id."""
+    """The installed data set `name`: its board, and its cards by id in words and as messages."""
     found = tables.named(name)
     data = found.data
+    scoring, goods, bonus = (
+        range(1, len(cards) + 1) for cards in (data.scoring_cards, data.goods_cards, data.bonus_cards)
+    )
     return SetFacts(
         name,
         data.data_version,
         data.reconstruction,
         tuple(place_facts(place) for place in data.board.places),
         tuple(RoadFacts(tuple(road.ends)) for road in data.board.roads),
-        tuple(labels.scoring_card_text(found, card) for card in range(1, len(data.scoring_cards) + 1)),
-        tuple(labels.goods_card_text(found, card) for card in range(1, len(data.goods_cards) + 1)),
-        tuple(labels.bonus_card_text(found, card) for card in range(1, len(data.bonus_cards) + 1)),
+        tuple(labels.scoring_card_text(found, card) for card in scoring),
+        tuple(labels.goods_card_text(found, card) for card in goods),
+        tuple(labels.bonus_card_text(found, card) for card in bonus),
+        tuple(text_facts(labels.scoring_card(found, card).text) for card in scoring),
+        tuple(text_facts(labels.goods_card(found, card)) for card in goods),
+        tuple(text_facts(labels.bonus_card(found, card)) for card in bonus),
     )
 
 

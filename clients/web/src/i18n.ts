@@ -8,7 +8,8 @@
 // console: "missing message <locale> <id>"). Patterns are formatted by FormatJS's intl-messageformat,
 // plurals by the browser's CLDR rules.
 import { IntlMessageFormat } from "intl-messageformat";
-import type { Text } from "./gen/boardgame/rules/v1/rules_pb";
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
+import { TextSchema, type Text } from "./gen/boardgame/rules/v1/rules_pb";
 
 export type Args = Record<string, string | number>;
 /** A catalog: message id -> ICU MessageFormat pattern. */
@@ -126,6 +127,19 @@ function rendered(template: string, args: Text["arguments"], catalog: Messages):
   const text = formatted(pattern, values);
   if (text === null) throw new Missing(template);
   return text;
+}
+
+/** A Text of a title's data, in its JSON form (a card's or a cost's words), in the reader's language:
+ * `english` (its English, sent beside it) without it or when the catalog lacks a message. */
+export function renderData(json: unknown, english: string, title: string): string {
+  if (current === ENGLISH || !json || typeof json !== "object") return english;
+  let message: Text;
+  try {
+    message = fromJson(TextSchema, json as JsonValue);
+  } catch {
+    return english;
+  }
+  return render(message, english, title);
 }
 
 /** A label, event text or score line the API sent: its Text in the reader's language with the title's

@@ -4,7 +4,7 @@
 // title's data (boardgame.glenmore.v1.TitleData: tiles[n - 1] is tile n). Each legal action is marked
 // where it applies: a tile of the rondel to take, a free cell to place on, a tile to activate, pay
 // from or move a clan member to, a warehouse row to buy, sell or choose a cube of.
-import { list, t, term } from "../i18n";
+import { list, renderData, t, term } from "../i18n";
 import { actionable, lines, picture, svg, text, type Json, type Legal } from "./svg";
 
 // An element every drawing of this board has (the browser test looks for it).
@@ -20,7 +20,7 @@ const RONDEL = { cx: 300, cy: 290, radius: 225, space: 44 };
 const CELL_MAX = 96;
 
 type Cell = { x: number; y: number };
-type TileInfo = { number: number; name: string; road?: boolean; river?: boolean; cost?: string; stack?: number };
+type TileInfo = { number: number; name: string; road?: boolean; river?: boolean; cost?: string; costMessage?: unknown; stack?: number };
 
 const cellOf = (cell: Json): Cell => ({ x: cell?.x ?? 0, y: cell?.y ?? 0 });
 const sameCell = (a: Json, b: Json): boolean => cellOf(a).x === cellOf(b).x && cellOf(a).y === cellOf(b).y;
@@ -90,7 +90,7 @@ function drawRondel(table: Json, tiles: TileInfo[], spaces: number, legal: Legal
         fill: tileFill(info?.name ?? ""), stroke: "#4d4426", "stroke-width": 1.5,
       }));
       group.append(...label(x, y - 6, name, 12, 2 * space - 16, { "font-weight": "bold" }));
-      const cost = info?.cost && info.cost !== "free" ? info.cost : t("glenmore.web.free", "free");
+      const cost = info?.cost && info.cost !== "free" ? renderData(info.costMessage, info.cost, "glenmore") : t("glenmore.web.free", "free");
       group.append(...label(x, y + 22, cost, 9, 2 * space - 14, { fill: "#333" }, 3));
       group.append(text(x - space + 12, y - space + 18, String(entry.tile), { "font-size": 9, fill: "#555" }));
       rondel.append(take.length ? actionable(group, take) : group);

@@ -14,7 +14,7 @@
 // set's board. Names and texts of places and cards are the data set's. Each legal action of the seat
 // is marked where it applies (svg.actionable): a pair to bid on, a place to build on, a card of the
 // hand to pay or discard, a joker pair to pay, a goods or bonus card to take, "build no more".
-import { t, term } from "../i18n";
+import { renderData, t, term } from "../i18n";
 import { actionable, picture, svg, text, type Attrs, type Json, type Legal } from "./svg";
 
 // An element every drawing of this board has (the browser test looks for it).
@@ -46,6 +46,7 @@ type Place = { id: number; name: string; kind: string; region: string; compass: 
 type SetBoard = {
   name: string; dataVersion: string; places: Place[]; roads: { ends: number[] }[];
   scoringCards: string[]; goodsCards: string[]; bonusCards: string[];
+  scoringCardMessages?: unknown[]; goodsCardMessages?: unknown[]; bonusCardMessages?: unknown[];
 };
 
 /** The lower-case key of an enum name: "LANDSCAPE_MEADOW" -> "meadow", "STEP_CHOOSE_GOODS_CARD" ->
@@ -67,7 +68,16 @@ const stepName = (k: string): string => term(TITLE, "step", k, STEP_WORDS[k] ?? 
 
 /** The board of the data set a view names, if the title's data has that set at that data version. */
 function setBoard(sets: SetBoard[], name: string, dataVersion: string): SetBoard | undefined {
-  return sets.find((set) => set.name === name && set.dataVersion === dataVersion);
+  const found = sets.find((set) => set.name === name && set.dataVersion === dataVersion);
+  if (!found) return undefined;
+  // Each card's words in the reader's language (its English beside it in the data).
+  const read = (words: string[], messages: unknown[] | undefined) => words.map((english, i) => renderData(messages?.[i], english, TITLE));
+  return {
+    ...found,
+    scoringCards: read(found.scoringCards, found.scoringCardMessages),
+    goodsCards: read(found.goodsCards, found.goodsCardMessages),
+    bonusCards: read(found.bonusCards, found.bonusCardMessages),
+  };
 }
 
 /** What can be drawn, for the notice shown instead of a board the data lacks. */
@@ -333,7 +343,7 @@ function lines(words: string, size: number, width: number, most: number): string
 /** A card text of the data set ("sc05 (north x2, goods_2 x2)"): its name and what it shows. */
 function cardText(texts: string[] | undefined, id: number): { name: string; what: string } {
   const whole = String(texts?.[id - 1] ?? id);
-  const found = /^(.*?)\s*\((.*)\)\s*$/.exec(whole);
+  const found = /^(.*?)\s*[(（](.*)[)）]\s*$/.exec(whole); // English or full-width brackets
   return found ? { name: found[1], what: found[2] } : { name: whole, what: "" };
 }
 
@@ -345,7 +355,7 @@ function textCard(x: number, y: number, w: number, h: number, texts: string[] | 
   card.append(text(x + 5, y + 13, name, { "font-size": 11, "font-weight": "bold", fill: INK }));
   const size = h >= 60 ? 10 : 9;
   const most = Math.max(1, Math.floor((h - 18) / (size + 1)));
-  what.split(/,\s*/).flatMap((part) => lines(part, size, w - 8, most)).slice(0, most).forEach((line, i) =>
+  what.split(/[,，、]\s*/).flatMap((part) => lines(part, size, w - 8, most)).slice(0, most).forEach((line, i) =>
     card.append(text(x + 4, y + 25 + i * (size + 1), line, { "font-size": size, fill: "#3b2f1e" })));
   return card;
 }
