@@ -227,6 +227,8 @@ def test_bots_answer_by_the_games_setting(gateway: GatewayProcess, new_client) -
             game_id = start(gateway, [*seat_players([human]), *bots(gateway, 2, 1)], bots=setting)
             if list(view(human, game_id).acting_seats) == [0]:
                 break
+        else:
+            raise AssertionError("the human acted first in none of 20 games")
         done = hand_over([human], game_id)
         asked = ask_takeback(human, game_id, done.version)
         assert asked.takeback.status == status and not asked.takeback.waiting_seats

@@ -25,7 +25,11 @@ def view(client: Client, game_id: str) -> gateway_pb2.GameView:
 
 def acting(clients: list[Client], game_id: str) -> tuple[Client, gateway_pb2.GameView]:
     """The client whose seat acts now (the game's seats are the clients, in order), and its view."""
-    seat = view(clients[0], game_id).acting_seats[0]
+    shown = view(clients[0], game_id)
+    assert shown.acting_seats and shown.acting_seats[0] < len(clients), (
+        f"at version {shown.version} seats {list(shown.acting_seats)} act, none of the {len(clients)} given"
+    )
+    seat = shown.acting_seats[0]
     return clients[seat], view(clients[seat], game_id)
 
 
