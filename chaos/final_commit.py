@@ -297,12 +297,12 @@ async def run(running: suite.Suite, rounds: int, title: str, kinds: tuple[str, .
     return report
 
 
-def final_commit(rounds: int = ROUNDS) -> int:
-    """Run it on a suite of its own and print the report; the exit code (1: a game was not scored and
-    archived exactly once)."""
+def final_commit(rounds: int = ROUNDS, kinds: tuple[str, ...] = KINDS) -> int:
+    """Run it on a suite of its own (`rounds` kills of each of `kinds`) and print the report; the exit
+    code (1: a game was not scored and archived exactly once)."""
     title = quickest_title()
     with suite.running(ENVIRONMENT) as running:
-        report = asyncio.run(run(running, rounds, title))
+        report = asyncio.run(run(running, rounds, title, kinds))
         print(report.render())
         if not report.passed:
             print(suite.tail(running.data_dir / "launcher.log", 80))
