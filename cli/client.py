@@ -17,6 +17,7 @@ from google.protobuf.message import Message
 
 from cli.render import unpack
 from cli.status import error_info
+from i18n.data_texts import translated
 from i18n.messages import DEFAULT_LOCALE, LOCALE_TAG, Catalog
 
 RATE_LIMITED = "RATE_LIMITED"
@@ -99,8 +100,9 @@ class Client:
         return None
 
     def title_data(self, title: str) -> Message | None:
-        """The title's static data message (CatalogService.GetTitleData), asked for once per title;
-        None when the gateway has none for it or its type is not one `bg` was built with."""
+        """The title's static data message (CatalogService.GetTitleData), asked for once per title,
+        its words in the caller's locale (`i18n.data_texts`); None when the gateway has none for it or
+        its type is not one `bg` was built with."""
         if title not in self.data:
             try:
                 request = gateway_pb2.GetTitleDataRequest(title=title)
@@ -110,7 +112,10 @@ class Client:
                     raise
                 self.data[title] = None
             else:
-                self.data[title] = unpack(packed) if packed.type_url else None
+                data = unpack(packed) if packed.type_url else None
+                if data is not None and self.locale() != DEFAULT_LOCALE:
+                    data = translated(data, lambda text: self.term(title, text))
+                self.data[title] = data
         return self.data[title]
 
     def locale(self) -> str:

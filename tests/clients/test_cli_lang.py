@@ -10,7 +10,11 @@ from __future__ import annotations
 import grpc
 from boardgame.gateway.v1 import gateway_pb2
 
+from cli.render import unpack
+from i18n.data_texts import texts
+from i18n.messages import Catalog
 from tests.clients.conftest import Bg
+from tests.gateway.support import Client
 from tests.titles import TITLE
 
 MOVES = "1\n" * 6 + "q\n"  # a few moves, then leave the game
@@ -68,3 +72,39 @@ def test_the_accounts_locale_is_the_default_and_english_without_one(
     shown = chinese(out)
     assert shown <= simplified, sorted(shown - simplified)
     assert shown - traditional, out  # some of it written as only Simplified Chinese writes it
+
+
+def data_words(api: Client, locale: str) -> tuple[str, dict[str, str]]:
+    """The first title whose static data has words to translate, and those words (English -> as its
+    catalog of `locale` renders their Text: `i18n.data_texts`), as the gateway serves both."""
+    for info in api.catalog.ListTitles(gateway_pb2.ListTitlesRequest(), metadata=api.auth).titles:
+        request = gateway_pb2.GetTitleDataRequest(title=info.name)
+        data = unpack(api.catalog.GetTitleData(request, metadata=api.auth).data.data)
+        found = list(texts(data)) if data is not None else []
+        if found:
+            request = gateway_pb2.GetCatalogRequest(title=info.name, locale=locale)
+            served = api.catalog.GetCatalog(request, metadata=api.auth).catalog
+            catalog = Catalog(served.locale, dict(served.messages))
+            words = {}
+            for holder, field, english in found:
+                values, englishes = getattr(holder, field.name), getattr(holder, english.name)
+                pairs = zip(values, englishes, strict=True) if field.is_repeated else [(values, englishes)]
+                words |= {word: catalog.render(text) for text, word in pairs}
+            return info.name, words
+    raise AssertionError("no title's data has words to translate")
+
+
+def test_bg_lang_shows_the_words_of_a_titles_data_in_its_language(
+    bg: Bg, worker: None, channel: grpc.Channel
+) -> None:
+    """Words of a title's static data on `bg`'s table (a tile's cost, a card's words) in Traditional
+    Chinese, as the title's catalog renders their Texts, and never in the English beside them (which
+    the labels, rendered from their own Texts, never show either)."""
+    code, out, err = bg("guest", "Data Reader")
+    assert code == 0, err
+    title, words = data_words(bg.api(channel), "zh-TW")
+    code, out, err = bg("--lang", "zh-TW", "new", title, "--seats", "2", "--bots", "1", "--play", stdin="q\n")
+    assert code == 0, err
+    english = [word for word, read in words.items() if " " in word and read != word and word in out]
+    assert not english, english
+    assert any(chinese(read) and read in out for read in words.values()), out
