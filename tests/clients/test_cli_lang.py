@@ -7,9 +7,13 @@ printed is one of the asked catalog's, and some are not in the other script's.""
 
 from __future__ import annotations
 
+import io
+
 import grpc
 from boardgame.gateway.v1 import gateway_pb2
+from google.protobuf.message import Message
 
+from cli.client import Client as BgClient
 from cli.render import unpack
 from i18n.data_texts import texts
 from i18n.messages import Catalog
@@ -94,17 +98,29 @@ def data_words(api: Client, locale: str) -> tuple[str, dict[str, str]]:
     raise AssertionError("no title's data has words to translate")
 
 
-def test_bg_lang_shows_the_words_of_a_titles_data_in_its_language(
-    bg: Bg, worker: None, channel: grpc.Channel
-) -> None:
-    """Words of a title's static data on `bg`'s table (a tile's cost, a card's words) in Traditional
-    Chinese, as the title's catalog renders their Texts, and never in the English beside them (which
-    the labels, rendered from their own Texts, never show either)."""
-    code, out, err = bg("guest", "Data Reader")
+def english_words(data: Message) -> set[str]:
+    """The words of a title's data that stand beside a Text (`i18n.data_texts`)."""
+    words: set[str] = set()
+    for holder, field, english in texts(data):
+        value = getattr(holder, english.name)
+        words |= set(value) if field.is_repeated else {value}
+    return words
+
+
+def test_bg_lang_draws_from_the_words_of_a_titles_data_in_its_language(bg: Bg, channel: grpc.Channel) -> None:
+    """The title data `bg --lang zh-TW` draws its tables from (`cli.client.Client.title_data`, through
+    a real gateway) holds each word of a title's data (a tile's cost, a card's words) as the title's
+    Traditional Chinese catalog renders its Text, in place of the English; in English, the English."""
+    code, _, err = bg("guest", "Data Reader")
     assert code == 0, err
-    title, words = data_words(bg.api(channel), "zh-TW")
-    code, out, err = bg("--lang", "zh-TW", "new", title, "--seats", "2", "--bots", "1", "--play", stdin="q\n")
-    assert code == 0, err
-    english = [word for word, read in words.items() if " " in word and read != word and word in out]
-    assert not english, english
-    assert any(chinese(read) and read in out for read in words.values()), out
+    api = bg.api(channel)
+    title, words = data_words(api, "zh-TW")
+    for lang, expected in (("zh-TW", set(words.values())), ("en", set(words))):
+        client = BgClient(bg.address, api.token, io.StringIO(), io.StringIO(), lang=lang)
+        try:
+            data = client.title_data(title)
+        finally:
+            client.channel.close()
+        assert data is not None
+        assert english_words(data) == expected, lang
+    assert any(chinese(word) for word in words.values())
