@@ -110,17 +110,12 @@ COSTS = tuple(cost_words(tile.cost) for tile in TILES)
 """Each tile's buy cost as a message argument, by tile index."""
 
 
-def cost_message(cost: Cost) -> rules_pb2.Text:
-    """A buy cost as the title's data gives it, translatable."""
+def cost_message(cost: Cost) -> Message:
+    """A buy cost as the title's data gives it: its English words, carrying its Text."""
     words = cost_words(cost)
     message = text(words.id) if isinstance(words, Term) else words
     assert isinstance(message, rules_pb2.Text)
-    return message
-
-
-def cost_text(cost: Cost) -> str:
-    """A buy cost in (English) words, as the title's data gives it."""
-    return CATALOGS.catalogs["en"].render(cost_message(cost))
+    return Message(CATALOGS.catalogs["en"].render(message), message)
 
 
 # Labels with a nested Text (a tile's cost) are remembered here, since the catalogs' own memo keeps

@@ -11,7 +11,7 @@ from boardgame.glenmore.v1 import glenmore_pb2 as pb
 from services.common.game import TitleData
 from services.common.titledata import TextFacts, text_facts
 from services.glenmore.data import MARKET_SLOTS, RESOURCE_NAMES, RIVER, ROAD, TILES, TRACK_SPACES, Tile
-from services.glenmore.labels import cost_message, cost_text
+from services.glenmore.labels import cost_message
 
 DATA_VERSION = "1"  # the edition of the tile table (single-source data: see TILES_CONFIRMED)
 
@@ -39,14 +39,15 @@ class Facts(NamedTuple):
 
 def tile_facts(tile: Tile) -> TileFacts:
     """What a client shows of a tile."""
+    cost = cost_message(tile.cost)
     return TileFacts(
         tile.number,
         tile.name,
         bool(tile.edge & ROAD),
         bool(tile.edge & RIVER),
-        cost_text(tile.cost),
+        str(cost),
         tile.stack,
-        text_facts(cost_message(tile.cost)),
+        text_facts(cost.text),
     )
 
 

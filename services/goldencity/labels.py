@@ -86,11 +86,6 @@ def english(value: Value) -> Message:
     return Message(CATALOGS.catalogs[DEFAULT_LOCALE].render(value), value)
 
 
-def bonus_text(kind: int, amount: int) -> str:
-    """A place bonus in words: "1 coin", "no bonus"."""
-    return english(bonus(kind, amount))
-
-
 def place(tables: Tables, where: int) -> rules_pb2.Text:
     """A place with its kind and bonus: "meadow_c1 (coast, 1 coin)"."""
     kind = tables.kind[where]
@@ -108,11 +103,6 @@ def goods_card(tables: Tables, card: int) -> rules_pb2.Text:
     goods: list[Value] = [kinds[k - 1].name for k in tables.goods_symbols[card]]
     name = tables.data.goods_cards[card - 1].name
     return text(G + "card_text.goods", card=name, goods=joined(goods, G + "list.plus"))
-
-
-def goods_card_text(tables: Tables, card: int) -> str:
-    """A goods card with its goods in words: "g3 (goods_3 + goods_4)"."""
-    return english(goods_card(tables, card))
 
 
 def bonus_card(tables: Tables, card: int) -> rules_pb2.Text:
@@ -135,16 +125,6 @@ def bonus_card(tables: Tables, card: int) -> rules_pb2.Text:
             goods=goods,
         )
     return text(G + "card_text.bonus.item", card=record.name, points=record.points, item=ITEMS[record.item])
-
-
-def bonus_card_text(tables: Tables, card: int) -> str:
-    """A bonus card with what it pays in words: "bc7 (2 per key)"."""
-    return english(bonus_card(tables, card))
-
-
-def scoring_card_text(tables: Tables, card: int) -> str:
-    """A scoring card in words: "sc05 (north x2, goods_2 x2)"."""
-    return scoring_card(tables, card)
 
 
 def scoring_card(tables: Tables, card: int) -> Message:

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from boardgame.goldencity.v1 import goldencity_pb2 as pb
 
+from i18n.messages import Message
 from services.common.game import TitleData
 from services.common.titledata import TextFacts, text_facts
 from services.goldencity import dataset, labels, tables
@@ -64,6 +65,7 @@ class Facts(NamedTuple):
 def place_facts(place: Place) -> PlaceFacts:
     """What a client shows of a place."""
     bonus = place.bonus
+    words = labels.english(labels.bonus(bonus.type, bonus.amount))
     return PlaceFacts(
         place.id,
         place.name,
@@ -73,8 +75,8 @@ def place_facts(place: Place) -> PlaceFacts:
         place.on_river,
         bonus.type.name.lower(),
         bonus.amount,
-        labels.bonus_text(bonus.type, bonus.amount),
-        text_facts(labels.english(labels.bonus(bonus.type, bonus.amount)).text),
+        str(words),
+        text_facts(words.text),
     )
 
 
@@ -82,22 +84,31 @@ def set_facts(name: str) -> SetFacts:
     """The installed data set `name`: its board, and its cards by id in words and as messages."""
     found = tables.named(name)
     data = found.data
-    scoring, goods, bonus = (
-        range(1, len(cards) + 1) for cards in (data.scoring_cards, data.goods_cards, data.bonus_cards)
-    )
+    # Each card once, as its English carrying its Text.
+    scoring = [labels.scoring_card(found, card) for card in range(1, len(data.scoring_cards) + 1)]
+    goods = [labels.english(labels.goods_card(found, card)) for card in range(1, len(data.goods_cards) + 1)]
+    bonus = [labels.english(labels.bonus_card(found, card)) for card in range(1, len(data.bonus_cards) + 1)]
     return SetFacts(
         name,
         data.data_version,
         data.reconstruction,
         tuple(place_facts(place) for place in data.board.places),
         tuple(RoadFacts(tuple(road.ends)) for road in data.board.roads),
-        tuple(labels.scoring_card_text(found, card) for card in scoring),
-        tuple(labels.goods_card_text(found, card) for card in goods),
-        tuple(labels.bonus_card_text(found, card) for card in bonus),
-        tuple(text_facts(labels.scoring_card(found, card).text) for card in scoring),
-        tuple(text_facts(labels.goods_card(found, card)) for card in goods),
-        tuple(text_facts(labels.bonus_card(found, card)) for card in bonus),
+        _words(scoring),
+        _words(goods),
+        _words(bonus),
+        _texts(scoring),
+        _texts(goods),
+        _texts(bonus),
     )
+
+
+def _words(deck: list[Message]) -> tuple[str, ...]:
+    return tuple(str(card) for card in deck)
+
+
+def _texts(deck: list[Message]) -> tuple[TextFacts, ...]:
+    return tuple(text_facts(card.text) for card in deck)
 
 
 def facts() -> Facts:
