@@ -51,6 +51,15 @@ def texts(message: Message) -> Iterator[tuple[Message, FieldDescriptor, FieldDes
             yield from texts(inner)
 
 
+def pairs(data: Message) -> Iterator[tuple[rules_pb2.Text, str]]:
+    """Every Text of a title's data with the English beside it."""
+    for holder, field, english in texts(data):
+        if field.is_repeated:
+            yield from zip(getattr(holder, field.name), getattr(holder, english.name), strict=True)
+        else:
+            yield getattr(holder, field.name), getattr(holder, english.name)
+
+
 def translated(data: Message, render: Callable[[rules_pb2.Text], str | None]) -> Message:
     """A copy of `data` whose English words are `render`'s of their Texts, where it gives some."""
     copy = type(data)()

@@ -15,7 +15,7 @@ from google.protobuf.message import Message
 
 from cli.client import Client as BgClient
 from cli.render import unpack
-from i18n.data_texts import texts
+from i18n.data_texts import pairs
 from i18n.messages import Catalog
 from tests.clients.conftest import Bg
 from tests.gateway.support import Client
@@ -84,27 +84,18 @@ def data_words(api: Client, locale: str) -> tuple[str, dict[str, str]]:
     for info in api.catalog.ListTitles(gateway_pb2.ListTitlesRequest(), metadata=api.auth).titles:
         request = gateway_pb2.GetTitleDataRequest(title=info.name)
         data = unpack(api.catalog.GetTitleData(request, metadata=api.auth).data.data)
-        found = list(texts(data)) if data is not None else []
+        found = list(pairs(data)) if data is not None else []
         if found:
             request = gateway_pb2.GetCatalogRequest(title=info.name, locale=locale)
             served = api.catalog.GetCatalog(request, metadata=api.auth).catalog
             catalog = Catalog(served.locale, dict(served.messages))
-            words = {}
-            for holder, field, english in found:
-                values, englishes = getattr(holder, field.name), getattr(holder, english.name)
-                pairs = zip(values, englishes, strict=True) if field.is_repeated else [(values, englishes)]
-                words |= {word: catalog.render(text) for text, word in pairs}
-            return info.name, words
+            return info.name, {word: catalog.render(text) for text, word in found}
     raise AssertionError("no title's data has words to translate")
 
 
 def english_words(data: Message) -> set[str]:
     """The words of a title's data that stand beside a Text (`i18n.data_texts`)."""
-    words: set[str] = set()
-    for holder, field, english in texts(data):
-        value = getattr(holder, english.name)
-        words |= set(value) if field.is_repeated else {value}
-    return words
+    return {word for _, word in pairs(data)}
 
 
 def test_bg_lang_draws_from_the_words_of_a_titles_data_in_its_language(bg: Bg, channel: grpc.Channel) -> None:
