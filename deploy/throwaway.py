@@ -234,7 +234,7 @@ def postgres_server() -> Iterator[str]:
         data = Path(scratch) / "data"
         postgres.init(bin_dir, data, durable=False)
         user = postgres.server_user()
-        log = tempfile.TemporaryFile()  # noqa: SIM115 - read back if the server fails to start
+        log = tempfile.TemporaryFile()  # noqa: SIM115 - read back (`_logged`) if the server fails to start
         process = subprocess.Popen(
             postgres.server_argv(bin_dir, data, "127.0.0.1", port, durable=False),
             stdout=subprocess.DEVNULL,
@@ -244,6 +244,7 @@ def postgres_server() -> Iterator[str]:
             group=user.pw_gid if user else None,
             extra_groups=[] if user else None,
         )
+        process.stderr = log
         url = postgres.url("127.0.0.1", port)
         try:
             for _ in range(500):
@@ -251,10 +252,8 @@ def postgres_server() -> Iterator[str]:
                     break
                 time.sleep(0.02)
             if process.poll() is not None:
-                log.seek(0)
-                logged = log.read()[-4000:].decode(errors="replace") or "(nothing)"
                 raise RuntimeError(
-                    f"postgres exited with code {process.returncode} while starting:\n{logged}"
+                    f"postgres exited with code {process.returncode} while starting:\n{_logged(process)}"
                 )
             yield url
         finally:
