@@ -138,6 +138,13 @@ def play_competition(task: CompetitionTask) -> object:
     return module.play_game(task.root, task.seed, list(task.seats), task.seconds, **limit)
 
 
+def their_limit(seconds: float | None) -> str:
+    """The competition's agents' time limit a move, in words (None: the competition's own; 0: none)."""
+    if seconds is None:
+        return "at the competition's time limit"
+    return f"at {seconds:g} s/move" if seconds > 0 else "without a time limit"
+
+
 def competition_table(
     title: str,
     root: str | None,
@@ -155,14 +162,7 @@ def competition_table(
     their_agents = their_agents or module.AGENTS
     heading = (
         f"strength: {registry.get(title).info.display_name} vs {module.OPPONENTS}, {module.PLAYERS} players,"
-        f" search {seconds:g} s/move, theirs "
-        + (
-            "at the competition's time limit"
-            if their_seconds is None
-            else f"at {their_seconds:g} s/move"
-            if their_seconds > 0
-            else "without a time limit"
-        )
+        f" search {seconds:g} s/move, theirs {their_limit(their_seconds)}"
     )
     try:
         path = str(module.competition_dir(root))
