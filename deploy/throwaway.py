@@ -77,6 +77,8 @@ CLUSTER_REPLICAS_PER_PRIMARY = 1
 # replica (Redis's default is 15 s; a throwaway cluster on loopback decides within about 2 s).
 CLUSTER_NODE_TIMEOUT_MS = 1000
 CLUSTER_BUS_OFFSET = 10000  # a node's cluster bus listens this far above its port
+CLUSTER_START_SECONDS = 30  # six redis-servers answer within a second; this is slack for a loaded machine
+CLUSTER_START_TRIES = 3  # a node whose port another process took first exits: the nodes start on others
 
 
 @dataclass
@@ -163,40 +165,19 @@ def redis_cluster() -> Iterator[ThrowawayCluster]:
     cli = shutil.which("redis-cli")
     if binary is None or cli is None:
         raise RuntimeError(programs.missing_hint("redis-server"))
-    count = CLUSTER_PRIMARIES * (1 + CLUSTER_REPLICAS_PER_PRIMARY)
-    node_ports: list[int] = []
-    while len(node_ports) < count:
-        port = cluster_port()
-        taken = {p + d for p in node_ports for d in (0, CLUSTER_BUS_OFFSET)}
-        if not {port, port + CLUSTER_BUS_OFFSET} & taken:
-            node_ports.append(port)
     with tempfile.TemporaryDirectory() as data:
         nodes: dict[int, subprocess.Popen[bytes]] = {}
         try:
-            for port in node_ports:
-                node_dir = Path(data) / str(port)
-                node_dir.mkdir()
-                nodes[port] = subprocess.Popen(
-                    [
-                        binary,
-                        "--port",
-                        str(port),
-                        "--bind",
-                        "127.0.0.1",
-                        "--save",
-                        "",
-                        "--appendonly",
-                        "no",
-                        "--dir",
-                        str(node_dir),
-                        "--cluster-enabled",
-                        "yes",
-                        "--cluster-node-timeout",
-                        str(CLUSTER_NODE_TIMEOUT_MS),
-                    ],
-                    stdout=subprocess.DEVNULL,
+            for attempt in range(1, CLUSTER_START_TRIES + 1):
+                nodes = _start_nodes(binary, Path(data) / str(attempt))
+                if _nodes_answer(nodes):
+                    break
+                _stop_nodes(nodes)  # a node lost its port to another process meanwhile: other ports
+            else:
+                raise RuntimeError(
+                    f"the throwaway Redis Cluster: its nodes did not start in {CLUSTER_START_TRIES} tries"
                 )
-            _wait_until(lambda: all(_answers(port) for port in node_ports), 10, "its nodes to start")
+            node_ports = list(nodes)
             subprocess.run(
                 [
                     cli,
@@ -214,10 +195,63 @@ def redis_cluster() -> Iterator[ThrowawayCluster]:
             _wait_until(cluster.healthy, 30, "every node to see every slot served")
             yield cluster
         finally:
-            for process in nodes.values():
-                process.terminate()
-            for process in nodes.values():
-                process.wait(10)
+            _stop_nodes(nodes)
+
+
+def _start_nodes(binary: str, data: Path) -> dict[int, subprocess.Popen[bytes]]:
+    """The cluster's redis-servers in cluster mode without persistence, each on a free port whose bus
+    port is free too, their data under `data`; by port."""
+    count = CLUSTER_PRIMARIES * (1 + CLUSTER_REPLICAS_PER_PRIMARY)
+    node_ports: list[int] = []
+    while len(node_ports) < count:
+        port = cluster_port()
+        taken = {p + d for p in node_ports for d in (0, CLUSTER_BUS_OFFSET)}
+        if not {port, port + CLUSTER_BUS_OFFSET} & taken:
+            node_ports.append(port)
+    nodes = {}
+    for port in node_ports:
+        node_dir = data / str(port)
+        node_dir.mkdir(parents=True)
+        nodes[port] = subprocess.Popen(
+            [
+                binary,
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(node_dir),
+                "--cluster-enabled",
+                "yes",
+                "--cluster-node-timeout",
+                str(CLUSTER_NODE_TIMEOUT_MS),
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+    return nodes
+
+
+def _nodes_answer(nodes: dict[int, subprocess.Popen[bytes]]) -> bool:
+    """Whether every node answers within CLUSTER_START_SECONDS; False as soon as one has exited."""
+    deadline = time.monotonic() + CLUSTER_START_SECONDS
+    while not all(_answers(port) for port in nodes):
+        if any(process.poll() is not None for process in nodes.values()):
+            return False
+        if time.monotonic() > deadline:
+            raise RuntimeError("the throwaway Redis Cluster: timed out waiting for its nodes to start")
+        time.sleep(0.05)
+    return True
+
+
+def _stop_nodes(nodes: dict[int, subprocess.Popen[bytes]]) -> None:
+    for process in nodes.values():
+        process.terminate()
+    for process in nodes.values():
+        process.wait(10)
 
 
 @contextlib.contextmanager
